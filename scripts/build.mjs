@@ -1,0 +1,53 @@
+// Builds everything `npm start` serves: the React Router client and server bundles, precompressed
+// copies of every compressible public file, and the bundled Node server.
+import { execFileSync } from "node:child_process";
+import { readdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+import { build } from "esbuild";
+
+const root = path.resolve(import.meta.dirname, "..");
+const COMPRESSIBLE = new Set([".js", ".css", ".svg", ".ico", ".vtt", ".webmanifest", ".json", ".txt", ".xml"]);
+
+execFileSync(process.execPath, [path.join(root, "node_modules/@react-router/dev/bin.js"), "build"], {
+  cwd: root,
+  stdio: "inherit",
+});
+
+async function* walk(dir) {
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) yield* walk(full);
+    else yield full;
+  }
+}
+
+let compressed = 0;
+for await (const file of walk(path.join(root, "build/client"))) {
+  if (!COMPRESSIBLE.has(path.extname(file))) continue;
+  const body = await readFile(file);
+  if (body.length < 512) continue;
+  await writeFile(
+    `${file}.br`,
+    brotliCompressSync(body, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
+    }),
+  );
+  await writeFile(`${file}.gz`, gzipSync(body, { level: 9 }));
+  compressed++;
+}
+
+await build({
+  entryPoints: [path.join(root, "server/index.ts")],
+  outfile: path.join(root, "build/server/app.js"),
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  packages: "external",
+  sourcemap: true,
+  logLevel: "warning",
+});
+
+await writeFile(path.join(root, "build/.stamp"), new Date().toISOString());
+console.log(`Build complete: ${compressed} public files precompressed (brotli and gzip).`);

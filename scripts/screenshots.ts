@@ -1,0 +1,23 @@
+// Full-page screenshots of every public page at 1440 px and 375 px, for a person to look at.
+// Usage: npx tsx scripts/screenshots.ts [baseUrl] [outDir] [paths...]
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { chromium } from "@playwright/test";
+import { CHROMIUM_ARGS } from "../playwright.config.ts";
+
+const [baseUrl = "http://localhost:3000", outDir = "/tmp/shots", ...only] = process.argv.slice(2);
+const PATHS = only.length > 0 ? only : ["/", "/contact", "/terms-of-service", "/privacy-policy", "/dpa", "/no-such-page"];
+
+mkdirSync(outDir, { recursive: true });
+const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+for (const width of [1440, 375]) {
+  const page = await browser.newPage({ viewport: { width, height: width > 800 ? 900 : 812 } });
+  for (const p of PATHS) {
+    await page.goto(baseUrl + p, { waitUntil: "networkidle" });
+    const name = (p === "/" ? "home" : p.slice(1).replace(/\//g, "_")) + `-${width}.png`;
+    await page.screenshot({ path: path.join(outDir, name), fullPage: true });
+    console.log(path.join(outDir, name));
+  }
+  await page.close();
+}
+await browser.close();

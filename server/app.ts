@@ -1,0 +1,155 @@
+import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import { createRequestHandler, type ServerBuild } from "react-router";
+import type { Env } from "#server/env.ts";
+import { getPublicEnv } from "#server/public-env.ts";
+import { baseSecurityHeaders, createNonce, htmlSecurityHeaders } from "#server/security-headers.ts";
+import { robotsTxt, sitemapXml } from "#server/seo.ts";
+import type { StaticAsset } from "#server/static-assets.ts";
+
+export type AppOptions = {
+  env: Env;
+  /** The React Router server build; a function so development can reload it on every request. */
+  getBuild: () => Promise<ServerBuild>;
+  assets: Map<string, StaticAsset>;
+  /** In development Vite serves modules and injects inline scripts of its own: no CSP there. */
+  mode: "production" | "development";
+  logger?: boolean;
+};
+
+const COMPRESS_MIN_BYTES = 1024;
+
+function preferredEncoding(req: FastifyRequest): "br" | "gzip" | null {
+  const accept = req.headers["accept-encoding"] ?? "";
+  if (/\bbr\b/.test(accept)) return "br";
+  if (/\bgzip\b/.test(accept)) return "gzip";
+  return null;
+}
+
+function safePathname(rawUrl: string): string | null {
+  try {
+    return decodeURIComponent(new URL(rawUrl, "http://localhost").pathname);
+  } catch {
+    return null;
+  }
+}
+
+export async function createApp(options: AppOptions): Promise<FastifyInstance> {
+  const { env, assets, mode } = options;
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: 16 * 1024,
+    requestTimeout: 30_000,
+    connectionTimeout: 60_000,
+    return503OnClosing: true,
+    trustProxy: false,
+  });
+
+  const baseHeaders = baseSecurityHeaders(env);
+  app.addHook("onRequest", async (_req, reply) => {
+    reply.headers(baseHeaders);
+  });
+
+  app.get("/robots.txt", async (_req, reply) =>
+    reply.type("text/plain; charset=utf-8").header("Cache-Control", "public, max-age=3600").send(robotsTxt(env)),
+  );
+  app.get("/sitemap.xml", async (_req, reply) =>
+    reply.type("application/xml; charset=utf-8").header("Cache-Control", "public, max-age=3600").send(sitemapXml(env)),
+  );
+
+  const handleRequest = createRequestHandler(options.getBuild, mode);
+
+  async function renderPage(req: FastifyRequest, reply: FastifyReply) {
+    const nonce = createNonce();
+    const headers = new Headers();
+    for (const [key, value] of Object.entries(req.headers)) {
+      if (value === undefined) continue;
+      headers.set(key, Array.isArray(value) ? value.join(", ") : value);
+    }
+    // Build the URL from the configured origin, never from the Host header a client sends.
+    const request = new Request(new URL(req.url, env.siteUrl), { method: req.method, headers });
+    const response = await handleRequest(request, { publicEnv: getPublicEnv(env), nonce });
+
+    reply.status(response.status);
+    response.headers.forEach((value, key) => {
+      if (key !== "set-cookie") reply.header(key, value);
+    });
+    const cookies = response.headers.getSetCookie();
+    if (cookies.length > 0) reply.header("set-cookie", cookies);
+
+    const type = response.headers.get("content-type") ?? "";
+    if (type.startsWith("text/html")) {
+      if (mode === "production") reply.headers(htmlSecurityHeaders(env, nonce));
+      if (!response.headers.has("cache-control")) reply.header("Cache-Control", "no-cache");
+    }
+    let body: Buffer = Buffer.from(await response.arrayBuffer());
+    const encoding = body.length >= COMPRESS_MIN_BYTES ? preferredEncoding(req) : null;
+    if (encoding && /^(text\/|application\/json)/.test(type)) {
+      body =
+        encoding === "br"
+          ? brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } })
+          : gzipSync(body, { level: 6 });
+      reply.header("Content-Encoding", encoding).header("Vary", "Accept-Encoding");
+    }
+    return reply.send(body);
+  }
+
+  function sendAsset(req: FastifyRequest, reply: FastifyReply, asset: StaticAsset) {
+    reply
+      .header("Content-Type", asset.type)
+      .header("Cache-Control", asset.cacheControl)
+      .header("ETag", asset.etag)
+      .header("Accept-Ranges", "bytes");
+    if (asset.br || asset.gzip) reply.header("Vary", "Accept-Encoding");
+    if (req.headers["if-none-match"] === asset.etag) return reply.status(304).send();
+
+    const range = req.headers.range;
+    if (range && !asset.br && !asset.gzip) {
+      const match = /^bytes=(\d*)-(\d*)$/.exec(range);
+      const size = asset.body.length;
+      let start = match?.[1] ? Number(match[1]) : NaN;
+      let end = match?.[2] ? Number(match[2]) : NaN;
+      if (match && Number.isNaN(start) && !Number.isNaN(end)) {
+        start = Math.max(0, size - end);
+        end = size - 1;
+      } else if (match && !Number.isNaN(start)) {
+        end = Number.isNaN(end) ? size - 1 : Math.min(end, size - 1);
+      }
+      if (!match || Number.isNaN(start) || start > end || start >= size) {
+        return reply.status(416).header("Content-Range", `bytes */${size}`).send();
+      }
+      return reply
+        .status(206)
+        .header("Content-Range", `bytes ${start}-${end}/${size}`)
+        .send(asset.body.subarray(start, end + 1));
+    }
+
+    const encoding = preferredEncoding(req);
+    if (encoding === "br" && asset.br) return reply.header("Content-Encoding", "br").send(asset.br);
+    if (encoding && asset.gzip) return reply.header("Content-Encoding", "gzip").send(asset.gzip);
+    return reply.send(asset.body);
+  }
+
+  app.route({
+    method: "GET",
+    url: "/*",
+    handler: async (req, reply) => {
+      const pathname = safePathname(req.url);
+      if (pathname === null) return reply.status(400).type("text/plain").send("Bad request");
+      const asset = assets.get(pathname);
+      if (asset) return sendAsset(req, reply, asset);
+      return renderPage(req, reply);
+    },
+  });
+
+  app.setNotFoundHandler(async (_req, reply) =>
+    reply.status(404).type("text/plain; charset=utf-8").send("Not found"),
+  );
+  app.setErrorHandler(async (error: FastifyError, req, reply) => {
+    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    if (status === 500) req.log.error({ err: error }, "request failed");
+    return reply.status(status).type("text/plain; charset=utf-8").send(status === 500 ? "Something went wrong" : error.message);
+  });
+
+  return app;
+}

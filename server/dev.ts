@@ -1,0 +1,23 @@
+/**
+ * `npm run dev`: the same Fastify app, with Vite in middleware mode for hot reload. The server
+ * build is loaded through Vite on every request, so edits show up without a restart.
+ */
+import middie from "@fastify/middie";
+import type { ServerBuild } from "react-router";
+import { createServer } from "vite";
+import { createApp } from "#server/app.ts";
+import { parseEnv } from "#server/env.ts";
+
+const env = parseEnv({ NODE_ENV: "development", ...process.env });
+const vite = await createServer({ server: { middlewareMode: true }, appType: "custom" });
+const app = await createApp({
+  env,
+  getBuild: () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>,
+  assets: new Map(),
+  mode: "development",
+  logger: false,
+});
+await app.register(middie);
+app.use(vite.middlewares);
+await app.listen({ port: env.port, host: env.host });
+console.log(`Tieout dev server at ${env.siteUrl}`);

@@ -1,0 +1,97 @@
+import { describe, expect, test } from "vitest";
+import { EnvError, parseEnv } from "#server/env.ts";
+
+function problems(source: Record<string, string>): string[] {
+  try {
+    parseEnv(source);
+  } catch (error) {
+    if (error instanceof EnvError) return [...error.problems];
+    throw error;
+  }
+  return [];
+}
+
+describe("parseEnv", () => {
+  test("a fresh clone runs with defaults: emulator mode, port 3000, embedded database", () => {
+    const env = parseEnv({});
+    expect(env.port).toBe(3000);
+    expect(env.host).toBe("0.0.0.0");
+    expect(env.siteUrl).toBe("http://localhost:3000");
+    expect(env.dataDir).toBe("./data");
+    expect(env.databaseUrl).toBeUndefined();
+    expect(env.firebase).toEqual({ mode: "emulator", projectId: "demo-tieout", emulatorHost: "127.0.0.1:9099" });
+    expect(env.waitlistRateLimit).toBeGreaterThan(0);
+  });
+
+  test("empty strings count as unset", () => {
+    expect(parseEnv({ PORT: "", SITE_URL: " ", DEMO_VIDEO_URL: "" }).port).toBe(3000);
+  });
+
+  test("SITE_URL follows PORT and loses a trailing slash", () => {
+    expect(parseEnv({ PORT: "8080" }).siteUrl).toBe("http://localhost:8080");
+    expect(parseEnv({ SITE_URL: "https://tieout.ai/" }).siteUrl).toBe("https://tieout.ai");
+  });
+
+  test("each bad value is named", () => {
+    const found = problems({
+      PORT: "eighty",
+      SITE_URL: "tieout.ai/home",
+      DATABASE_URL: "mysql://x",
+      WAITLIST_RATE_LIMIT: "-1",
+      DEMO_VIDEO_URL: "https://example.com/video",
+    });
+    expect(found.map((p) => p.split(":")[0])).toEqual([
+      "PORT",
+      "DATABASE_URL",
+      "WAITLIST_RATE_LIMIT",
+      "SITE_URL",
+      "DEMO_VIDEO_URL",
+    ]);
+    expect(problems({ SITE_URL: "tieout.ai/home" })[0]).toMatch(/^SITE_URL:/);
+    expect(problems({ SITE_URL: "https://tieout.ai/app" })[0]).toMatch(/^SITE_URL:/);
+    expect(problems({ DEMO_VIDEO_URL: "https://example.com/video" })[0]).toMatch(/^DEMO_VIDEO_URL:/);
+    expect(problems({ PORT: "70000" })[0]).toMatch(/^PORT:/);
+  });
+
+  test("a real Firebase project needs all four values, and an API key without a colon", () => {
+    expect(problems({ FIREBASE_API_KEY: "AIzaSyExample" }).map((p) => p.split(":")[0])).toEqual([
+      "FIREBASE_AUTH_DOMAIN",
+      "FIREBASE_PROJECT_ID",
+      "FIREBASE_APP_ID",
+    ]);
+    const complete = {
+      FIREBASE_API_KEY: "AIzaSyExample",
+      FIREBASE_AUTH_DOMAIN: "tieout.firebaseapp.com",
+      FIREBASE_PROJECT_ID: "tieout",
+      FIREBASE_APP_ID: "1:123:web:abc",
+    };
+    expect(parseEnv(complete).firebase.mode).toBe("production");
+    expect(problems({ ...complete, FIREBASE_API_KEY: "key:with:colon" })).toEqual([
+      "FIREBASE_API_KEY: must not contain a colon (paste the Web API key only)",
+    ]);
+    expect(problems({ ...complete, FIREBASE_API_KEY: "" })[0]).toMatch(/^FIREBASE_API_KEY: required/);
+  });
+
+  test("emulator mode insists on a demo- project id", () => {
+    expect(problems({ FIREBASE_PROJECT_ID: "tieout-prod" })[0]).toMatch(/^FIREBASE_PROJECT_ID:/);
+    expect(parseEnv({ FIREBASE_PROJECT_ID: "demo-other" }).firebase.projectId).toBe("demo-other");
+  });
+
+  test("admin emails are trimmed, lowercased and checked", () => {
+    expect(parseEnv({ ADMIN_EMAILS: " Ops@Tieout.ai, cfo@tieout.ai " }).adminEmails).toEqual([
+      "ops@tieout.ai",
+      "cfo@tieout.ai",
+    ]);
+    expect(problems({ ADMIN_EMAILS: "ops@tieout.ai,not-an-email" })[0]).toMatch(/^ADMIN_EMAILS:/);
+  });
+
+  test("forwarding needs a URL and exactly four field names", () => {
+    expect(problems({ WAITLIST_FORWARD_URL: "https://forms.example/submit" })[0]).toMatch(/^WAITLIST_FORWARD_FIELDS:/);
+    const env = parseEnv({ WAITLIST_FORWARD_URL: "https://forms.example/submit", WAITLIST_FORWARD_FIELDS: "entry.1,entry.2,entry.3,entry.4" });
+    expect(env.waitlistForward?.fields).toEqual(["entry.1", "entry.2", "entry.3", "entry.4"]);
+  });
+
+  test("a demo video link becomes an embed", () => {
+    expect(parseEnv({ DEMO_VIDEO_URL: "https://youtu.be/dQw4w9WgXcQ" }).demoEmbed?.provider).toBe("YouTube");
+  });
+});

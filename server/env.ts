@@ -1,0 +1,171 @@
+/**
+ * The one place that reads process.env. Everything is checked at start-up; a bad value stops the
+ * server with a message naming the variable. Empty strings count as unset.
+ */
+import { z } from "zod";
+import { parseDemoEmbed, type DemoEmbed } from "#src/lib/demo-embed.ts";
+
+const optional = (schema: z.ZodType<string>) =>
+  z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : v), schema.optional());
+
+const EMAIL = z.email();
+
+const RawEnvSchema = z.object({
+  NODE_ENV: optional(z.enum(["production", "development", "test"])),
+  PORT: optional(z.string().regex(/^\d{1,5}$/, "a port number from 1 to 65535")),
+  HOST: optional(z.string()),
+  SITE_URL: optional(z.string()),
+  DATA_DIR: optional(z.string()),
+  DATABASE_URL: optional(
+    z.string().regex(/^postgres(ql)?:\/\//, "a postgres:// or postgresql:// connection URL"),
+  ),
+  FIREBASE_API_KEY: optional(z.string()),
+  FIREBASE_AUTH_DOMAIN: optional(z.string()),
+  FIREBASE_PROJECT_ID: optional(z.string()),
+  FIREBASE_APP_ID: optional(z.string()),
+  FIREBASE_AUTH_EMULATOR_HOST: optional(
+    z.string().regex(/^[A-Za-z0-9.-]+:\d{1,5}$/, "host:port, for example 127.0.0.1:9099"),
+  ),
+  ADMIN_EMAILS: optional(z.string()),
+  WAITLIST_RATE_LIMIT: optional(z.string().regex(/^\d+$/, "a whole number (0 turns it off)")),
+  WAITLIST_FORWARD_URL: optional(z.string()),
+  WAITLIST_FORWARD_FIELDS: optional(z.string()),
+  DEMO_VIDEO_URL: optional(z.string()),
+});
+
+export type Env = {
+  nodeEnv: "production" | "development" | "test";
+  port: number;
+  host: string;
+  /** Canonical origin, no trailing slash. */
+  siteUrl: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  firebase:
+    | { mode: "emulator"; projectId: string; emulatorHost: string }
+    | { mode: "production"; apiKey: string; authDomain: string; projectId: string; appId: string };
+  adminEmails: readonly string[];
+  waitlistRateLimit: number;
+  waitlistForward: { url: string; fields: readonly [string, string, string, string] } | undefined;
+  demoEmbed: DemoEmbed | undefined;
+};
+
+export class EnvError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "EnvError";
+  }
+}
+
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const problems: string[] = [];
+  const parsed = RawEnvSchema.safeParse(source);
+  let raw: z.infer<typeof RawEnvSchema>;
+  if (parsed.success) {
+    raw = parsed.data;
+  } else {
+    // Report every bad key at once: drop the malformed ones and go on checking the rest.
+    const bad = new Set(parsed.error.issues.map((issue) => String(issue.path[0])));
+    for (const issue of parsed.error.issues) problems.push(`${issue.path.join(".")}: ${issue.message}`);
+    raw = RawEnvSchema.parse(Object.fromEntries(Object.entries(source).filter(([key]) => !bad.has(key))));
+  }
+
+  const port = Number(raw.PORT ?? "3000");
+  if (port < 1 || port > 65535) problems.push("PORT: a port number from 1 to 65535");
+
+  const siteUrl = (raw.SITE_URL ?? `http://localhost:${port}`).replace(/\/+$/, "");
+  try {
+    const u = new URL(siteUrl);
+    if (u.protocol !== "http:" && u.protocol !== "https:") throw new Error();
+    if (u.pathname !== "/" || u.search || u.hash || u.username) throw new Error();
+  } catch {
+    problems.push("SITE_URL: an origin such as https://tieout.ai (http or https, no path)");
+  }
+
+  let firebase: Env["firebase"];
+  const real = [raw.FIREBASE_API_KEY, raw.FIREBASE_AUTH_DOMAIN, raw.FIREBASE_APP_ID];
+  if (real.some((v) => v !== undefined)) {
+    const required = {
+      FIREBASE_API_KEY: raw.FIREBASE_API_KEY,
+      FIREBASE_AUTH_DOMAIN: raw.FIREBASE_AUTH_DOMAIN,
+      FIREBASE_PROJECT_ID: raw.FIREBASE_PROJECT_ID,
+      FIREBASE_APP_ID: raw.FIREBASE_APP_ID,
+    };
+    for (const [key, value] of Object.entries(required)) {
+      if (!value) problems.push(`${key}: required when a real Firebase project is configured`);
+    }
+    if (raw.FIREBASE_API_KEY?.includes(":")) {
+      problems.push("FIREBASE_API_KEY: must not contain a colon (paste the Web API key only)");
+    }
+    firebase = {
+      mode: "production",
+      apiKey: raw.FIREBASE_API_KEY ?? "",
+      authDomain: raw.FIREBASE_AUTH_DOMAIN ?? "",
+      projectId: raw.FIREBASE_PROJECT_ID ?? "",
+      appId: raw.FIREBASE_APP_ID ?? "",
+    };
+  } else {
+    const projectId = raw.FIREBASE_PROJECT_ID ?? "demo-tieout";
+    if (!/^demo-[a-z0-9-]+$/.test(projectId)) {
+      problems.push(
+        "FIREBASE_PROJECT_ID: in emulator mode (no FIREBASE_API_KEY) it must start with demo-, for example demo-tieout",
+      );
+    }
+    firebase = {
+      mode: "emulator",
+      projectId,
+      emulatorHost: raw.FIREBASE_AUTH_EMULATOR_HOST ?? "127.0.0.1:9099",
+    };
+  }
+
+  const adminEmails = (raw.ADMIN_EMAILS ?? "")
+    .split(",")
+    .map((e) => e.trim().toLowerCase())
+    .filter(Boolean);
+  for (const email of adminEmails) {
+    if (!EMAIL.safeParse(email).success) problems.push(`ADMIN_EMAILS: "${email}" is not an email`);
+  }
+
+  let waitlistForward: Env["waitlistForward"];
+  if (raw.WAITLIST_FORWARD_URL || raw.WAITLIST_FORWARD_FIELDS) {
+    const fields = (raw.WAITLIST_FORWARD_FIELDS ?? "").split(",").map((f) => f.trim());
+    let urlOk = false;
+    try {
+      urlOk = /^https?:$/.test(new URL(raw.WAITLIST_FORWARD_URL ?? "").protocol);
+    } catch {
+      urlOk = false;
+    }
+    if (!urlOk) problems.push("WAITLIST_FORWARD_URL: an http(s) URL, set together with WAITLIST_FORWARD_FIELDS");
+    if (fields.length !== 4 || fields.some((f) => !f)) {
+      problems.push(
+        "WAITLIST_FORWARD_FIELDS: four comma-separated field names for name, email, company and message",
+      );
+    }
+    const [a = "", b = "", c = "", d = ""] = fields;
+    waitlistForward = { url: raw.WAITLIST_FORWARD_URL ?? "", fields: [a, b, c, d] };
+  }
+
+  let demoEmbed: DemoEmbed | undefined;
+  if (raw.DEMO_VIDEO_URL) {
+    demoEmbed = parseDemoEmbed(raw.DEMO_VIDEO_URL) ?? undefined;
+    if (!demoEmbed) {
+      problems.push("DEMO_VIDEO_URL: an https link to a YouTube, Vimeo or Loom video");
+    }
+  }
+
+  if (problems.length > 0) throw new EnvError(problems);
+
+  return {
+    nodeEnv: (raw.NODE_ENV ?? "production") as Env["nodeEnv"],
+    port,
+    host: raw.HOST ?? "0.0.0.0",
+    siteUrl,
+    dataDir: raw.DATA_DIR ?? "./data",
+    databaseUrl: raw.DATABASE_URL,
+    firebase,
+    adminEmails,
+    waitlistRateLimit: Number(raw.WAITLIST_RATE_LIMIT ?? "10"),
+    waitlistForward,
+    demoEmbed,
+  };
+}

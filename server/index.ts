@@ -1,0 +1,60 @@
+/**
+ * Production entry: validate the configuration, load the build, listen, and shut down cleanly.
+ * Bundled by scripts/build.mjs into build/server/app.js; `npm start` runs it.
+ */
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import type { ServerBuild } from "react-router";
+import { createApp } from "#server/app.ts";
+import { EnvError, parseEnv } from "#server/env.ts";
+import { isDirectory, loadStaticAssets } from "#server/static-assets.ts";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+
+async function main() {
+  let env;
+  try {
+    env = parseEnv(process.env);
+  } catch (error) {
+    if (error instanceof EnvError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  const clientDir = path.join(root, "build/client");
+  if (!(await isDirectory(clientDir))) {
+    console.error("No build found in build/client. Run `npm run build` (or `npm start`, which builds).");
+    process.exit(1);
+  }
+  const build = (await import(pathToFileURL(path.join(root, "build/server/index.js")).href)) as ServerBuild;
+  const assets = await loadStaticAssets(clientDir);
+  const app = await createApp({
+    env,
+    getBuild: () => Promise.resolve(build),
+    assets,
+    mode: "production",
+    logger: env.nodeEnv !== "test",
+  });
+
+  await app.listen({ port: env.port, host: env.host });
+  console.log(`Tieout is running at ${env.siteUrl} (listening on ${env.host}:${env.port})`);
+
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    console.log(`${signal} received: finishing open requests, then stopping.`);
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    app.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on("SIGTERM", () => shutdown("SIGTERM"));
+  process.on("SIGINT", () => shutdown("SIGINT"));
+}
+
+await main();

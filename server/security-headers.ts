@@ -1,0 +1,55 @@
+import { randomBytes } from "node:crypto";
+import type { Env } from "#server/env.ts";
+
+export function createNonce(): string {
+  return randomBytes(16).toString("base64");
+}
+
+/** Headers every response carries, whatever its type. */
+export function baseSecurityHeaders(env: Env): Record<string, string> {
+  const headers: Record<string, string> = {
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "strict-origin-when-cross-origin",
+    "Cross-Origin-Resource-Policy": "same-origin",
+    "X-Frame-Options": "DENY",
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()",
+  };
+  if (env.siteUrl.startsWith("https://")) {
+    headers["Strict-Transport-Security"] = "max-age=63072000; includeSubDomains";
+  }
+  return headers;
+}
+
+/**
+ * The policy for HTML documents. Scripts run only with this response's nonce; what they import is
+ * trusted through 'strict-dynamic'. No inline styles, no plugins, no framing, forms post home only.
+ */
+export function contentSecurityPolicy(env: Env, nonce: string): string {
+  const frames = env.demoEmbed ? [env.demoEmbed.origin] : [];
+  const directives: Record<string, string[]> = {
+    "default-src": ["'self'"],
+    "script-src": [`'nonce-${nonce}'`, "'strict-dynamic'", "'self'"],
+    "style-src": ["'self'"],
+    "img-src": ["'self'", "data:"],
+    "font-src": ["'self'"],
+    "media-src": ["'self'"],
+    "connect-src": ["'self'"],
+    "frame-src": frames.length > 0 ? frames : ["'none'"],
+    "manifest-src": ["'self'"],
+    "worker-src": ["'self'"],
+    "object-src": ["'none'"],
+    "base-uri": ["'none'"],
+    "form-action": ["'self'"],
+    "frame-ancestors": ["'none'"],
+  };
+  const policy = Object.entries(directives).map(([k, v]) => `${k} ${v.join(" ")}`);
+  if (env.siteUrl.startsWith("https://")) policy.push("upgrade-insecure-requests");
+  return policy.join("; ");
+}
+
+export function htmlSecurityHeaders(env: Env, nonce: string): Record<string, string> {
+  return {
+    "Content-Security-Policy": contentSecurityPolicy(env, nonce),
+    "Cross-Origin-Opener-Policy": "same-origin",
+  };
+}

@@ -1,0 +1,41 @@
+/**
+ * Site facts, stated once. Every page, the footer, metadata and the legal texts read from here.
+ */
+export const SITE = {
+  name: "Tieout",
+  tagline: "Workpapers that tie out, prepared by AI agents inside Excel.",
+  description:
+    "Tieout puts AI agents inside Excel to prepare workpapers, cross-reference and prepare tax filings, turning hours of manual work into minutes of review.",
+  contactEmail: "hello@tieout.ai",
+  legalEntity: "Tieout, Inc.",
+  address: {
+    street: "8 The Green, Suite A",
+    city: "Dover",
+    region: "DE",
+    regionName: "Delaware",
+    postalCode: "19901",
+    country: "US",
+    countryName: "United States",
+  },
+  supportHours: "9 AM to 5 PM ET, Monday to Friday",
+  copyrightYear: 2025,
+  legalEffectiveDate: "June 1, 2025",
+  /** The clip shipped in public/media; DEMO_VIDEO_URL can replace it with an embed. */
+  demoVideo: {
+    webm: "/media/tieout-demo.webm",
+    mp4: "/media/tieout-demo.mp4",
+    poster: "/media/tieout-demo-poster.jpg",
+    width: 1280,
+    height: 720,
+    captions: "/media/tieout-demo.en.vtt",
+  },
+} as const;
+
+export type Site = typeof SITE;
+
+export const FOOTER_LINKS = [
+  { to: "/contact", label: "Contact" },
+  { to: "/terms-of-service", label: "Terms of Service" },
+  { to: "/privacy-policy", label: "Privacy Policy" },
+  { to: "/dpa", label: "DPA" },
+] as const;

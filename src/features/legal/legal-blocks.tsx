@@ -1,0 +1,132 @@
+import type { LegalBlock, LegalSection } from "#src/content/legal-types.ts";
+
+export function LegalBlocks({ blocks }: { blocks: readonly LegalBlock[] }) {
+  return (
+    <>
+      {blocks.map((block, i) => (
+        <LegalBlockView key={i} block={block} />
+      ))}
+    </>
+  );
+}
+
+function LegalBlockView({ block }: { block: LegalBlock }) {
+  switch (block.kind) {
+    case "paragraph":
+      return <p>{block.text}</p>;
+    case "clause":
+      return (
+        <div className="flex gap-3">
+          <span className="min-w-[2.6rem] shrink-0 font-semibold text-ink tabular-nums">{block.number}</span>
+          <div className="min-w-0 flex-1 space-y-3">
+            <p>
+              {block.heading ? <strong className="font-semibold text-ink">{block.heading}. </strong> : null}
+              {block.text}
+            </p>
+            {block.items ? <BulletList items={block.items} /> : null}
+          </div>
+        </div>
+      );
+    case "list":
+      return <BulletList items={block.items} />;
+    case "definition":
+      return (
+        <p>
+          <strong className="font-semibold text-ink">“{block.term}”</strong> {block.text}
+        </p>
+      );
+    case "table":
+      return (
+        <div className="overflow-x-auto rounded-lg border border-rule">
+          <table className="w-full min-w-[32rem] border-collapse text-left text-[0.95rem]">
+            <thead className="bg-ledger-soft text-ink">
+              <tr>
+                {block.header.map((h) => (
+                  <th key={h} scope="col" className="px-4 py-2.5 font-semibold">
+                    {h}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {block.rows.map((row, r) => (
+                <tr key={r} className="border-t border-rule align-top">
+                  {row.map((cell, c) =>
+                    c === 0 ? (
+                      <th key={c} scope="row" className="px-4 py-2.5 font-semibold text-ink">
+                        {cell}
+                      </th>
+                    ) : (
+                      <td key={c} className="px-4 py-2.5">
+                        {cell}
+                      </td>
+                    ),
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      );
+  }
+}
+
+function BulletList({ items }: { items: readonly string[] }) {
+  return (
+    <ul className="list-disc space-y-1.5 pl-5 marker:text-ledger">
+      {items.map((item) => (
+        <li key={item}>{item}</li>
+      ))}
+    </ul>
+  );
+}
+
+export function sectionHeading(section: LegalSection): string {
+  return section.number && /^\d+$/.test(section.number)
+    ? `${section.number}. ${section.title}`
+    : section.number
+      ? `${section.number}: ${section.title}`
+      : section.title;
+}
+
+export function LegalSectionView({ section }: { section: LegalSection }) {
+  return (
+    <section aria-labelledby={section.id} className="scroll-mt-24">
+      <h2 id={section.id} className="group font-serif text-2xl font-semibold tracking-tight text-ink">
+        {sectionHeading(section)}
+        <a
+          href={`#${section.id}`}
+          className="ml-2 text-lg text-ledger opacity-0 group-hover:opacity-100 focus-visible:opacity-100"
+          aria-label={`Link to section ${sectionHeading(section)}`}
+        >
+          #
+        </a>
+      </h2>
+      <div className="mt-4 space-y-4">
+        <LegalBlocks blocks={section.blocks} />
+      </div>
+    </section>
+  );
+}
+
+export function TableOfContents({ sections }: { sections: readonly LegalSection[] }) {
+  return (
+    <nav aria-labelledby="toc-title" className="rounded-xl border border-rule bg-card p-5 lg:sticky lg:top-24">
+      <h2 id="toc-title" className="text-xs font-semibold tracking-[0.14em] text-ink-soft uppercase">
+        Contents
+      </h2>
+      <ol className="mt-3 space-y-0.5 text-[0.92rem]">
+        {sections.map((s) => (
+          <li key={s.id}>
+            <a
+              href={`#${s.id}`}
+              className="flex min-h-8 items-center rounded-sm py-0.5 text-ink-soft hover:text-ledger-dark hover:underline"
+            >
+              {sectionHeading(s)}
+            </a>
+          </li>
+        ))}
+      </ol>
+    </nav>
+  );
+}

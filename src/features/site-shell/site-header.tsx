@@ -1,0 +1,44 @@
+import type { ReactNode } from "react";
+import { Link } from "react-router";
+import { SITE } from "#src/content/site.ts";
+import { BrandMark } from "#src/ui/brand-mark.tsx";
+import { Button } from "#src/ui/button.tsx";
+import { Container } from "#src/ui/container.tsx";
+
+/**
+ * The fixed header. `authSlot` is composed in by the root route; its box keeps a fixed width so the
+ * header never shifts when the sign-in state becomes known.
+ */
+export function SiteHeader({ authSlot }: { authSlot: ReactNode }) {
+  return (
+    <header className="fixed inset-x-0 top-0 z-40 border-b border-rule/80 bg-paper/95 backdrop-blur supports-[backdrop-filter]:bg-paper/85">
+      <Container className="flex h-16 items-center justify-between gap-3">
+        <Link
+          to="/"
+          className="flex min-h-11 items-center gap-2.5 rounded-md font-serif text-[1.35rem] font-semibold tracking-tight"
+        >
+          <BrandMark className="size-7" />
+          {SITE.name}
+          <span className="sr-only">, home</span>
+        </Link>
+        <nav aria-label="Account" className="flex items-center gap-1.5 sm:gap-3">
+          <div className="flex min-w-[5.5rem] justify-end">{authSlot}</div>
+          <Button asChild size="sm">
+            <Link to="/waitlist">
+              <span className="sm:hidden">Waitlist</span>
+              <span className="hidden sm:inline">Join Waitlist</span>
+            </Link>
+          </Button>
+        </nav>
+      </Container>
+    </header>
+  );
+}
+
+export function SignInLink() {
+  return (
+    <Button asChild variant="ghost" size="sm">
+      <Link to="/login">Sign In</Link>
+    </Button>
+  );
+}

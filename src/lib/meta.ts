@@ -1,0 +1,46 @@
+import type { MetaDescriptor } from "react-router";
+import { SITE } from "#src/content/site.ts";
+import type { PublicEnv } from "#src/lib/public-env.ts";
+
+type MetaArgs = {
+  location: { pathname: string };
+  matches: readonly ({ id: string; data?: unknown } | undefined)[];
+};
+
+/**
+ * Title, description, canonical link, Open Graph and Twitter tags for one page, every URL absolute
+ * from SITE_URL (which the root loader shares).
+ */
+export function pageMeta(
+  args: MetaArgs,
+  page: { title: string; description: string; noindex?: boolean },
+): MetaDescriptor[] {
+  const root = args.matches.find((m) => m?.id === "root")?.data as { env?: PublicEnv } | undefined;
+  const siteUrl = root?.env?.siteUrl ?? "";
+  const url = `${siteUrl}${args.location.pathname === "/" ? "/" : args.location.pathname}`;
+  const title = page.title === SITE.name ? page.title : `${page.title} | ${SITE.name}`;
+  const image = `${siteUrl}/media/og-image.png`;
+  const tags: MetaDescriptor[] = [
+    { title },
+    { name: "description", content: page.description },
+    { property: "og:type", content: "website" },
+    { property: "og:site_name", content: SITE.name },
+    { property: "og:title", content: title },
+    { property: "og:description", content: page.description },
+    { property: "og:url", content: url },
+    { property: "og:image", content: image },
+    { property: "og:image:width", content: "1200" },
+    { property: "og:image:height", content: "630" },
+    { property: "og:image:alt", content: `${SITE.name}: ${SITE.tagline}` },
+    { name: "twitter:card", content: "summary_large_image" },
+    { name: "twitter:title", content: title },
+    { name: "twitter:description", content: page.description },
+    { name: "twitter:image", content: image },
+  ];
+  if (page.noindex) {
+    tags.push({ name: "robots", content: "noindex" });
+  } else {
+    tags.push({ tagName: "link", rel: "canonical", href: url });
+  }
+  return tags;
+}

@@ -1,0 +1,94 @@
+import { useEffect, type ReactNode } from "react";
+import {
+  isRouteErrorResponse,
+  Link,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useRouteError,
+} from "react-router";
+import type { Route } from "./+types/root";
+import { SITE } from "#src/content/site.ts";
+import { SiteFooter } from "#src/features/site-shell/site-footer.tsx";
+import { SignInLink, SiteHeader } from "#src/features/site-shell/site-header.tsx";
+import { useNonce } from "#src/lib/nonce.ts";
+import { Button } from "#src/ui/button.tsx";
+import { Container } from "#src/ui/container.tsx";
+import appCss from "./app.css?url";
+import interFont from "../node_modules/@fontsource-variable/inter/files/inter-latin-wght-normal.woff2?url";
+import serifFont from "../node_modules/@fontsource-variable/source-serif-4/files/source-serif-4-latin-wght-normal.woff2?url";
+
+export const links: Route.LinksFunction = () => [
+  { rel: "preload", href: serifFont, as: "font", type: "font/woff2", crossOrigin: "anonymous" },
+  { rel: "preload", href: interFont, as: "font", type: "font/woff2", crossOrigin: "anonymous" },
+  { rel: "stylesheet", href: appCss },
+  { rel: "icon", href: "/favicon.ico", sizes: "32x32" },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  { rel: "apple-touch-icon", href: "/apple-touch-icon.png" },
+  { rel: "manifest", href: "/site.webmanifest" },
+];
+
+export function loader({ context }: Route.LoaderArgs) {
+  return { env: context.publicEnv };
+}
+
+export function Layout({ children }: { children: ReactNode }) {
+  const nonce = useNonce();
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#0f2a24" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="flex min-h-dvh flex-col">
+        <a
+          href="#main"
+          className="sr-only z-50 rounded-md bg-ink px-4 py-3 text-paper focus:not-sr-only focus:fixed focus:top-3 focus:left-3"
+        >
+          Skip to content
+        </a>
+        <SiteHeader authSlot={<SignInLink />} />
+        <main id="main" tabIndex={-1} className="flex-1 pt-16 outline-none">
+          {children}
+        </main>
+        <SiteFooter />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  useEffect(() => {
+    // Marks the moment the page became interactive; the browser tests wait for it.
+    document.documentElement.dataset.hydrated = "";
+  }, []);
+  return <Outlet />;
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  if (!isRouteErrorResponse(error)) console.error(error);
+  return (
+    <Container className="py-24 sm:py-32">
+      <title>{`Something went wrong | ${SITE.name}`}</title>
+      <p className="font-serif text-5xl font-semibold text-ledger">{status}</p>
+      <h1 className="mt-4 font-serif text-3xl font-semibold">This page did not load</h1>
+      <p className="mt-3 max-w-prose text-ink-soft">
+        Something went wrong on our side. Your information is safe; please try again in a moment, or
+        write to <a className="underline" href={`mailto:${SITE.contactEmail}`}>{SITE.contactEmail}</a>{" "}
+        if it keeps happening.
+      </p>
+      <Button asChild className="mt-8">
+        <Link to="/">Return to Home</Link>
+      </Button>
+    </Container>
+  );
+}

@@ -1,0 +1,10 @@
+import { type RouteConfig, index, route } from "@react-router/dev/routes";
+
+export default [
+  index("routes/home.tsx"),
+  route("contact", "routes/contact.tsx"),
+  route("terms-of-service", "routes/terms-of-service.tsx"),
+  route("privacy-policy", "routes/privacy-policy.tsx"),
+  route("dpa", "routes/dpa.tsx"),
+  route("*", "routes/not-found.tsx"),
+] satisfies RouteConfig;
