@@ -12,6 +12,8 @@ const COMPRESSIBLE = new Set([".js", ".css", ".svg", ".ico", ".vtt", ".webmanife
 execFileSync(process.execPath, [path.join(root, "node_modules/@react-router/dev/bin.js"), "build"], {
   cwd: root,
   stdio: "inherit",
+  // Always a production bundle, even when started from the test runner with NODE_ENV=test.
+  env: { ...process.env, NODE_ENV: "production" },
 });
 
 async function* walk(dir) {

@@ -77,7 +77,7 @@ export default function Home() {
           <ul className="mt-12 grid gap-6 md:grid-cols-3">
             {HOME.features.map((feature, i) => (
               <li key={feature.id} className="rounded-xl border border-rule bg-paper p-7">
-                <p aria-hidden="true" className="font-serif text-sm font-semibold text-tick tabular-nums">
+                <p aria-hidden="true" className="font-serif text-sm font-semibold text-tick-ink tabular-nums">
                   {String(i + 1).padStart(2, "0")}
                 </p>
                 <h3 className="mt-3 text-xl font-semibold">{feature.title}</h3>

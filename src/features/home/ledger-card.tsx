@@ -26,7 +26,7 @@ export function LedgerCard() {
     >
       <div className="flex items-center justify-between rounded-t-lg bg-ledger px-4 py-2.5 text-[0.8rem] font-medium text-white">
         <span>Lead sheet · Income statement</span>
-        <span className="rounded bg-white/15 px-2 py-0.5 text-[0.7rem] tracking-wide uppercase">TB 2025</span>
+        <span className="rounded bg-ink/35 px-2 py-0.5 text-[0.7rem] tracking-wide uppercase">TB 2025</span>
       </div>
       <table className="w-full text-left text-[0.82rem] tabular-nums sm:text-sm" aria-hidden="true">
         <tbody>
@@ -54,7 +54,7 @@ export function LedgerCard() {
         </tbody>
       </table>
       <div className="m-2 mt-1 flex items-start gap-3 rounded-lg bg-tick-soft px-3.5 py-3 text-[0.8rem] leading-snug">
-        <span className="mt-0.5 inline-flex size-5 shrink-0 items-center justify-center rounded-full bg-tick text-[0.7rem] font-bold text-white">
+        <span className="mt-0.5 inline-flex size-5 shrink-0 items-center justify-center rounded-full bg-tick-ink text-[0.7rem] font-bold text-white">
           AI
         </span>
         <span>

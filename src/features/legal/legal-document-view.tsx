@@ -28,11 +28,11 @@ export function LegalDocumentView({
         <p className="mt-4 text-ink-soft">{document.effectiveLine}</p>
         {intro}
       </header>
-      <div className="mt-10 grid gap-10 lg:grid-cols-[16rem_1fr] lg:gap-14">
+      <div className="mt-10 grid grid-cols-[minmax(0,1fr)] gap-10 lg:grid-cols-[16rem_minmax(0,1fr)] lg:gap-14">
         <aside>
           <TableOfContents sections={toc} />
         </aside>
-        <article className="max-w-3xl space-y-12 leading-relaxed text-ink/90">
+        <article className="min-w-0 max-w-3xl space-y-12 leading-relaxed text-ink/90">
           {document.preamble.length > 0 ? (
             <div className="space-y-4">
               <LegalBlocks blocks={document.preamble} />

@@ -37,7 +37,9 @@ export function DpaView({ dpa, actions }: { dpa: DpaDocument; actions?: ReactNod
                     {party.fields.map((field) => (
                       <div key={field} className="border-b border-ink/40 pb-1">
                         <dt className="text-xs tracking-wide text-ink-soft uppercase">{field}</dt>
-                        <dd className="h-6" aria-label={`${field}: to be completed on execution`} />
+                        <dd className="h-6">
+                          <span className="sr-only">To be completed on execution</span>
+                        </dd>
                       </div>
                     ))}
                   </dl>

@@ -1,0 +1,45 @@
+import { expect, test, waitForHydration } from "#tests/support/fixtures.ts";
+
+for (const path of ["/terms-of-service", "/privacy-policy", "/dpa"]) {
+  test(`${path}: the table of contents links to every section heading`, async ({ page }) => {
+    await page.goto(path);
+    await waitForHydration(page);
+    const contents = page.getByRole("navigation", { name: "Contents" });
+    const entries = contents.getByRole("link");
+    const count = await entries.count();
+    expect(count).toBeGreaterThanOrEqual(10);
+    for (let i = 0; i < count; i++) {
+      const href = await entries.nth(i).getAttribute("href");
+      expect(href).toMatch(/^#[a-z0-9-]+$/);
+      await expect(page.locator(`h2${href}`)).toHaveCount(1);
+    }
+    // Following an entry lands on its heading, clear of the fixed header.
+    const last = entries.nth(count - 1);
+    const target = (await last.getAttribute("href"))!;
+    await last.click();
+    await expect(page).toHaveURL(new RegExp(`${target}$`));
+    await expect.poll(async () => (await page.locator(`h2${target}`).boundingBox())?.y ?? -1).toBeGreaterThanOrEqual(64);
+  });
+}
+
+test("Terms and Privacy are effective June 1, 2025", async ({ page }) => {
+  for (const path of ["/terms-of-service", "/privacy-policy"]) {
+    await page.goto(path);
+    await expect(page.getByRole("main")).toContainText("Effective June 1, 2025");
+  }
+});
+
+test("the DPA names the parties and their roles, its effective date and its sections", async ({ page }) => {
+  await page.goto("/dpa");
+  await expect(page.getByRole("heading", { level: 1, name: "Data Processing Addendum" })).toBeVisible();
+  const main = page.getByRole("main");
+  await expect(main).toContainText('Tieout, Inc. ("Provider"), acting as Processor');
+  await expect(main).toContainText('("Customer"), acting as Controller');
+  await expect(main).toContainText("date of execution");
+  await expect(page.getByRole("heading", { level: 2, name: /^4\. .*Processor/ })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 2, name: /^5\. Sub-processors/ })).toBeVisible();
+  await expect(main).toContainText("TLS 1.3");
+  await expect(main).toContainText("AES-256");
+  await expect(page.getByRole("heading", { level: 2, name: "Signature Page" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 2, name: /^Annex A/ })).toBeVisible();
+});
