@@ -20,10 +20,13 @@ export default function Home() {
   return (
     <>
       <OrganizationData siteUrl={env.siteUrl} />
-      <section aria-labelledby="hero-title" className="relative overflow-hidden border-b border-rule">
+      <section
+        aria-labelledby="hero-title"
+        className="relative overflow-hidden border-b border-rule"
+      >
         <div
           aria-hidden="true"
-          className="pointer-events-none absolute inset-0 bg-[linear-gradient(to_right,rgba(15,42,36,0.045)_1px,transparent_1px),linear-gradient(to_bottom,rgba(15,42,36,0.045)_1px,transparent_1px)] bg-[size:56px_32px] [mask-image:linear-gradient(to_bottom,black,transparent_85%)]"
+          className="pointer-events-none absolute inset-0 bg-[linear-gradient(to_right,rgba(15,42,36,0.045)_1px,transparent_1px),linear-gradient(to_bottom,rgba(15,42,36,0.045)_1px,transparent_1px)] [mask-image:linear-gradient(to_bottom,black,transparent_85%)] bg-[size:56px_32px]"
         />
         <Container className="relative grid items-center gap-12 py-16 sm:py-20 lg:grid-cols-[1.1fr_1fr] lg:gap-16 lg:py-28">
           <div>
@@ -54,8 +57,13 @@ export default function Home() {
       <section id="demo" aria-labelledby="demo-title" className="scroll-mt-20 py-16 sm:py-24">
         <Container>
           <div className="max-w-2xl">
-            <p className="text-sm font-semibold tracking-[0.14em] text-ledger uppercase">The demo</p>
-            <h2 id="demo-title" className="mt-3 font-serif text-3xl font-semibold tracking-tight sm:text-4xl">
+            <p className="text-sm font-semibold tracking-[0.14em] text-ledger uppercase">
+              The demo
+            </p>
+            <h2
+              id="demo-title"
+              className="mt-3 font-serif text-3xl font-semibold tracking-tight sm:text-4xl"
+            >
               From a raw trial balance to a reviewed workpaper
             </h2>
             <p className="mt-4 text-lg leading-relaxed text-ink-soft">
@@ -69,15 +77,24 @@ export default function Home() {
         </Container>
       </section>
 
-      <section aria-labelledby="features-title" className="border-y border-rule bg-card py-16 sm:py-24">
+      <section
+        aria-labelledby="features-title"
+        className="border-y border-rule bg-card py-16 sm:py-24"
+      >
         <Container>
-          <h2 id="features-title" className="max-w-2xl font-serif text-3xl font-semibold tracking-tight sm:text-4xl">
+          <h2
+            id="features-title"
+            className="max-w-2xl font-serif text-3xl font-semibold tracking-tight sm:text-4xl"
+          >
             End-to-end accounting automation, inside Excel
           </h2>
           <ul className="mt-12 grid gap-6 md:grid-cols-3">
             {HOME.features.map((feature, i) => (
               <li key={feature.id} className="rounded-xl border border-rule bg-paper p-7">
-                <p aria-hidden="true" className="font-serif text-sm font-semibold text-tick-ink tabular-nums">
+                <p
+                  aria-hidden="true"
+                  className="font-serif text-sm font-semibold text-tick-ink tabular-nums"
+                >
                   {String(i + 1).padStart(2, "0")}
                 </p>
                 <h3 className="mt-3 text-xl font-semibold">{feature.title}</h3>
@@ -91,12 +108,15 @@ export default function Home() {
       <section aria-labelledby="how-title" className="py-16 sm:py-24">
         <Container className="grid gap-12 lg:grid-cols-[1fr_1.4fr]">
           <div>
-            <h2 id="how-title" className="font-serif text-3xl font-semibold tracking-tight sm:text-4xl">
+            <h2
+              id="how-title"
+              className="font-serif text-3xl font-semibold tracking-tight sm:text-4xl"
+            >
               How a workpaper gets done
             </h2>
             <p className="mt-4 text-lg leading-relaxed text-ink-soft">
-              The agent prepares; your team reviews. Each step is written into the workbook, so the file
-              explains itself at review and next season.
+              The agent prepares; your team reviews. Each step is written into the workbook, so the
+              file explains itself at review and next season.
             </p>
           </div>
           <ol className="space-y-5">
@@ -120,7 +140,10 @@ export default function Home() {
 
       <section aria-labelledby="trust-title" className="bg-ink py-16 text-paper sm:py-24">
         <Container>
-          <h2 id="trust-title" className="max-w-2xl font-serif text-3xl font-semibold tracking-tight sm:text-4xl">
+          <h2
+            id="trust-title"
+            className="max-w-2xl font-serif text-3xl font-semibold tracking-tight sm:text-4xl"
+          >
             Made for work that carries your signature
           </h2>
           <ul className="mt-12 grid gap-10 md:grid-cols-3">
@@ -137,7 +160,10 @@ export default function Home() {
               data processing addendum
             </Link>{" "}
             and{" "}
-            <Link to="/privacy-policy" className="font-medium text-white underline underline-offset-4">
+            <Link
+              to="/privacy-policy"
+              className="font-medium text-white underline underline-offset-4"
+            >
               privacy policy
             </Link>
             .
@@ -146,19 +172,21 @@ export default function Home() {
       </section>
 
       <section aria-labelledby="cta-title" className="py-16 sm:py-24">
-        <Container className="flex flex-col items-start gap-6 rounded-2xl border border-ledger/20 bg-ledger-soft px-7 py-12 sm:px-12 lg:flex-row lg:items-center lg:justify-between">
-          <div className="max-w-xl">
-            <h2 id="cta-title" className="font-serif text-3xl font-semibold tracking-tight">
-              Join the private beta
-            </h2>
-            <p className="mt-3 text-lg leading-relaxed text-ink-soft">
-              We are onboarding firms in small groups ahead of tax season. Tell us about your practice
-              and we will be in touch.
-            </p>
+        <Container>
+          <div className="flex flex-col items-start gap-6 rounded-2xl border border-ledger/20 bg-ledger-soft px-7 py-12 sm:px-12 lg:flex-row lg:items-center lg:justify-between">
+            <div className="max-w-xl">
+              <h2 id="cta-title" className="font-serif text-3xl font-semibold tracking-tight">
+                Join the private beta
+              </h2>
+              <p className="mt-3 text-lg leading-relaxed text-ink-soft">
+                We are onboarding firms in small groups ahead of tax season. Tell us about your
+                practice and we will be in touch.
+              </p>
+            </div>
+            <Button asChild size="lg">
+              <Link to="/waitlist">Request early access</Link>
+            </Button>
           </div>
-          <Button asChild size="lg">
-            <Link to="/waitlist">Request early access</Link>
-          </Button>
         </Container>
       </section>
     </>

@@ -1,19 +1,19 @@
 import { cn } from "#src/lib/cn.ts";
 
-/** The logo mark: a tickmark over the double rule of a total that ties out. */
+/** The logo mark (same drawing as public/favicon.svg): a tickmark over a total's double rule. */
 export function BrandMark({ className }: { className?: string }) {
   return (
-    <svg viewBox="0 0 32 32" aria-hidden="true" focusable="false" className={cn("size-8", className)}>
-      <rect width="32" height="32" rx="7" fill="#1f7a5a" />
+    <svg viewBox="0 0 64 64" aria-hidden="true" focusable="false" className={cn(className ?? "size-8")}>
+      <rect width="64" height="64" rx="14" fill="#1f7a5a" />
       <path
-        d="M9 14.5l4.2 4.2L23 9"
+        d="M18 24l9 9 19-19"
         fill="none"
         stroke="#fff"
-        strokeWidth="3"
+        strokeWidth="6"
         strokeLinecap="round"
         strokeLinejoin="round"
       />
-      <path d="M8 23.5h16M8 27h16" stroke="#fff" strokeWidth="1.8" strokeLinecap="round" />
+      <path d="M16 42h32M16 50h32" stroke="#fff" strokeWidth="4" strokeLinecap="round" />
     </svg>
   );
 }
