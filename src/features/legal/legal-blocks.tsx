@@ -17,10 +17,14 @@ function LegalBlockView({ block }: { block: LegalBlock }) {
     case "clause":
       return (
         <div className="flex gap-3">
-          <span className="min-w-[2.6rem] shrink-0 font-semibold text-ink tabular-nums">{block.number}</span>
+          <span className="min-w-[2.6rem] shrink-0 font-semibold text-ink tabular-nums">
+            {block.number}
+          </span>
           <div className="min-w-0 flex-1 space-y-3">
             <p>
-              {block.heading ? <strong className="font-semibold text-ink">{block.heading}. </strong> : null}
+              {block.heading ? (
+                <strong className="font-semibold text-ink">{block.heading}. </strong>
+              ) : null}
               {block.text}
             </p>
             {block.items ? <BulletList items={block.items} /> : null}
@@ -37,7 +41,13 @@ function LegalBlockView({ block }: { block: LegalBlock }) {
       );
     case "table":
       return (
-        <div className="overflow-x-auto rounded-lg border border-rule">
+        // Narrow screens scroll the table sideways; the region is focusable so keyboards can too.
+        <div
+          role="region"
+          aria-label={`Table: ${block.header.join(", ")}`}
+          tabIndex={0}
+          className="overflow-x-auto rounded-lg border border-rule"
+        >
           <table className="w-full min-w-[32rem] border-collapse text-left text-[0.95rem]">
             <thead className="bg-ledger-soft text-ink">
               <tr>
@@ -92,7 +102,10 @@ export function sectionHeading(section: LegalSection): string {
 export function LegalSectionView({ section }: { section: LegalSection }) {
   return (
     <section aria-labelledby={section.id} className="scroll-mt-24">
-      <h2 id={section.id} className="group font-serif text-2xl font-semibold tracking-tight text-ink">
+      <h2
+        id={section.id}
+        className="group font-serif text-2xl font-semibold tracking-tight text-ink"
+      >
         {sectionHeading(section)}
         <a
           href={`#${section.id}`}
@@ -111,8 +124,14 @@ export function LegalSectionView({ section }: { section: LegalSection }) {
 
 export function TableOfContents({ sections }: { sections: readonly LegalSection[] }) {
   return (
-    <nav aria-labelledby="toc-title" className="rounded-xl border border-rule bg-card p-5 lg:sticky lg:top-24">
-      <h2 id="toc-title" className="text-xs font-semibold tracking-[0.14em] text-ink-soft uppercase">
+    <nav
+      aria-labelledby="toc-title"
+      className="rounded-xl border border-rule bg-card p-5 lg:sticky lg:top-24"
+    >
+      <h2
+        id="toc-title"
+        className="text-xs font-semibold tracking-[0.14em] text-ink-soft uppercase"
+      >
         Contents
       </h2>
       <ol className="mt-3 space-y-0.5 text-[0.92rem]">
