@@ -1,7 +1,17 @@
+import { rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { defineConfig } from "@playwright/test";
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 export const BASE_URL = `http://localhost:${PORT}`;
+/** The test server's own Auth emulator and data folder, apart from a developer's `npm start`. */
+export const E2E_EMULATOR_HOST = process.env.E2E_EMULATOR_HOST ?? "127.0.0.1:9199";
+export const E2E_PROJECT_ID = "demo-tieout-e2e";
+export const E2E_DATA_DIR = path.join(tmpdir(), `tieout-e2e-${PORT}`);
+
+// A fresh data folder for every run (the config is also loaded by each worker: only the runner wipes).
+if (!process.env.TEST_WORKER_INDEX) rmSync(E2E_DATA_DIR, { recursive: true, force: true });
 
 export const CHROMIUM_ARGS = [
   "--no-sandbox",
@@ -42,6 +52,10 @@ export default defineConfig({
       PORT: String(PORT),
       HOST: "127.0.0.1",
       SITE_URL: BASE_URL,
+      DATA_DIR: E2E_DATA_DIR,
+      FIREBASE_PROJECT_ID: E2E_PROJECT_ID,
+      FIREBASE_AUTH_EMULATOR_HOST: E2E_EMULATOR_HOST,
+      FIREBASE_API_KEY: "",
     },
   },
 });

@@ -5,6 +5,7 @@ import type { Env } from "#server/env.ts";
 import { getPublicEnv } from "#server/public-env.ts";
 import { baseSecurityHeaders, createNonce, htmlSecurityHeaders } from "#server/security-headers.ts";
 import { robotsTxt, sitemapXml } from "#server/seo.ts";
+import { getSessionUser, registerSessionRoutes, type SessionCodec, type TokenVerifier } from "#server/session.ts";
 import type { StaticAsset } from "#server/static-assets.ts";
 
 export type AppOptions = {
@@ -14,6 +15,8 @@ export type AppOptions = {
   assets: Map<string, StaticAsset>;
   /** In development Vite serves modules and injects inline scripts of its own: no CSP there. */
   mode: "production" | "development";
+  sessionCodec: SessionCodec;
+  verifyIdToken: TokenVerifier;
   logger?: boolean;
 };
 
@@ -57,7 +60,10 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     reply.type("application/xml; charset=utf-8").header("Cache-Control", "public, max-age=3600").send(sitemapXml(env)),
   );
 
+  registerSessionRoutes(app, { env, codec: options.sessionCodec, verifyIdToken: options.verifyIdToken });
+
   const handleRequest = createRequestHandler(options.getBuild, mode);
+  const publicEnv = getPublicEnv(env);
 
   async function renderPage(req: FastifyRequest, reply: FastifyReply) {
     const nonce = createNonce();
@@ -68,7 +74,9 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     }
     // Build the URL from the configured origin, never from the Host header a client sends.
     const request = new Request(new URL(req.url, env.siteUrl), { method: req.method, headers });
-    const response = await handleRequest(request, { publicEnv: getPublicEnv(env), nonce });
+    const session = getSessionUser(req, env, options.sessionCodec);
+    const sessionUser = session ? { uid: session.uid, email: session.email } : null;
+    const response = await handleRequest(request, { publicEnv, nonce, sessionUser });
 
     reply.status(response.status);
     response.headers.forEach((value, key) => {
@@ -80,7 +88,9 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     const type = response.headers.get("content-type") ?? "";
     if (type.startsWith("text/html")) {
       if (mode === "production") reply.headers(htmlSecurityHeaders(env, nonce));
-      if (!response.headers.has("cache-control")) reply.header("Cache-Control", "no-cache");
+      // A signed-in visitor's page names them: never stored by a shared cache.
+      if (!response.headers.has("cache-control")) reply.header("Cache-Control", sessionUser ? "private, no-cache" : "no-cache");
+      reply.header("Vary", "Cookie");
     }
     let body: Buffer = Buffer.from(await response.arrayBuffer());
     const encoding = body.length >= COMPRESS_MIN_BYTES ? preferredEncoding(req) : null;

@@ -7,6 +7,8 @@ import type { ServerBuild } from "react-router";
 import { createServer } from "vite";
 import { createApp } from "#server/app.ts";
 import { parseEnv } from "#server/env.ts";
+import { createTokenVerifier } from "#server/firebase-admin.ts";
+import { createSessionCodec, resolveSessionSecret } from "#server/session.ts";
 
 const env = parseEnv({ NODE_ENV: "development", ...process.env });
 const vite = await createServer({ server: { middlewareMode: true }, appType: "custom" });
@@ -15,6 +17,8 @@ const app = await createApp({
   getBuild: () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>,
   assets: new Map(),
   mode: "development",
+  sessionCodec: createSessionCodec(await resolveSessionSecret(env)),
+  verifyIdToken: createTokenVerifier(env),
   logger: false,
 });
 await app.register(middie);

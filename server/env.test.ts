@@ -58,8 +58,10 @@ describe("parseEnv", () => {
       "FIREBASE_AUTH_DOMAIN",
       "FIREBASE_PROJECT_ID",
       "FIREBASE_APP_ID",
+      "SESSION_SECRET",
     ]);
     const complete = {
+      SESSION_SECRET: "x".repeat(32),
       FIREBASE_API_KEY: "AIzaSyExample",
       FIREBASE_AUTH_DOMAIN: "tieout.firebaseapp.com",
       FIREBASE_PROJECT_ID: "tieout",
@@ -70,6 +72,10 @@ describe("parseEnv", () => {
       "FIREBASE_API_KEY: must not contain a colon (paste the Web API key only)",
     ]);
     expect(problems({ ...complete, FIREBASE_API_KEY: "" })[0]).toMatch(/^FIREBASE_API_KEY: required/);
+  });
+
+  test("a session secret must be long enough to be a secret", () => {
+    expect(problems({ SESSION_SECRET: "short" })[0]).toMatch(/^SESSION_SECRET:/);
   });
 
   test("emulator mode insists on a demo- project id", () => {

@@ -26,6 +26,7 @@ const RawEnvSchema = z.object({
   FIREBASE_AUTH_EMULATOR_HOST: optional(
     z.string().regex(/^[A-Za-z0-9.-]+:\d{1,5}$/, "host:port, for example 127.0.0.1:9099"),
   ),
+  SESSION_SECRET: optional(z.string().min(32, "at least 32 characters (for example: openssl rand -base64 48)")),
   ADMIN_EMAILS: optional(z.string()),
   WAITLIST_RATE_LIMIT: optional(z.string().regex(/^\d+$/, "a whole number (0 turns it off)")),
   WAITLIST_FORWARD_URL: optional(z.string()),
@@ -44,6 +45,8 @@ export type Env = {
   firebase:
     | { mode: "emulator"; projectId: string; emulatorHost: string }
     | { mode: "production"; apiKey: string; authDomain: string; projectId: string; appId: string };
+  /** Signs the session cookie; unset in emulator mode means one is generated and kept in DATA_DIR. */
+  sessionSecret: string | undefined;
   adminEmails: readonly string[];
   waitlistRateLimit: number;
   waitlistForward: { url: string; fields: readonly [string, string, string, string] } | undefined;
@@ -93,6 +96,9 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     };
     for (const [key, value] of Object.entries(required)) {
       if (!value) problems.push(`${key}: required when a real Firebase project is configured`);
+    }
+    if (!raw.SESSION_SECRET) {
+      problems.push("SESSION_SECRET: required with a real Firebase project (at least 32 random characters)");
     }
     if (raw.FIREBASE_API_KEY?.includes(":")) {
       problems.push("FIREBASE_API_KEY: must not contain a colon (paste the Web API key only)");
@@ -163,6 +169,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     dataDir: raw.DATA_DIR ?? "./data",
     databaseUrl: raw.DATABASE_URL,
     firebase,
+    sessionSecret: raw.SESSION_SECRET,
     adminEmails,
     waitlistRateLimit: Number(raw.WAITLIST_RATE_LIMIT ?? "10"),
     waitlistForward,

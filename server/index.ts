@@ -7,6 +7,8 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import type { ServerBuild } from "react-router";
 import { createApp } from "#server/app.ts";
 import { EnvError, parseEnv } from "#server/env.ts";
+import { createTokenVerifier } from "#server/firebase-admin.ts";
+import { createSessionCodec, resolveSessionSecret } from "#server/session.ts";
 import { isDirectory, loadStaticAssets } from "#server/static-assets.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -35,6 +37,8 @@ async function main() {
     getBuild: () => Promise.resolve(build),
     assets,
     mode: "production",
+    sessionCodec: createSessionCodec(await resolveSessionSecret(env)),
+    verifyIdToken: createTokenVerifier(env),
     logger: env.nodeEnv !== "test",
   });
 

@@ -26,6 +26,11 @@ export function baseSecurityHeaders(env: Env): Record<string, string> {
  */
 export function contentSecurityPolicy(env: Env, nonce: string): string {
   const frames = env.demoEmbed ? [env.demoEmbed.origin] : [];
+  // The browser talks to Firebase Authentication directly (or to the local emulator).
+  const identity =
+    env.firebase.mode === "emulator"
+      ? [`http://${env.firebase.emulatorHost}`]
+      : ["https://identitytoolkit.googleapis.com", "https://securetoken.googleapis.com"];
   const directives: Record<string, string[]> = {
     "default-src": ["'self'"],
     "script-src": [`'nonce-${nonce}'`, "'strict-dynamic'", "'self'"],
@@ -33,7 +38,7 @@ export function contentSecurityPolicy(env: Env, nonce: string): string {
     "img-src": ["'self'", "data:"],
     "font-src": ["'self'"],
     "media-src": ["'self'"],
-    "connect-src": ["'self'"],
+    "connect-src": ["'self'", ...identity],
     "frame-src": frames.length > 0 ? frames : ["'none'"],
     "manifest-src": ["'self'"],
     "worker-src": ["'self'"],

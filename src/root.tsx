@@ -8,14 +8,18 @@ import {
   Scripts,
   ScrollRestoration,
   useRouteError,
+  useRouteLoaderData,
 } from "react-router";
 import type { Route } from "./+types/root";
 import { SITE } from "#src/content/site.ts";
 import { SiteFooter } from "#src/features/site-shell/site-footer.tsx";
-import { SignInLink, SiteHeader } from "#src/features/site-shell/site-header.tsx";
+import { AuthProvider } from "#src/features/auth/auth-provider.tsx";
+import { AuthSlot } from "#src/features/auth/auth-slot.tsx";
+import { SiteHeader } from "#src/features/site-shell/site-header.tsx";
 import { useNonce } from "#src/lib/nonce.ts";
 import { Button } from "#src/ui/button.tsx";
 import { Container } from "#src/ui/container.tsx";
+import { NoticesProvider } from "#src/ui/notices.tsx";
 import appCss from "./app.css?url";
 import interFont from "../node_modules/@fontsource-variable/inter/files/inter-latin-wght-normal.woff2?url";
 import serifFont from "../node_modules/@fontsource-variable/source-serif-4/files/source-serif-4-latin-wght-normal.woff2?url";
@@ -31,11 +35,12 @@ export const links: Route.LinksFunction = () => [
 ];
 
 export function loader({ context }: Route.LoaderArgs) {
-  return { env: context.publicEnv };
+  return { env: context.publicEnv, user: context.sessionUser };
 }
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
+  const data = useRouteLoaderData<typeof loader>("root");
   return (
     <html lang="en">
       <head>
@@ -52,11 +57,25 @@ export function Layout({ children }: { children: ReactNode }) {
         >
           Skip to content
         </a>
-        <SiteHeader authSlot={<SignInLink />} />
-        <main id="main" tabIndex={-1} className="flex-1 pt-16 outline-none">
-          {children}
-        </main>
-        <SiteFooter />
+        <NoticesProvider>
+          {data ? (
+            <AuthProvider config={data.env.firebase} serverUser={data.user}>
+              <SiteHeader authSlot={<AuthSlot />} />
+              <main id="main" tabIndex={-1} className="flex-1 pt-16 outline-none">
+                {children}
+              </main>
+            </AuthProvider>
+          ) : (
+            // The root loader itself failed: no configuration, so no account controls.
+            <>
+              <SiteHeader authSlot={null} />
+              <main id="main" tabIndex={-1} className="flex-1 pt-16 outline-none">
+                {children}
+              </main>
+            </>
+          )}
+          <SiteFooter />
+        </NoticesProvider>
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

@@ -5,16 +5,32 @@
 import { useRouteLoaderData } from "react-router";
 import type { DemoEmbed } from "#src/lib/demo-embed.ts";
 
+/** The Firebase web app config. Public by design: it identifies the project, it grants nothing. */
+export type FirebaseWebConfig = {
+  apiKey: string;
+  authDomain: string;
+  projectId: string;
+  appId: string | undefined;
+  /** Set in emulator mode: the Auth emulator's URL, which the browser connects to. */
+  emulatorUrl: string | null;
+};
+
 export type PublicEnv = {
   siteUrl: string;
   demoEmbed: DemoEmbed | null;
+  firebase: FirebaseWebConfig;
 };
+
+/** The signed-in visitor as the server knows them from the session cookie. */
+export type SessionUser = { uid: string; email: string | null };
 
 declare module "react-router" {
   interface AppLoadContext {
     publicEnv: PublicEnv;
     /** Per-response CSP nonce for the inline scripts React Router writes. */
     nonce: string;
+    /** From a valid session cookie; null for anonymous visitors. */
+    sessionUser: SessionUser | null;
   }
 }
 

@@ -1,12 +1,11 @@
 import { useNavigate } from "react-router";
 import { Button } from "#src/ui/button.tsx";
 
-/** Goes one step back in history; with no history to go back to (a fresh tab), goes home. */
+/** Goes one step back in history; in a tab with no history (opened from an email), goes home. */
 export function BackButton() {
   const navigate = useNavigate();
   function handleClick() {
-    const state = window.history.state as { idx?: number } | null;
-    if (state?.idx && state.idx > 0) void navigate(-1);
+    if (window.history.length > 1) void navigate(-1);
     else void navigate("/");
   }
   return (

@@ -34,11 +34,3 @@ export function SiteHeader({ authSlot }: { authSlot: ReactNode }) {
     </header>
   );
 }
-
-export function SignInLink() {
-  return (
-    <Button asChild variant="ghost" size="sm">
-      <Link to="/login">Sign In</Link>
-    </Button>
-  );
-}

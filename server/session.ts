@@ -1,0 +1,140 @@
+/**
+ * The session cookie that lets the server render the right header and redirect signed-in visitors
+ * (PRODUCT.md rule 4). The browser proves a sign-in by POSTing a fresh Firebase ID token; the
+ * server verifies it with firebase-admin and answers with an HMAC-signed, HttpOnly cookie. The
+ * cookie holds no secret of the user's, only who they are and until when. See decision 004.
+ */
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { Env } from "#server/env.ts";
+import type { SessionUser } from "#src/lib/public-env.ts";
+
+/** The spec's "ID token max-age for token sync": a token older than this is not accepted. */
+export const MAX_ID_TOKEN_AGE_SECONDS = 5 * 60;
+export const SESSION_MAX_AGE_SECONDS = 14 * 24 * 60 * 60;
+
+export type VerifiedToken = { uid: string; email?: string; email_verified?: boolean; iat: number };
+export type TokenVerifier = (idToken: string) => Promise<VerifiedToken>;
+
+type Payload = { u: string; e: string | null; v: boolean; x: number };
+
+export function sessionCookieName(env: Env): string {
+  // __Host- needs Secure, so plain-HTTP development uses an unprefixed name.
+  return env.siteUrl.startsWith("https://") ? "__Host-tieout_session" : "tieout_session";
+}
+
+export function readCookie(header: string | undefined, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+export function createSessionCodec(secret: string) {
+  const sign = (data: string) => createHmac("sha256", secret).update(data).digest("base64url");
+  return {
+    encode(user: { uid: string; email: string | null; emailVerified: boolean }, now = Date.now()): string {
+      const payload: Payload = { u: user.uid, e: user.email, v: user.emailVerified, x: Math.floor(now / 1000) + SESSION_MAX_AGE_SECONDS };
+      const data = Buffer.from(JSON.stringify(payload)).toString("base64url");
+      return `${data}.${sign(data)}`;
+    },
+    decode(value: string | undefined, now = Date.now()): (SessionUser & { emailVerified: boolean }) | null {
+      if (!value || value.length > 2048) return null;
+      const [data, signature, extra] = value.split(".");
+      if (!data || !signature || extra !== undefined) return null;
+      const expected = Buffer.from(sign(data));
+      const given = Buffer.from(signature);
+      if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
+      try {
+        const payload = JSON.parse(Buffer.from(data, "base64url").toString("utf8")) as Partial<Payload>;
+        if (typeof payload.u !== "string" || typeof payload.x !== "number") return null;
+        if (payload.x * 1000 <= now) return null;
+        return { uid: payload.u, email: typeof payload.e === "string" ? payload.e : null, emailVerified: payload.v === true };
+      } catch {
+        return null;
+      }
+    },
+  };
+}
+
+export type SessionCodec = ReturnType<typeof createSessionCodec>;
+
+/** SESSION_SECRET, or in emulator mode a random one kept in DATA_DIR so restarts keep sessions. */
+export async function resolveSessionSecret(env: Env): Promise<string> {
+  if (env.sessionSecret) return env.sessionSecret;
+  const file = path.join(env.dataDir, "session-secret");
+  try {
+    const existing = (await readFile(file, "utf8")).trim();
+    if (existing.length >= 32) return existing;
+  } catch {
+    // Not there yet: create it below.
+  }
+  const secret = randomBytes(48).toString("base64url");
+  await mkdir(env.dataDir, { recursive: true });
+  await writeFile(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+function cookieAttributes(env: Env, maxAge: number): string {
+  const secure = env.siteUrl.startsWith("https://") ? "; Secure" : "";
+  return `Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure}`;
+}
+
+/** Requests from another site are refused: a browser always sends Origin on POST and DELETE. */
+function sameOrigin(req: FastifyRequest, env: Env): boolean {
+  const origin = req.headers.origin;
+  return origin === undefined || origin === new URL(env.siteUrl).origin;
+}
+
+function bearerToken(req: FastifyRequest): string | null {
+  const header = req.headers.authorization;
+  const match = header ? /^Bearer ([A-Za-z0-9._-]{20,4096})$/.exec(header) : null;
+  return match?.[1] ?? null;
+}
+
+export function getSessionUser(req: FastifyRequest, env: Env, codec: SessionCodec) {
+  return codec.decode(readCookie(req.headers.cookie, sessionCookieName(env)));
+}
+
+export function registerSessionRoutes(
+  app: FastifyInstance,
+  { env, codec, verifyIdToken }: { env: Env; codec: SessionCodec; verifyIdToken: TokenVerifier },
+) {
+  const name = sessionCookieName(env);
+  const refuse = (reply: FastifyReply, status: number, error: string) =>
+    reply.status(status).header("Cache-Control", "no-store").send({ error });
+
+  app.post("/api/session", async (req, reply) => {
+    if (!sameOrigin(req, env)) return refuse(reply, 403, "Cross-site requests are not accepted.");
+    const token = bearerToken(req);
+    if (!token) return refuse(reply, 401, "Send the Firebase ID token as a Bearer token.");
+    let decoded: VerifiedToken;
+    try {
+      decoded = await verifyIdToken(token);
+    } catch {
+      req.log.warn("token sync refused: the ID token did not verify");
+      return refuse(reply, 401, "The ID token is not valid.");
+    }
+    if (Date.now() / 1000 - decoded.iat > MAX_ID_TOKEN_AGE_SECONDS) {
+      return refuse(reply, 401, "stale-token");
+    }
+    const value = codec.encode({ uid: decoded.uid, email: decoded.email ?? null, emailVerified: decoded.email_verified === true });
+    return reply
+      .header("Set-Cookie", `${name}=${value}; ${cookieAttributes(env, SESSION_MAX_AGE_SECONDS)}`)
+      .header("Cache-Control", "no-store")
+      .send({ uid: decoded.uid, email: decoded.email ?? null });
+  });
+
+  app.delete("/api/session", async (req, reply) => {
+    if (!sameOrigin(req, env)) return refuse(reply, 403, "Cross-site requests are not accepted.");
+    return reply
+      .header("Set-Cookie", `${name}=; ${cookieAttributes(env, 0)}`)
+      .header("Cache-Control", "no-store")
+      .status(204)
+      .send();
+  });
+}

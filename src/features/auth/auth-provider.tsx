@@ -1,0 +1,154 @@
+import type { User } from "firebase/auth";
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { loadFirebaseAuth } from "#src/features/auth/firebase-client.ts";
+import type { FirebaseWebConfig, SessionUser } from "#src/lib/public-env.ts";
+
+export type AuthUser = { uid: string; email: string | null };
+
+export type AuthContextValue = {
+  /** Null when signed out. Starts from the server's session cookie, then follows Firebase. */
+  currentUser: AuthUser | null;
+  /** True until Firebase has reported the auth state, once it has been asked to. */
+  loading: boolean;
+  signInWithEmail: (email: string, password: string) => Promise<void>;
+  signUpWithEmail: (email: string, password: string) => Promise<void>;
+  logout: () => Promise<void>;
+  resetPassword: (email: string) => Promise<void>;
+  /** Starts loading the Firebase SDK now; pages that will need it soon call this on mount. */
+  prepare: () => void;
+  config: FirebaseWebConfig;
+};
+
+const AuthContext = createContext<AuthContextValue | null>(null);
+
+async function postSession(user: User, forceRefresh: boolean): Promise<Response> {
+  const token = await user.getIdToken(forceRefresh);
+  return fetch("/api/session", { method: "POST", headers: { Authorization: `Bearer ${token}` }, credentials: "same-origin" });
+}
+
+/**
+ * Auth state for the whole site (spec §3). The server's session cookie gives the first state, so
+ * the header is right in the HTML; Firebase, loaded after first paint, is then the source of truth
+ * and keeps the cookie in step (token sync, PRODUCT.md rule 4).
+ */
+export function AuthProvider({
+  config,
+  serverUser,
+  children,
+}: {
+  config: FirebaseWebConfig;
+  serverUser: SessionUser | null;
+  children: ReactNode;
+}) {
+  const [currentUser, setCurrentUser] = useState<AuthUser | null>(serverUser);
+  const [loading, setLoading] = useState(serverUser !== null);
+  /** Whom the server's cookie names right now, so we sync only when it differs. */
+  const serverUid = useRef<string | null>(serverUser?.uid ?? null);
+  const syncing = useRef<Promise<void> | null>(null);
+  const subscribed = useRef(false);
+
+  const syncSession = useCallback((user: User | null): Promise<void> => {
+    const run = async () => {
+      if (user) {
+        if (serverUid.current === user.uid) return;
+        let response = await postSession(user, false);
+        // The server takes only tokens minted in the last five minutes; a cached one may be older.
+        if (response.status === 401) response = await postSession(user, true);
+        if (response.ok) serverUid.current = user.uid;
+        else console.warn("Session sync was refused:", response.status);
+      } else if (serverUid.current !== null) {
+        const response = await fetch("/api/session", { method: "DELETE", credentials: "same-origin" });
+        if (response.ok) serverUid.current = null;
+      }
+    };
+    const next = (syncing.current ?? Promise.resolve()).then(run, run);
+    syncing.current = next.catch((error: unknown) => console.warn("Session sync failed:", error));
+    return syncing.current;
+  }, []);
+
+  const load = useCallback(async () => {
+    const firebase = await loadFirebaseAuth(config);
+    if (!subscribed.current) {
+      subscribed.current = true;
+      firebase.sdk.onIdTokenChanged(firebase.auth, (user) => {
+        setCurrentUser(user ? { uid: user.uid, email: user.email } : null);
+        setLoading(false);
+        void syncSession(user);
+      });
+    }
+    return firebase;
+  }, [config, syncSession]);
+
+  const prepare = useCallback(() => {
+    setLoading((was) => was || !subscribed.current);
+    load().catch((error: unknown) => {
+      console.warn("Firebase could not be loaded:", error);
+      setLoading(false);
+    });
+  }, [load]);
+
+  // A signed-in visitor: confirm the session with Firebase once the page has painted.
+  useEffect(() => {
+    if (serverUser === null) return;
+    if ("requestIdleCallback" in window) window.requestIdleCallback(() => prepare());
+    else setTimeout(prepare, 200);
+  }, [serverUser, prepare]);
+
+  const value = useMemo<AuthContextValue>(
+    () => ({
+      currentUser,
+      loading,
+      config,
+      prepare,
+      async signInWithEmail(email, password) {
+        try {
+          const { auth, sdk } = await load();
+          const credential = await sdk.signInWithEmailAndPassword(auth, email, password);
+          await syncSession(credential.user);
+        } catch (error) {
+          console.error("Error signing in with email", error);
+          throw error;
+        }
+      },
+      async signUpWithEmail(email, password) {
+        try {
+          const { auth, sdk } = await load();
+          const credential = await sdk.createUserWithEmailAndPassword(auth, email, password);
+          await syncSession(credential.user);
+        } catch (error) {
+          console.error("Error signing up with email", error);
+          throw error;
+        }
+      },
+      async logout() {
+        try {
+          const { auth, sdk } = await load();
+          await sdk.signOut(auth);
+          setCurrentUser(null);
+          await syncSession(null);
+        } catch (error) {
+          console.error("Error signing out", error);
+          throw error;
+        }
+      },
+      async resetPassword(email) {
+        try {
+          const { auth, sdk } = await load();
+          await sdk.sendPasswordResetEmail(auth, email);
+        } catch (error) {
+          console.error("Error sending password reset email", error);
+          throw error;
+        }
+      },
+    }),
+    [currentUser, loading, config, prepare, load, syncSession],
+  );
+
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+export function useAuth(): AuthContextValue {
+  const context = useContext(AuthContext);
+  if (!context) throw new Error("useAuth must be used within an AuthProvider");
+  return context;
+}

@@ -1,0 +1,72 @@
+import { useRef, useState, type FormEvent } from "react";
+import { Link, useNavigate } from "react-router";
+import { authErrorNotice } from "#src/features/auth/auth-errors.ts";
+import { AuthCard, NeedsJavaScript, textLink } from "#src/features/auth/auth-card.tsx";
+import { useAuth } from "#src/features/auth/auth-provider.tsx";
+import { useHydrated } from "#src/lib/use-hydrated.ts";
+import { formText } from "#src/lib/form-text.ts";
+import { Button } from "#src/ui/button.tsx";
+import { Field, PasswordInput } from "#src/ui/field.tsx";
+import { useNotify } from "#src/ui/notices.tsx";
+import { useRedirectWhenSignedIn } from "#src/features/auth/use-redirect-when-signed-in.ts";
+
+export function LoginForm() {
+  const { signInWithEmail } = useAuth();
+  const navigate = useNavigate();
+  const notify = useNotify();
+  const hydrated = useHydrated();
+  const [busy, setBusy] = useState(false);
+  const submitting = useRef(false);
+  useRedirectWhenSignedIn(submitting);
+
+  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    submitting.current = true;
+    setBusy(true);
+    try {
+      await signInWithEmail(formText(form, "email"), formText(form, "password"));
+      notify({ title: "Welcome back!", description: "Successfully signed in to your account." });
+      await navigate("/", { replace: true });
+    } catch (error) {
+      notify({ variant: "destructive", ...authErrorNotice("signIn", error) });
+    } finally {
+      submitting.current = false;
+      setBusy(false);
+    }
+  }
+
+  return (
+    <AuthCard
+      title="Sign In"
+      description="Welcome back. Sign in to your Tieout account."
+      footer={
+        <p>
+          No access yet?{" "}
+          <Link to="/waitlist" className={textLink}>
+            Join the waitlist
+          </Link>
+        </p>
+      }
+    >
+      <NeedsJavaScript />
+      <form onSubmit={(e) => void handleSubmit(e)} className="space-y-5">
+        <Field label="Email">
+          {(props) => <input {...props} name="email" type="email" required autoComplete="email" inputMode="email" spellCheck={false} />}
+        </Field>
+        <Field label="Password">
+          {(props) => <PasswordInput {...props} name="password" required autoComplete="current-password" />}
+        </Field>
+        <div className="flex justify-end">
+          <Link to="/forgot-password" className={`${textLink} text-sm`}>
+            Forgot password?
+          </Link>
+        </div>
+        <Button type="submit" className="w-full" disabled={!hydrated || busy}>
+          {busy ? "Signing in..." : "Sign In"}
+        </Button>
+      </form>
+    </AuthCard>
+  );
+}
+

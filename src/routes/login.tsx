@@ -1,0 +1,17 @@
+import { redirect } from "react-router";
+import type { Route } from "./+types/login";
+import { SITE } from "#src/content/site.ts";
+import { LoginForm } from "#src/features/auth/login-form.tsx";
+import { pageMeta } from "#src/lib/meta.ts";
+
+export function loader({ context }: Route.LoaderArgs) {
+  if (context.sessionUser) throw redirect("/");
+  return null;
+}
+
+export const meta: Route.MetaFunction = (args) =>
+  pageMeta(args, { title: "Sign In", description: `Sign in to your ${SITE.name} account with your email and password.` });
+
+export default function Login() {
+  return <LoginForm />;
+}

@@ -1,0 +1,84 @@
+import * as Toast from "@radix-ui/react-toast";
+import { createContext, useCallback, useContext, useState, type ReactNode } from "react";
+import { cn } from "#src/lib/cn.ts";
+import { useHydrated } from "#src/lib/use-hydrated.ts";
+
+export type NoticeInput = { title: string; description?: string; variant?: "success" | "destructive" };
+type Notice = NoticeInput & { id: number };
+
+const NotifyContext = createContext<((notice: NoticeInput) => void) | null>(null);
+
+let nextId = 1;
+
+/**
+ * Notices (toasts) announced through a live region. Destructive ones are announced assertively.
+ * The viewport only mounts in the browser: Radix writes inline styles that the CSP would refuse in
+ * server HTML.
+ */
+export function NoticesProvider({ children }: { children: ReactNode }) {
+  const [notices, setNotices] = useState<Notice[]>([]);
+  const hydrated = useHydrated();
+  const notify = useCallback((notice: NoticeInput) => {
+    setNotices((list) => [...list.slice(-2), { ...notice, id: nextId++ }]);
+  }, []);
+  const dismiss = (id: number) => setNotices((list) => list.filter((n) => n.id !== id));
+
+  return (
+    <NotifyContext.Provider value={notify}>
+      <Toast.Provider duration={7000} swipeDirection="right" label="Notification">
+        {children}
+        {notices.map((notice) => (
+          <Toast.Root
+            key={notice.id}
+            type={notice.variant === "destructive" ? "foreground" : "background"}
+            onOpenChange={(open) => {
+              if (!open) dismiss(notice.id);
+            }}
+            data-variant={notice.variant ?? "success"}
+            className={cn(
+              "pointer-events-auto relative flex w-full items-start gap-3 rounded-lg border p-4 pr-11 shadow-lg",
+              notice.variant === "destructive"
+                ? "border-danger/30 bg-danger-soft text-danger"
+                : "border-ledger/25 bg-card text-ink",
+            )}
+          >
+            <span
+              aria-hidden="true"
+              className={cn(
+                "mt-0.5 flex size-5 shrink-0 items-center justify-center rounded-full text-xs font-bold text-white",
+                notice.variant === "destructive" ? "bg-danger" : "bg-ledger",
+              )}
+            >
+              {notice.variant === "destructive" ? "!" : "✓"}
+            </span>
+            <div className="min-w-0">
+              <Toast.Title className="font-semibold">{notice.title}</Toast.Title>
+              {notice.description ? (
+                <Toast.Description
+                  className={cn("mt-0.5 text-sm", notice.variant === "destructive" ? "text-danger" : "text-ink-soft")}
+                >
+                  {notice.description}
+                </Toast.Description>
+              ) : null}
+            </div>
+            <Toast.Close
+              aria-label="Dismiss notification"
+              className="absolute top-2 right-2 flex size-8 items-center justify-center rounded-md text-lg leading-none opacity-70 hover:opacity-100"
+            >
+              ×
+            </Toast.Close>
+          </Toast.Root>
+        ))}
+        {hydrated ? (
+          <Toast.Viewport className="fixed right-0 bottom-0 z-50 flex w-full max-w-md flex-col gap-2 p-4 outline-none sm:top-20 sm:bottom-auto" />
+        ) : null}
+      </Toast.Provider>
+    </NotifyContext.Provider>
+  );
+}
+
+export function useNotify(): (notice: NoticeInput) => void {
+  const notify = useContext(NotifyContext);
+  if (!notify) throw new Error("useNotify must be used within a NoticesProvider");
+  return notify;
+}

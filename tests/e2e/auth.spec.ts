@@ -1,0 +1,312 @@
+import type { Page } from "@playwright/test";
+import { createUser, oobCodes, uniqueEmail } from "#tests/support/emulator.ts";
+import { expect, test, waitForHydration } from "#tests/support/fixtures.ts";
+
+const PASSWORD = "correct-horse-9";
+
+function notices(page: Page) {
+  return page.getByRole("region", { name: /Notifications/ }).getByRole("listitem");
+}
+
+async function expectNotice(page: Page, title: string, description: string) {
+  const notice = notices(page).filter({ hasText: title });
+  await expect(notice).toBeVisible();
+  await expect(notice).toContainText(description);
+}
+
+async function signInThroughForm(page: Page, email: string, password: string) {
+  await page.goto("/login");
+  await waitForHydration(page);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Sign In" }).click();
+}
+
+const header = (page: Page) => page.getByRole("banner");
+
+test.describe("sign-up", () => {
+  test("creates the account, says so, lands on / and shows Sign Out", async ({ page }) => {
+    const email = uniqueEmail("new");
+    await page.goto("/signup");
+    await waitForHydration(page);
+    await expect(page.getByText("Must be at least 6 characters long")).toBeVisible();
+    await expect(page.getByRole("main").getByRole("link", { name: "Sign in" })).toHaveAttribute("href", "/login");
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+    await page.getByLabel("Confirm Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Create Account" }).click();
+    await expectNotice(page, "Account Created!", "Welcome! Your account has been successfully created.");
+    await expect(page).toHaveURL("/");
+    await expect(header(page).getByRole("button", { name: "Sign Out" })).toBeVisible();
+    await expect(header(page).getByRole("link", { name: "Sign In" })).toHaveCount(0);
+  });
+
+  test("refuses passwords that do not match, then ones that are too short", async ({ page }) => {
+    await page.goto("/signup");
+    await waitForHydration(page);
+    await page.getByLabel("Email").fill(uniqueEmail("short"));
+    await page.getByLabel("Password", { exact: true }).fill("abcdef");
+    await page.getByLabel("Confirm Password").fill("abcdeg");
+    await page.getByRole("button", { name: "Create Account" }).click();
+    await expectNotice(page, "Passwords Don't Match", "Please make sure both passwords are the same.");
+
+    await page.getByLabel("Password", { exact: true }).fill("abc");
+    await page.getByLabel("Confirm Password").fill("abc");
+    await page.getByRole("button", { name: "Create Account" }).click();
+    await expectNotice(page, "Password Too Short", "Password must be at least 6 characters long.");
+    await expect(page).toHaveURL("/signup");
+  });
+
+  test.describe(() => {
+    test.use({ expectedConsoleErrors: ["Error signing up with email", "Failed to load resource"] });
+    test("an email that is already registered is refused", async ({ page }) => {
+      const email = uniqueEmail("taken");
+      await createUser(email, PASSWORD);
+      await page.goto("/signup");
+      await waitForHydration(page);
+      await page.getByLabel("Email").fill(email);
+      await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+      await page.getByLabel("Confirm Password").fill(PASSWORD);
+      await page.getByRole("button", { name: "Create Account" }).click();
+      await expectNotice(page, "Sign Up Failed", "This email is already registered. Please sign in instead.");
+      await expect(page).toHaveURL("/signup");
+    });
+  });
+
+  test("each password field has its own show/hide toggle", async ({ page }) => {
+    await page.goto("/signup");
+    await waitForHydration(page);
+    const toggles = page.getByRole("button", { name: "Show password" });
+    await expect(toggles).toHaveCount(2);
+    const password = page.getByLabel("Password", { exact: true });
+    await expect(password).toHaveAttribute("type", "password");
+    await toggles.first().click();
+    await expect(password).toHaveAttribute("type", "text");
+    await expect(page.getByLabel("Confirm Password")).toHaveAttribute("type", "password");
+    await page.getByRole("button", { name: "Hide password" }).click();
+    await expect(password).toHaveAttribute("type", "password");
+  });
+});
+
+test.describe("sign-in", () => {
+  test("lays out the page as the spec does: no link to sign-up", async ({ page }) => {
+    await page.goto("/contact");
+    await page.goto("/login");
+    await waitForHydration(page);
+    await expect(page.getByLabel("Email")).toHaveAttribute("type", "email");
+    await expect(page.getByLabel("Email")).toHaveAttribute("autocomplete", "email");
+    await expect(page.getByLabel("Password", { exact: true })).toHaveAttribute("autocomplete", "current-password");
+    await expect(page.getByRole("link", { name: "Forgot password?" })).toHaveAttribute("href", "/forgot-password");
+    await expect(page.getByRole("link", { name: "Join the waitlist" })).toHaveAttribute("href", "/waitlist");
+    await expect(page.locator('a[href="/signup"]')).toHaveCount(0);
+    await page.getByRole("button", { name: "Show password" }).click();
+    await expect(page.getByLabel("Password", { exact: true })).toHaveAttribute("type", "text");
+    await page.getByRole("button", { name: "Back" }).click();
+    await expect(page).toHaveURL("/contact");
+  });
+
+  test("signs in, welcomes back and lands on /", async ({ page }) => {
+    const email = uniqueEmail("member");
+    await createUser(email, PASSWORD);
+    await signInThroughForm(page, email, PASSWORD);
+    await expectNotice(page, "Welcome back!", "Successfully signed in to your account.");
+    await expect(page).toHaveURL("/");
+    await expect(header(page).getByRole("button", { name: "Sign Out" })).toBeVisible();
+  });
+
+  test.describe(() => {
+    test.use({ expectedConsoleErrors: ["Error signing in with email", "Failed to load resource"] });
+
+    test("a wrong password is refused", async ({ page }) => {
+      const email = uniqueEmail("wrongpw");
+      await createUser(email, PASSWORD);
+      await signInThroughForm(page, email, "not-the-password");
+      await expectNotice(page, "Sign In Failed", "Incorrect password. Please try again.");
+      await expect(page).toHaveURL("/login");
+    });
+
+    test("an unknown email is refused", async ({ page }) => {
+      await signInThroughForm(page, uniqueEmail("nobody"), PASSWORD);
+      await expectNotice(page, "Sign In Failed", "No account found with this email address.");
+    });
+  });
+
+  test("shows 'Signing in...' with the button disabled while the request is under way", async ({ page }) => {
+    const email = uniqueEmail("slow");
+    await createUser(email, PASSWORD);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/accounts:signInWithPassword**", async (route) => {
+      await held;
+      await route.continue();
+    });
+    await signInThroughForm(page, email, PASSWORD);
+    const busy = page.getByRole("button", { name: "Signing in..." });
+    await expect(busy).toBeVisible();
+    await expect(busy).toBeDisabled();
+    release();
+    await expect(page).toHaveURL("/");
+  });
+});
+
+test.describe("session", () => {
+  test("a reload keeps the session and never shows 'Sign In', not for a frame", async ({ page, request }) => {
+    const email = uniqueEmail("stays");
+    await createUser(email, PASSWORD);
+    await signInThroughForm(page, email, PASSWORD);
+    await expect(header(page).getByRole("button", { name: "Sign Out" })).toBeVisible();
+
+    // Watch the header from the first byte of every document: any 'Sign In' in it is recorded.
+    await page.addInitScript(() => {
+      const seen: string[] = [];
+      (window as unknown as { __signInSeen: string[] }).__signInSeen = seen;
+      const check = () => {
+        const banner = document.querySelector("header");
+        if (banner && /Sign In/.test(banner.textContent ?? "")) seen.push(location.pathname);
+      };
+      new MutationObserver(check).observe(document, { childList: true, subtree: true, characterData: true });
+      document.addEventListener("DOMContentLoaded", check);
+    });
+    for (const path of ["/", "/contact", "/dpa"]) {
+      await page.goto(path);
+      await waitForHydration(page);
+      await page.waitForLoadState("networkidle");
+      await expect(header(page).getByRole("button", { name: "Sign Out" })).toBeVisible();
+      expect(await page.evaluate(() => (window as unknown as { __signInSeen: string[] }).__signInSeen)).toEqual([]);
+    }
+
+    // The server rendered that header: the HTML itself says Sign Out.
+    const cookies = await page.context().cookies();
+    const html = await (await request.get("/", { headers: { Cookie: cookies.map((c) => `${c.name}=${c.value}`).join("; ") } })).text();
+    expect(html).toContain(">Sign Out<");
+    expect(html).not.toContain(">Sign In<");
+  });
+
+  test("signed-in visitors are sent away from /login and /signup by the server", async ({ page }) => {
+    const email = uniqueEmail("away");
+    await createUser(email, PASSWORD);
+    await signInThroughForm(page, email, PASSWORD);
+    await expect(page).toHaveURL("/");
+    for (const path of ["/login", "/signup"]) {
+      const response = await page.request.get(path, { maxRedirects: 0 });
+      expect(response.status(), path).toBe(302);
+      expect(response.headers()["location"]).toBe("/");
+      await page.goto(path);
+      await expect(page).toHaveURL("/");
+    }
+  });
+
+  test("Sign Out signs out, goes home and shows Sign In again", async ({ page }) => {
+    const email = uniqueEmail("leaving");
+    await createUser(email, PASSWORD);
+    await signInThroughForm(page, email, PASSWORD);
+    await expect(page).toHaveURL("/");
+    await page.goto("/contact");
+    await waitForHydration(page);
+    await header(page).getByRole("button", { name: "Sign Out" }).click();
+    await expect(page).toHaveURL("/");
+    await expect(header(page).getByRole("link", { name: "Sign In" })).toBeVisible();
+    // The server agrees: the session cookie is gone and /login is reachable again.
+    await page.reload();
+    await expect(header(page).getByRole("link", { name: "Sign In" })).toBeVisible();
+    expect((await page.request.get("/login", { maxRedirects: 0 })).status()).toBe(200);
+  });
+
+  test("the token-sync endpoint refuses a missing, malformed or forged token", async ({ request }) => {
+    expect((await request.post("/api/session")).status()).toBe(401);
+    expect((await request.post("/api/session", { headers: { Authorization: "Bearer not-a-token-at-all-really" } })).status()).toBe(401);
+    const forged = [
+      Buffer.from(JSON.stringify({ alg: "RS256", kid: "x" })).toString("base64url"),
+      Buffer.from(JSON.stringify({ sub: "someone", aud: "other-project", iat: Math.floor(Date.now() / 1000) })).toString("base64url"),
+      "c2lnbmF0dXJl",
+    ].join(".");
+    expect((await request.post("/api/session", { headers: { Authorization: `Bearer ${forged}` } })).status()).toBe(401);
+    const crossSite = await request.delete("/api/session", { headers: { Origin: "https://evil.example" } });
+    expect(crossSite.status()).toBe(403);
+  });
+});
+
+test.describe("password reset", () => {
+  test("sends the link, confirms with the address, and the email is really sent", async ({ page }) => {
+    const email = uniqueEmail("forgot");
+    await createUser(email, PASSWORD);
+    await page.goto("/forgot-password");
+    await waitForHydration(page);
+    await page.getByLabel("Email").fill(email);
+    await page.getByRole("button", { name: "Send Reset Link" }).click();
+    await expectNotice(page, "Email Sent!", "Check your inbox and spam folder for password reset instructions.");
+    await expect(page.getByRole("heading", { name: "Check Your Email" })).toBeVisible();
+    await expect(page.getByRole("main")).toContainText(email);
+    await expect(page.getByRole("main")).toContainText("spam");
+    expect((await oobCodes(email)).some((c) => c.requestType === "PASSWORD_RESET")).toBe(true);
+
+    await page.getByRole("button", { name: "Try a Different Email" }).click();
+    await expect(page.getByLabel("Email")).toHaveValue("");
+    await expect(page.getByRole("button", { name: "Send Reset Link" })).toBeVisible();
+  });
+
+  test("'Back to Sign In' goes to /login, from the form and from the confirmation", async ({ page }) => {
+    await page.goto("/forgot-password");
+    await waitForHydration(page);
+    await page.getByRole("link", { name: "Back to Sign In" }).click();
+    await expect(page).toHaveURL("/login");
+
+    const email = uniqueEmail("backto");
+    await createUser(email, PASSWORD);
+    await page.goto("/forgot-password");
+    await waitForHydration(page);
+    await page.getByLabel("Email").fill(email);
+    await page.getByRole("button", { name: "Send Reset Link" }).click();
+    await page.getByRole("link", { name: "Back to Sign In" }).click();
+    await expect(page).toHaveURL("/login");
+  });
+
+  test.describe(() => {
+    test.use({ expectedConsoleErrors: ["Error sending password reset email", "Failed to load resource"] });
+    test("an unknown email is refused", async ({ page }) => {
+      await page.goto("/forgot-password");
+      await waitForHydration(page);
+      await page.getByLabel("Email").fill(uniqueEmail("ghost"));
+      await page.getByRole("button", { name: "Send Reset Link" }).click();
+      await expectNotice(page, "Reset Failed", "No account found with this email address.");
+      await expect(page.getByRole("button", { name: "Send Reset Link" })).toBeVisible();
+    });
+  });
+
+  test("the emailed link opens our page, sets a new password, and it signs in", async ({ page, request }) => {
+    const email = uniqueEmail("renew");
+    await createUser(email, PASSWORD);
+    await page.goto("/forgot-password");
+    await waitForHydration(page);
+    await page.getByLabel("Email").fill(email);
+    await page.getByRole("button", { name: "Send Reset Link" }).click();
+    await expect(page.getByRole("heading", { name: "Check Your Email" })).toBeVisible();
+    const code = (await oobCodes(email)).findLast((c) => c.requestType === "PASSWORD_RESET")!.oobCode;
+
+    const actionUrl = `/auth/action?mode=resetPassword&oobCode=${encodeURIComponent(code)}`;
+    expect((await request.get(actionUrl)).headers()["referrer-policy"]).toBe("no-referrer");
+    await page.goto(actionUrl);
+    await expect(page.getByRole("heading", { name: "Choose a New Password" })).toBeVisible();
+    await expect(page.getByRole("main")).toContainText(email);
+    await page.getByLabel("New Password", { exact: true }).fill("brand-new-pass");
+    await page.getByLabel("Confirm New Password").fill("brand-new-pass");
+    await page.getByRole("button", { name: "Save New Password" }).click();
+    await expect(page.getByRole("heading", { name: "Password Changed" })).toBeVisible();
+    await page.getByRole("link", { name: "Sign In" }).last().click();
+    await expect(page).toHaveURL("/login");
+
+    await signInThroughForm(page, email, "brand-new-pass");
+    await expect(page).toHaveURL("/");
+    await expect(header(page).getByRole("button", { name: "Sign Out" })).toBeVisible();
+  });
+
+  test.describe(() => {
+    test.use({ expectedConsoleErrors: ["Failed to load resource"] });
+    test("a used or made-up code gets a clear message and a way to ask again", async ({ page }) => {
+      await page.goto("/auth/action?mode=resetPassword&oobCode=made-up-code");
+      await expect(page.getByRole("heading", { name: /This Link (Has Expired|Is Not Valid)/ })).toBeVisible();
+      await page.getByRole("link", { name: "Request a New Link" }).click();
+      await expect(page).toHaveURL("/forgot-password");
+    });
+  });
+});

@@ -1,0 +1,29 @@
+import { randomUUID } from "node:crypto";
+import { E2E_EMULATOR_HOST, E2E_PROJECT_ID } from "../../playwright.config.ts";
+
+const EMULATOR = `http://${E2E_EMULATOR_HOST}`;
+
+export function uniqueEmail(label: string): string {
+  return `${label}-${randomUUID().slice(0, 8)}@example.com`;
+}
+
+/** Creates an account directly in the Auth emulator (the fixture way, not through the UI). */
+export async function createUser(email: string, password: string): Promise<{ uid: string; idToken: string }> {
+  const response = await fetch(`${EMULATOR}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=demo-api-key`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ email, password, returnSecureToken: true }),
+  });
+  if (!response.ok) throw new Error(`createUser failed: ${response.status} ${await response.text()}`);
+  const body = (await response.json()) as { localId: string; idToken: string };
+  return { uid: body.localId, idToken: body.idToken };
+}
+
+type OobCode = { email: string; oobCode: string; oobLink: string; requestType: string };
+
+/** The emails the emulator "sent": reset and verification codes, newest last. */
+export async function oobCodes(email: string): Promise<OobCode[]> {
+  const response = await fetch(`${EMULATOR}/emulator/v1/projects/${E2E_PROJECT_ID}/oobCodes`);
+  const body = (await response.json()) as { oobCodes: OobCode[] };
+  return body.oobCodes.filter((c) => c.email.toLowerCase() === email.toLowerCase());
+}
