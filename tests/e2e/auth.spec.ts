@@ -310,3 +310,23 @@ test.describe("password reset", () => {
     });
   });
 });
+
+test("a signed-out visitor's home page never downloads the Firebase SDK; the sign-in page does", async ({ page }) => {
+  const scripts: { url: string; body: string }[] = [];
+  page.on("response", async (response) => {
+    if (response.request().resourceType() === "script" || response.url().endsWith(".js")) {
+      scripts.push({ url: response.url(), body: await response.text().catch(() => "") });
+    }
+  });
+  await page.goto("/");
+  await waitForHydration(page);
+  await page.waitForLoadState("networkidle");
+  await page.mouse.wheel(0, 2000);
+  await page.waitForTimeout(500);
+  expect(scripts.length).toBeGreaterThan(0);
+  expect(scripts.filter((s) => s.body.includes("identitytoolkit")).map((s) => s.url)).toEqual([]);
+
+  await page.getByRole("banner").getByRole("link", { name: "Sign In" }).click();
+  await expect(page).toHaveURL("/login");
+  await expect.poll(() => scripts.some((s) => s.body.includes("identitytoolkit"))).toBe(true);
+});

@@ -1,7 +1,7 @@
 import { axeViolations, expect, test, waitForHydration } from "#tests/support/fixtures.ts";
-import { PUBLIC_PAGES } from "#tests/support/pages.ts";
+import { ALL_PAGES } from "#tests/support/pages.ts";
 
-for (const page of PUBLIC_PAGES) {
+for (const page of ALL_PAGES) {
   test.describe(`${page.path}`, () => {
     test("answers 200 with its main content in the HTML, before any JavaScript", async ({ request }) => {
       const response = await request.get(page.path);

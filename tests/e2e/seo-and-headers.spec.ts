@@ -1,9 +1,9 @@
 import { expect, test } from "#tests/support/fixtures.ts";
-import { PUBLIC_PAGES } from "#tests/support/pages.ts";
+import { ALL_PAGES, PUBLIC_PAGES } from "#tests/support/pages.ts";
 
 test("every page has its own title, description, canonical link and sharing tags", async ({ page, baseURL }) => {
   const titles = new Set<string>();
-  for (const { path } of PUBLIC_PAGES) {
+  for (const { path } of ALL_PAGES) {
     await page.goto(path);
     const title = await page.title();
     expect(title).toContain("Tieout");
@@ -18,7 +18,7 @@ test("every page has its own title, description, canonical link and sharing tags
     await expect(head.locator('meta[property="og:image"]')).toHaveAttribute("content", `${baseURL}/media/og-image.png`);
     await expect(head.locator('meta[name="twitter:card"]')).toHaveAttribute("content", "summary_large_image");
   }
-  expect(titles.size).toBe(PUBLIC_PAGES.length);
+  expect(titles.size).toBe(ALL_PAGES.length);
 });
 
 test("the share image and icons are real images", async ({ request }) => {

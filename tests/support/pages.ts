@@ -6,3 +6,12 @@ export const PUBLIC_PAGES = [
   { path: "/privacy-policy", heading: "Privacy Policy", text: "Effective June 1, 2025" },
   { path: "/dpa", heading: "Data Processing Addendum", text: "Processor" },
 ] as const;
+
+/** Account pages: served and checked like the rest, but not listed in the sitemap. */
+export const ACCOUNT_PAGES = [
+  { path: "/login", heading: "Sign In", text: "Forgot password?" },
+  { path: "/signup", heading: "Create Account", text: "Must be at least 6 characters long" },
+  { path: "/forgot-password", heading: "Reset Password", text: "Send Reset Link" },
+] as const;
+
+export const ALL_PAGES = [...PUBLIC_PAGES, ...ACCOUNT_PAGES];
