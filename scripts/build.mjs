@@ -1,7 +1,7 @@
 // Builds everything `npm start` serves: the React Router client and server bundles, precompressed
 // copies of every compressible public file, and the bundled Node server.
 import { execFileSync } from "node:child_process";
-import { readdir, readFile, writeFile } from "node:fs/promises";
+import { cp, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { build } from "esbuild";
@@ -50,6 +50,9 @@ await build({
   sourcemap: true,
   logLevel: "warning",
 });
+
+// The bundled server looks for its migrations beside itself.
+await cp(path.join(root, "db/migrations"), path.join(root, "build/server/migrations"), { recursive: true });
 
 await writeFile(path.join(root, "build/.stamp"), new Date().toISOString());
 console.log(`Build complete: ${compressed} public files precompressed (brotli and gzip).`);

@@ -12,6 +12,7 @@ if (existsSync(".env")) process.loadEnvFile(".env");
 const INPUTS = [
   "src",
   "server",
+  "db",
   "public",
   "package.json",
   "package-lock.json",

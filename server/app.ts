@@ -1,5 +1,5 @@
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { createRequestHandler, type ServerBuild } from "react-router";
 import type { Env } from "#server/env.ts";
 import { getPublicEnv } from "#server/public-env.ts";
@@ -7,6 +7,8 @@ import { baseSecurityHeaders, createNonce, htmlSecurityHeaders } from "#server/s
 import { robotsTxt, sitemapXml } from "#server/seo.ts";
 import { getSessionUser, registerSessionRoutes, type SessionCodec, type TokenVerifier } from "#server/session.ts";
 import type { StaticAsset } from "#server/static-assets.ts";
+import { adminAccessFor, clientKey, registerWaitlistRoutes } from "#server/waitlist/routes.ts";
+import type { WaitlistService } from "#server/waitlist/service.ts";
 
 export type AppOptions = {
   env: Env;
@@ -17,8 +19,32 @@ export type AppOptions = {
   mode: "production" | "development";
   sessionCodec: SessionCodec;
   verifyIdToken: TokenVerifier;
-  logger?: boolean;
+  waitlist: WaitlistService;
+  /** Answers when the database does; throws when it does not. */
+  ping: () => Promise<void>;
+  /** Structured logs; none when omitted (development, some tests). */
+  loggerInstance?: FastifyBaseLogger;
 };
+
+type FormFields = Record<string, string | string[]>;
+
+/** application/x-www-form-urlencoded to an object; a repeated key becomes an array. */
+function parseForm(body: string): FormFields {
+  const fields: FormFields = {};
+  for (const [key, value] of new URLSearchParams(body)) {
+    const seen = fields[key];
+    fields[key] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
+  }
+  return fields;
+}
+
+function encodeForm(fields: FormFields): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(fields)) {
+    for (const v of Array.isArray(value) ? value : [value]) params.append(key, v);
+  }
+  return params.toString();
+}
 
 const COMPRESS_MIN_BYTES = 1024;
 
@@ -40,12 +66,18 @@ function safePathname(rawUrl: string): string | null {
 export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   const { env, assets, mode } = options;
   const app = Fastify({
-    logger: options.logger ?? false,
+    ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: false }),
     bodyLimit: 16 * 1024,
     requestTimeout: 30_000,
     connectionTimeout: 60_000,
     return503OnClosing: true,
     trustProxy: false,
+  });
+
+  // Only JSON (Fastify's own parser) and forms are read; anything else is refused with 415.
+  app.removeContentTypeParser("text/plain");
+  app.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string" }, (_req, body, done) => {
+    done(null, parseForm(body as string));
   });
 
   const baseHeaders = baseSecurityHeaders(env);
@@ -61,6 +93,13 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   );
 
   registerSessionRoutes(app, { env, codec: options.sessionCodec, verifyIdToken: options.verifyIdToken });
+  registerWaitlistRoutes(app, {
+    env,
+    waitlist: options.waitlist,
+    ping: options.ping,
+    codec: options.sessionCodec,
+    verifyIdToken: options.verifyIdToken,
+  });
 
   const handleRequest = createRequestHandler(options.getBuild, mode);
   const publicEnv = getPublicEnv(env);
@@ -73,10 +112,19 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       headers.set(key, Array.isArray(value) ? value.join(", ") : value);
     }
     // Build the URL from the configured origin, never from the Host header a client sends.
-    const request = new Request(new URL(req.url, env.siteUrl), { method: req.method, headers });
+    const formBody = req.method === "POST" ? encodeForm(req.body as FormFields) : undefined;
+    if (formBody !== undefined) headers.delete("content-length");
+    const request = new Request(new URL(req.url, env.siteUrl), { method: req.method, headers, body: formBody });
     const session = getSessionUser(req, env, options.sessionCodec);
     const sessionUser = session ? { uid: session.uid, email: session.email } : null;
-    const response = await handleRequest(request, { publicEnv, nonce, sessionUser });
+    const response = await handleRequest(request, {
+      publicEnv,
+      nonce,
+      sessionUser,
+      clientKey: clientKey(req),
+      waitlist: options.waitlist,
+      adminAccess: adminAccessFor(session, env),
+    });
 
     reply.status(response.status);
     response.headers.forEach((value, key) => {
@@ -152,13 +200,33 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     },
   });
 
+  // Form posts to pages (the waitlist form without JavaScript, and React Router's actions).
+  app.post("/*", async (req, reply) => {
+    const type = req.headers["content-type"] ?? "";
+    if (!type.startsWith("application/x-www-form-urlencoded")) {
+      return reply.status(415).type("text/plain; charset=utf-8").send("Forms are sent as application/x-www-form-urlencoded.");
+    }
+    return renderPage(req, reply);
+  });
+
   app.setNotFoundHandler(async (_req, reply) =>
     reply.status(404).type("text/plain; charset=utf-8").send("Not found"),
   );
   app.setErrorHandler(async (error: FastifyError, req, reply) => {
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
     if (status === 500) req.log.error({ err: error }, "request failed");
-    return reply.status(status).type("text/plain; charset=utf-8").send(status === 500 ? "Something went wrong" : error.message);
+    const message =
+      status === 500
+        ? "Something went wrong on our side."
+        : status === 413
+          ? "The request is too large."
+          : status === 415
+            ? "Send JSON or a form (application/x-www-form-urlencoded)."
+            : error.code === "FST_ERR_CTP_INVALID_JSON_BODY" || error.code === "FST_ERR_CTP_EMPTY_JSON_BODY"
+              ? "The body is not valid JSON."
+              : "The request could not be read.";
+    if (req.url.startsWith("/api/")) return reply.status(status).send({ ok: false, message });
+    return reply.status(status).type("text/plain; charset=utf-8").send(message);
   });
 
   return app;

@@ -7,8 +7,8 @@ import type { ServerBuild } from "react-router";
 import { createServer } from "vite";
 import { createApp } from "#server/app.ts";
 import { parseEnv } from "#server/env.ts";
-import { createTokenVerifier } from "#server/firebase-admin.ts";
-import { createSessionCodec, resolveSessionSecret } from "#server/session.ts";
+import { pino } from "pino";
+import { openServices } from "#server/services.ts";
 
 const env = parseEnv({ NODE_ENV: "development", ...process.env });
 const vite = await createServer({ server: { middlewareMode: true }, appType: "custom" });
@@ -17,9 +17,7 @@ const app = await createApp({
   getBuild: () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>,
   assets: new Map(),
   mode: "development",
-  sessionCodec: createSessionCodec(await resolveSessionSecret(env)),
-  verifyIdToken: createTokenVerifier(env),
-  logger: false,
+  ...(await openServices(env, pino({ level: "info" }))),
 });
 await app.register(middie);
 app.use(vite.middlewares);

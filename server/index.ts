@@ -4,11 +4,12 @@
  */
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { pino } from "pino";
 import type { ServerBuild } from "react-router";
 import { createApp } from "#server/app.ts";
 import { EnvError, parseEnv } from "#server/env.ts";
-import { createTokenVerifier } from "#server/firebase-admin.ts";
-import { createSessionCodec, resolveSessionSecret } from "#server/session.ts";
+import { DatabaseStartError } from "#db/client.ts";
+import { openServices } from "#server/services.ts";
 import { isDirectory, loadStaticAssets } from "#server/static-assets.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -32,14 +33,24 @@ async function main() {
   }
   const build = (await import(pathToFileURL(path.join(root, "build/server/index.js")).href)) as ServerBuild;
   const assets = await loadStaticAssets(clientDir);
+  const log = pino({ level: env.nodeEnv === "test" ? "warn" : "info" });
+  let services;
+  try {
+    services = await openServices(env, log);
+  } catch (error) {
+    if (error instanceof DatabaseStartError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
   const app = await createApp({
     env,
     getBuild: () => Promise.resolve(build),
     assets,
     mode: "production",
-    sessionCodec: createSessionCodec(await resolveSessionSecret(env)),
-    verifyIdToken: createTokenVerifier(env),
-    logger: env.nodeEnv !== "test",
+    ...services,
+    loggerInstance: log,
   });
 
   await app.listen({ port: env.port, host: env.host });
@@ -52,10 +63,13 @@ async function main() {
     console.log(`${signal} received: finishing open requests, then stopping.`);
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
-    app.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
+    app
+      .close()
+      .then(() => services.close())
+      .then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
   };
   process.on("SIGTERM", () => shutdown("SIGTERM"));
   process.on("SIGINT", () => shutdown("SIGINT"));

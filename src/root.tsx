@@ -16,6 +16,7 @@ import { SiteFooter } from "#src/features/site-shell/site-footer.tsx";
 import { AuthProvider } from "#src/features/auth/auth-provider.tsx";
 import { AuthSlot } from "#src/features/auth/auth-slot.tsx";
 import { SiteHeader } from "#src/features/site-shell/site-header.tsx";
+import { rememberLanding } from "#src/features/waitlist/attribution.ts";
 import { useNonce } from "#src/lib/nonce.ts";
 import { Button } from "#src/ui/button.tsx";
 import { Container } from "#src/ui/container.tsx";
@@ -87,6 +88,7 @@ export default function App() {
   useEffect(() => {
     // Marks the moment the page became interactive; the browser tests wait for it.
     document.documentElement.dataset.hydrated = "";
+    rememberLanding();
   }, []);
   return <Outlet />;
 }

@@ -6,6 +6,8 @@ export default [
   route("signup", "routes/signup.tsx"),
   route("forgot-password", "routes/forgot-password.tsx"),
   route("auth/action", "routes/auth-action.tsx"),
+  route("waitlist", "routes/waitlist.tsx"),
+  route("admin/waitlist", "routes/admin-waitlist.tsx"),
   route("contact", "routes/contact.tsx"),
   route("terms-of-service", "routes/terms-of-service.tsx"),
   route("privacy-policy", "routes/privacy-policy.tsx"),

@@ -24,16 +24,6 @@ export type PublicEnv = {
 /** The signed-in visitor as the server knows them from the session cookie. */
 export type SessionUser = { uid: string; email: string | null };
 
-declare module "react-router" {
-  interface AppLoadContext {
-    publicEnv: PublicEnv;
-    /** Per-response CSP nonce for the inline scripts React Router writes. */
-    nonce: string;
-    /** From a valid session cookie; null for anonymous visitors. */
-    sessionUser: SessionUser | null;
-  }
-}
-
 export function usePublicEnv(): PublicEnv {
   const data = useRouteLoaderData<{ env: PublicEnv }>("root");
   if (!data) throw new Error("usePublicEnv needs the root loader data");

@@ -1,0 +1,146 @@
+/**
+ * The database: embedded PGlite in DATA_DIR by default, a PostgreSQL server with DATABASE_URL.
+ * Same migrations, same queries (Drizzle) on both. See docs/decisions/005.
+ */
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import type { SQL } from "drizzle-orm";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
+import pg from "pg";
+import { runMigrations } from "#db/migrate.ts";
+import * as schema from "#db/schema.ts";
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export type Database = {
+  db: Db;
+  kind: "pglite" | "postgres";
+  ping: () => Promise<void>;
+  close: () => Promise<void>;
+};
+
+export class DatabaseStartError extends Error {
+  override name = "DatabaseStartError";
+}
+
+/** One process per PGlite directory: a lock file with our pid, taken over only from a dead process. */
+function lockDataDir(dir: string): () => void {
+  mkdirSync(dir, { recursive: true });
+  const lock = path.join(dir, "pglite.lock");
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(lock, "wx");
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return () => rmSync(lock, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      const pid = Number(readFileSync(lock, "utf8").trim());
+      let alive = false;
+      try {
+        if (pid > 0 && pid !== process.pid) {
+          process.kill(pid, 0);
+          alive = true;
+        }
+      } catch {
+        alive = false;
+      }
+      if (alive) {
+        throw new DatabaseStartError(
+          `Another server (process ${pid}) is already using the embedded database in ${dir}. ` +
+            "One process per DATA_DIR: stop it, give this one another DATA_DIR, or set DATABASE_URL to share a PostgreSQL server between instances.",
+        );
+      }
+      rmSync(lock, { force: true });
+    }
+  }
+  throw new DatabaseStartError(`Could not lock ${dir}`);
+}
+
+function describe(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.hostname}:${u.port || "5432"}${u.pathname}`;
+  } catch {
+    return "DATABASE_URL";
+  }
+}
+
+export async function openDatabase(options: { dataDir: string; databaseUrl: string | undefined }): Promise<Database> {
+  let database: Database;
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, connectionTimeoutMillis: 5_000 });
+    // A dropped connection must not crash the process; the next query reports it (503).
+    pool.on("error", () => {});
+    let client: pg.PoolClient;
+    try {
+      client = await pool.connect();
+    } catch (error) {
+      await pool.end().catch(() => {});
+      throw new DatabaseStartError(
+        `Cannot reach the PostgreSQL server in DATABASE_URL (${describe(options.databaseUrl)}): ${(error as Error).message}`,
+      );
+    }
+    try {
+      await runMigrations({
+        exec: async (script) => {
+          await client.query(script);
+        },
+        names: async (query) => (await client.query<{ name: string }>(query)).rows.map((r) => r.name),
+      });
+    } finally {
+      client.release();
+    }
+    database = {
+      db: drizzlePg(pool, { schema }),
+      kind: "postgres",
+      ping: async () => {
+        await pool.query("SELECT 1");
+      },
+      close: () => pool.end(),
+    };
+  } else {
+    const dir = path.resolve(options.dataDir, "pglite");
+    const unlock = lockDataDir(path.resolve(options.dataDir));
+    let client: PGlite;
+    try {
+      client = await PGlite.create(dir);
+    } catch (error) {
+      unlock();
+      throw new DatabaseStartError(`Cannot open the embedded database in ${dir}: ${(error as Error).message}`);
+    }
+    try {
+      await runMigrations({
+        exec: async (script) => {
+          await client.exec(script);
+        },
+        names: async (query) => (await client.query<{ name: string }>(query)).rows.map((r) => r.name),
+      });
+    } catch (error) {
+      await client.close().catch(() => {});
+      unlock();
+      throw error;
+    }
+    database = {
+      db: drizzlePglite(client, { schema }),
+      kind: "pglite",
+      ping: async () => {
+        await client.query("SELECT 1");
+      },
+      close: async () => {
+        await client.close();
+        unlock();
+      },
+    };
+  }
+  return database;
+}
+
+/** Rows of a raw SQL query; both drivers answer with `{ rows }`. */
+export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
+  const result: { rows: T[] } = await db.execute<Record<string, unknown>>(query).then((r) => r as { rows: T[] });
+  return result.rows;
+}

@@ -1,0 +1,42 @@
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "migrations");
+/** Serialises migrations when several instances start at once on one PostgreSQL server. */
+const LOCK_ID = 7_284_001;
+
+/** One connection (PGlite has only one; for PostgreSQL a client held for the whole run). */
+export type MigrationConnection = {
+  exec: (script: string) => Promise<void>;
+  names: (query: string) => Promise<string[]>;
+};
+
+/**
+ * Applies db/migrations/*.sql in name order, each in a transaction together with its record in
+ * schema_migrations, so a crash never leaves one half applied. The same SQL runs on PGlite and
+ * PostgreSQL (kept valid on PostgreSQL 15).
+ */
+export async function runMigrations(conn: MigrationConnection, dir = MIGRATIONS_DIR): Promise<string[]> {
+  const files = (await readdir(dir)).filter((f) => f.endsWith(".sql")).sort();
+  await conn.exec(`SELECT pg_advisory_lock(${LOCK_ID})`);
+  try {
+    await conn.exec(
+      "CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())",
+    );
+    const done = new Set(await conn.names("SELECT name FROM schema_migrations"));
+    const applied: string[] = [];
+    for (const file of files) {
+      if (done.has(file)) continue;
+      const body = await readFile(path.join(dir, file), "utf8");
+      await conn.exec(`BEGIN;\n${body}\nINSERT INTO schema_migrations (name) VALUES ('${file.replace(/'/g, "''")}');\nCOMMIT;`);
+      applied.push(file);
+    }
+    return applied;
+  } catch (error) {
+    await conn.exec("ROLLBACK").catch(() => {});
+    throw error;
+  } finally {
+    await conn.exec(`SELECT pg_advisory_unlock(${LOCK_ID})`).catch(() => {});
+  }
+}

@@ -1,0 +1,29 @@
+/**
+ * Everything the HTTP app depends on, opened once at start-up and closed in reverse order on
+ * shutdown: the database (migrated), the waitlist and its forwarder, sessions, token checks.
+ */
+import type { FastifyBaseLogger } from "fastify";
+import { openDatabase } from "#db/client.ts";
+import type { Env } from "#server/env.ts";
+import { createTokenVerifier } from "#server/firebase-admin.ts";
+import { createSessionCodec, resolveSessionSecret } from "#server/session.ts";
+import { startForwarder } from "#server/waitlist/forwarder.ts";
+import { createWaitlistService } from "#server/waitlist/service.ts";
+
+export async function openServices(env: Env, log: FastifyBaseLogger) {
+  const database = await openDatabase({ dataDir: env.dataDir, databaseUrl: env.databaseUrl });
+  const waitlist = createWaitlistService({ db: database.db, env, log });
+  const forwarder = startForwarder({ db: database.db, env, log });
+  waitlist.onCreated(() => forwarder.wake());
+  return {
+    database,
+    waitlist,
+    ping: database.ping,
+    sessionCodec: createSessionCodec(await resolveSessionSecret(env)),
+    verifyIdToken: createTokenVerifier(env),
+    async close() {
+      await forwarder.stop();
+      await database.close();
+    },
+  };
+}

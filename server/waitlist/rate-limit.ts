@@ -1,0 +1,28 @@
+import { sql } from "drizzle-orm";
+import { queryRows, type Db } from "#db/client.ts";
+
+const WINDOW_SECONDS = 60;
+
+/**
+ * A fixed one-minute window per client, counted in the database so every server instance shares
+ * it. Returns the seconds to wait when over the limit, or 0.
+ */
+export async function hitRateLimit(db: Db, key: string, limitPerMinute: number): Promise<number> {
+  if (limitPerMinute <= 0) return 0;
+  const [row] = await queryRows<{ hits: number; retry_after: number }>(
+    db,
+    sql`
+    INSERT INTO rate_limit_windows (key, window_start, hits)
+    VALUES (${key}, date_trunc('minute', now()), 1)
+    ON CONFLICT (key, window_start) DO UPDATE SET hits = rate_limit_windows.hits + 1
+    RETURNING hits, ceil(extract(epoch FROM date_trunc('minute', now()) + interval '${sql.raw(String(WINDOW_SECONDS))} seconds' - now()))::int AS retry_after
+  `,
+  );
+  if (!row || row.hits <= limitPerMinute) return 0;
+  return Math.max(1, row.retry_after);
+}
+
+/** Old windows are of no use: drop them now and then. */
+export async function pruneRateLimits(db: Db): Promise<void> {
+  await db.execute(sql`DELETE FROM rate_limit_windows WHERE window_start < now() - interval '10 minutes'`);
+}

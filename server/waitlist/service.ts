@@ -1,0 +1,112 @@
+import { desc, ilike, or, sql, type SQL } from "drizzle-orm";
+import type { FastifyBaseLogger } from "fastify";
+import type { Db } from "#db/client.ts";
+import { waitlistEntries, type WaitlistRow } from "#db/schema.ts";
+import type { Env } from "#server/env.ts";
+import { hitRateLimit, pruneRateLimits } from "#server/waitlist/rate-limit.ts";
+import { HONEYPOT_FIELD, parseWaitlistEntry } from "#src/features/waitlist/schema.ts";
+import type { AdminEntry, SubmitMeta, SubmitResult, WaitlistPort } from "#src/features/waitlist/types.ts";
+
+export type WaitlistService = WaitlistPort & {
+  allForExport: () => Promise<WaitlistRow[]>;
+  /** Called after a new entry when forwarding is on, so the outbox does not wait for its timer. */
+  onCreated: (listener: () => void) => void;
+};
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+function sourceOf(row: WaitlistRow): string | null {
+  const utm = [row.utmSource, row.utmMedium, row.utmCampaign].filter(Boolean).join(" / ");
+  return utm || row.referrer || null;
+}
+
+export function createWaitlistService({ db, env, log }: { db: Db; env: Env; log: FastifyBaseLogger }): WaitlistService {
+  const listeners: (() => void)[] = [];
+  let submissions = 0;
+
+  return {
+    onCreated(listener) {
+      listeners.push(listener);
+    },
+
+    async submit(input: unknown, meta: SubmitMeta): Promise<SubmitResult> {
+      try {
+        const retryAfterSeconds = await hitRateLimit(db, meta.clientKey, env.waitlistRateLimit);
+        if (retryAfterSeconds > 0) {
+          log.warn({ event: "waitlist.rate_limited", retryAfterSeconds }, "waitlist submission refused: rate limit");
+          return { kind: "rate-limited", retryAfterSeconds };
+        }
+        if (++submissions % 500 === 0) void pruneRateLimits(db).catch(() => {});
+
+        const honeypot = typeof input === "object" && input !== null ? (input as Record<string, unknown>)[HONEYPOT_FIELD] : undefined;
+        if (typeof honeypot === "string" && honeypot.trim() !== "") return { kind: "ignored" };
+
+        const parsed = parseWaitlistEntry(input);
+        if (!parsed.ok) return { kind: "invalid", fieldErrors: parsed.fieldErrors, formErrors: parsed.formErrors };
+        const { entry } = parsed;
+        const forwarding = env.waitlistForward !== undefined;
+        // Success is answered only after this insert has committed.
+        const inserted = await db
+          .insert(waitlistEntries)
+          .values({
+            name: entry.name,
+            email: entry.email,
+            company: entry.company,
+            message: entry.message,
+            utmSource: entry.utm_source,
+            utmMedium: entry.utm_medium,
+            utmCampaign: entry.utm_campaign,
+            utmTerm: entry.utm_term,
+            utmContent: entry.utm_content,
+            referrer: entry.referrer,
+            landingPath: entry.landing_path,
+            forwardStatus: forwarding ? "pending" : "none",
+            forwardNextAt: forwarding ? sql`now()` : null,
+          })
+          .onConflictDoNothing()
+          .returning({ id: waitlistEntries.id });
+        if (inserted.length === 0) return { kind: "exists" };
+        if (forwarding) for (const listener of listeners) listener();
+        return { kind: "created" };
+      } catch (error) {
+        log.error({ err: error, event: "waitlist.unavailable" }, "waitlist submission failed: database unavailable");
+        return { kind: "unavailable" };
+      }
+    },
+
+    async list({ query, limit }) {
+      const q = query.trim();
+      const where: SQL | undefined = q
+        ? or(
+            ilike(waitlistEntries.name, `%${escapeLike(q)}%`),
+            ilike(waitlistEntries.email, `%${escapeLike(q)}%`),
+            ilike(waitlistEntries.company, `%${escapeLike(q)}%`),
+          )
+        : undefined;
+      const [rows, [totals], [matches]] = await Promise.all([
+        db.select().from(waitlistEntries).where(where).orderBy(desc(waitlistEntries.createdAt), desc(waitlistEntries.id)).limit(limit),
+        db.select({ n: sql<number>`count(*)::int` }).from(waitlistEntries),
+        db.select({ n: sql<number>`count(*)::int` }).from(waitlistEntries).where(where),
+      ]);
+      const entries: AdminEntry[] = rows.map((row) => ({
+        id: row.id,
+        createdAt: row.createdAt.toISOString(),
+        name: row.name,
+        email: row.email,
+        company: row.company,
+        message: row.message,
+        source: sourceOf(row),
+        forwardStatus: row.forwardStatus,
+        forwardAttempts: row.forwardAttempts,
+        forwardLastError: row.forwardLastError,
+      }));
+      return { entries, total: totals?.n ?? 0, matching: matches?.n ?? 0 };
+    },
+
+    allForExport() {
+      return db.select().from(waitlistEntries).orderBy(desc(waitlistEntries.createdAt), desc(waitlistEntries.id));
+    },
+  };
+}

@@ -1,0 +1,45 @@
+import { describe, expect, test } from "vitest";
+import { parseWaitlistEntry } from "#src/features/waitlist/schema.ts";
+
+describe("parseWaitlistEntry", () => {
+  test("accepts the two required fields, trims, and turns blank optional ones into null", () => {
+    const result = parseWaitlistEntry({ name: "  Ada Lovelace ", email: " ada@example.com ", company: "  ", message: "" });
+    expect(result).toEqual({
+      ok: true,
+      entry: expect.objectContaining({ name: "Ada Lovelace", email: "ada@example.com", company: null, message: null }) as unknown,
+    });
+  });
+
+  test("names each missing or malformed field", () => {
+    const result = parseWaitlistEntry({ name: "", email: "not-an-email" });
+    expect(result).toEqual({
+      ok: false,
+      fieldErrors: { name: "Please enter your name.", email: "Please enter a valid email address." },
+      formErrors: [],
+    });
+  });
+
+  test("refuses wrong types and oversized fields with a sentence per field", () => {
+    const result = parseWaitlistEntry({ name: 42, email: ["a@b.co"], company: "x".repeat(201), message: "y".repeat(5001) });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.fieldErrors.name).toBe("Full name must be text.");
+    expect(result.fieldErrors.email).toBe("Email must be text.");
+    expect(result.fieldErrors.company).toBe("Company must be at most 200 characters.");
+    expect(result.fieldErrors.message).toBe("Use case must be at most 5,000 characters.");
+  });
+
+  test("an email over 254 characters is refused", () => {
+    const result = parseWaitlistEntry({ name: "A", email: `${"a".repeat(250)}@example.com` });
+    expect(result.ok).toBe(false);
+  });
+
+  test("a body that is not an object is refused as a whole", () => {
+    for (const input of [null, "name=a", [1, 2], 7]) expect(parseWaitlistEntry(input).ok).toBe(false);
+  });
+
+  test("keeps non-Latin text as it is", () => {
+    const result = parseWaitlistEntry({ name: "Zoë Ørsted-李", email: "zoe@example.com", company: "Müller & Söhne GmbH" });
+    expect(result.ok && result.entry.name).toBe("Zoë Ørsted-李");
+  });
+});

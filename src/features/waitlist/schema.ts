@@ -1,0 +1,71 @@
+/**
+ * The waitlist submission, checked the same way in the browser (early feedback) and on the server
+ * (the authority). Imports nothing from Node.
+ */
+import { z } from "zod";
+
+export const WAITLIST_LIMITS = { name: 200, email: 254, company: 200, message: 5000, attribution: 500 } as const;
+
+const text = (field: string, max: number) =>
+  z
+    .string({ error: `${field} must be text.` })
+    .trim()
+    .max(max, `${field} must be at most ${max.toLocaleString("en-US")} characters.`);
+
+const optionalText = (field: string, max: number) =>
+  text(field, max)
+    .nullish()
+    .transform((v) => (v ? v : null));
+
+export const UTM_KEYS = ["utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content"] as const;
+
+export const WaitlistEntrySchema = z.object({
+  name: text("Full name", WAITLIST_LIMITS.name).min(1, "Please enter your name."),
+  email: z
+    .string({ error: "Email must be text." })
+    .trim()
+    .max(WAITLIST_LIMITS.email, `Email must be at most ${WAITLIST_LIMITS.email} characters.`)
+    .pipe(z.email("Please enter a valid email address.")),
+  company: optionalText("Company", WAITLIST_LIMITS.company),
+  message: optionalText("Use case", WAITLIST_LIMITS.message),
+  utm_source: optionalText("utm_source", WAITLIST_LIMITS.attribution),
+  utm_medium: optionalText("utm_medium", WAITLIST_LIMITS.attribution),
+  utm_campaign: optionalText("utm_campaign", WAITLIST_LIMITS.attribution),
+  utm_term: optionalText("utm_term", WAITLIST_LIMITS.attribution),
+  utm_content: optionalText("utm_content", WAITLIST_LIMITS.attribution),
+  referrer: optionalText("referrer", 2000),
+  landing_path: optionalText("landing_path", 2000),
+});
+
+export type WaitlistEntry = z.infer<typeof WaitlistEntrySchema>;
+
+/** Filled only by bots: the field is hidden from people and assistive technology. */
+export const HONEYPOT_FIELD = "website";
+
+export type FieldErrors = Partial<Record<"name" | "email" | "company" | "message", string>>;
+
+export type WaitlistParse =
+  | { ok: true; entry: WaitlistEntry }
+  | { ok: false; fieldErrors: FieldErrors; formErrors: string[] };
+
+export function parseWaitlistEntry(input: unknown): WaitlistParse {
+  if (typeof input !== "object" || input === null || Array.isArray(input)) {
+    return { ok: false, fieldErrors: {}, formErrors: ["Send the fields name, email, company and message."] };
+  }
+  const result = WaitlistEntrySchema.safeParse(input);
+  if (result.success) return { ok: true, entry: result.data };
+  const fieldErrors: FieldErrors = {};
+  const formErrors: string[] = [];
+  for (const issue of result.error.issues) {
+    const key = issue.path[0];
+    if (key === "name" || key === "email" || key === "company" || key === "message") {
+      fieldErrors[key] ??= issue.message;
+    } else {
+      formErrors.push(`${String(key)}: ${issue.message}`);
+    }
+  }
+  return { ok: false, fieldErrors, formErrors };
+}
+
+/** The one answer for a new address and for one already on the list: nothing to enumerate. */
+export const WAITLIST_SUCCESS = { ok: true, message: "You're on the list! We'll be in touch soon." } as const;

@@ -1,0 +1,21 @@
+/**
+ * What the server hands every loader and action (server/app.ts builds it per request).
+ */
+import type { AdminAccess, WaitlistPort } from "#src/features/waitlist/types.ts";
+import type { PublicEnv, SessionUser } from "#src/lib/public-env.ts";
+
+declare module "react-router" {
+  interface AppLoadContext {
+    publicEnv: PublicEnv;
+    /** Per-response CSP nonce for the inline scripts React Router writes. */
+    nonce: string;
+    /** From a valid session cookie; null for anonymous visitors. */
+    sessionUser: SessionUser | null;
+    /** The rate-limit key of this client. */
+    clientKey: string;
+    waitlist: WaitlistPort;
+    adminAccess: AdminAccess;
+  }
+}
+
+export {};
