@@ -9,6 +9,8 @@ export const BASE_URL = `http://localhost:${PORT}`;
 export const E2E_EMULATOR_HOST = process.env.E2E_EMULATOR_HOST ?? "127.0.0.1:9199";
 export const E2E_PROJECT_ID = "demo-tieout-e2e";
 export const E2E_DATA_DIR = path.join(tmpdir(), `tieout-e2e-${PORT}`);
+export const E2E_ADMIN_EMAIL = "admin@tieout.test";
+export const E2E_UNVERIFIED_ADMIN_EMAIL = "unverified-admin@tieout.test";
 
 // A fresh data folder for every run (the config is also loaded by each worker: only the runner wipes).
 if (!process.env.TEST_WORKER_INDEX) rmSync(E2E_DATA_DIR, { recursive: true, force: true });
@@ -56,6 +58,9 @@ export default defineConfig({
       FIREBASE_PROJECT_ID: E2E_PROJECT_ID,
       FIREBASE_AUTH_EMULATOR_HOST: E2E_EMULATOR_HOST,
       FIREBASE_API_KEY: "",
+      ADMIN_EMAILS: `${E2E_ADMIN_EMAIL},${E2E_UNVERIFIED_ADMIN_EMAIL}`,
+      // The main test server does not limit; the rate-limit tests start servers of their own.
+      WAITLIST_RATE_LIMIT: "0",
     },
   },
 });

@@ -1,7 +1,7 @@
 import type { Env } from "#server/env.ts";
 
 /** Pages search engines should index, in the order a visitor would find them. */
-export const INDEXED_PATHS = ["/", "/contact", "/terms-of-service", "/privacy-policy", "/dpa"] as const;
+export const INDEXED_PATHS = ["/", "/waitlist", "/contact", "/terms-of-service", "/privacy-policy", "/dpa"] as const;
 
 export function robotsTxt(env: Env): string {
   return [

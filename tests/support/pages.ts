@@ -5,6 +5,7 @@ export const PUBLIC_PAGES = [
   { path: "/terms-of-service", heading: "Terms of Service", text: "Effective June 1, 2025" },
   { path: "/privacy-policy", heading: "Privacy Policy", text: "Effective June 1, 2025" },
   { path: "/dpa", heading: "Data Processing Addendum", text: "Processor" },
+  { path: "/waitlist", heading: "Join the Waitlist", text: "Request Access" },
 ] as const;
 
 /** Account pages: served and checked like the rest, but not listed in the sitemap. */

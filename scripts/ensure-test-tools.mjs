@@ -1,0 +1,25 @@
+// What the end-to-end tests need from Debian: Chromium (Playwright's own download cannot reach
+// its host here) and a PostgreSQL server (the multi-instance tests). Installed when missing, so
+// `npm test` works on a fresh machine.
+import { execFileSync } from "node:child_process";
+import { existsSync, readdirSync } from "node:fs";
+
+const asRoot = process.getuid?.() === 0 ? [] : ["sudo"];
+
+function run(args) {
+  const [bin, ...rest] = [...asRoot, ...args];
+  execFileSync(bin, rest, { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+}
+
+const hasPostgres = () =>
+  existsSync("/usr/lib/postgresql") && readdirSync("/usr/lib/postgresql").some((v) => existsSync(`/usr/lib/postgresql/${v}/bin/pg_ctl`));
+
+const missing = [];
+if (!existsSync(process.env.CHROMIUM_PATH ?? "/usr/bin/chromium")) missing.push("chromium");
+if (!hasPostgres()) missing.push("postgresql");
+
+if (missing.length > 0) {
+  console.log(`Installing Debian packages the tests need: ${missing.join(", ")}`);
+  run(["apt-get", "update", "-qq"]);
+  run(["apt-get", "install", "-y", "-qq", "--no-install-recommends", ...missing]);
+}
