@@ -1,6 +1,7 @@
 // Acknowledged waitlist submissions per second against a running server (40 concurrent clients).
 // Usage: npx tsx scripts/bench-waitlist.ts [baseUrl] [count]
 const base = process.argv[2] ?? "http://localhost:3000";
+export {};
 const count = Number(process.argv[3] ?? 4000);
 const CONCURRENCY = 40;
 const run = Date.now().toString(36);

@@ -1,6 +1,7 @@
 // What the end-to-end tests need from Debian: Chromium (Playwright's own download cannot reach
-// its host here) and a PostgreSQL server (the multi-instance tests). Installed when missing, so
-// `npm test` works on a fresh machine.
+// its host here), a PostgreSQL server (the multi-instance tests), and LibreOffice with poppler
+// (the DPA download is opened as a customer would). Installed when missing, so `npm test` works
+// on a fresh machine.
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 
@@ -17,6 +18,8 @@ const hasPostgres = () =>
 const missing = [];
 if (!existsSync(process.env.CHROMIUM_PATH ?? "/usr/bin/chromium")) missing.push("chromium");
 if (!hasPostgres()) missing.push("postgresql");
+if (!existsSync("/usr/bin/soffice")) missing.push("libreoffice-writer-nogui");
+if (!existsSync("/usr/bin/pdftotext")) missing.push("poppler-utils");
 
 if (missing.length > 0) {
   console.log(`Installing Debian packages the tests need: ${missing.join(", ")}`);

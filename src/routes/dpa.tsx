@@ -1,6 +1,7 @@
 import type { Route } from "./+types/dpa";
 import { DPA } from "#src/content/dpa.ts";
 import { SITE } from "#src/content/site.ts";
+import { DownloadDpaButton } from "#src/features/legal/dpa/download-dpa-button.tsx";
 import { DpaView } from "#src/features/legal/dpa/dpa-view.tsx";
 import { pageMeta } from "#src/lib/meta.ts";
 
@@ -11,5 +12,5 @@ export const meta: Route.MetaFunction = (args) =>
   });
 
 export default function Dpa() {
-  return <DpaView dpa={DPA} />;
+  return <DpaView dpa={DPA} actions={<DownloadDpaButton dpa={DPA} />} />;
 }

@@ -1,4 +1,5 @@
 import type { LegalBlock, LegalSection } from "#src/content/legal-types.ts";
+import { sectionHeading } from "#src/features/legal/section-heading.ts";
 
 export function LegalBlocks({ blocks }: { blocks: readonly LegalBlock[] }) {
   return (
@@ -89,14 +90,6 @@ function BulletList({ items }: { items: readonly string[] }) {
       ))}
     </ul>
   );
-}
-
-export function sectionHeading(section: LegalSection): string {
-  return section.number && /^\d+$/.test(section.number)
-    ? `${section.number}. ${section.title}`
-    : section.number
-      ? `${section.number}: ${section.title}`
-      : section.title;
 }
 
 export function LegalSectionView({ section }: { section: LegalSection }) {
