@@ -6,12 +6,24 @@ import globals from "globals";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["build/", ".react-router/", "node_modules/", "test-results/", "playwright-report/", "data/"] },
+  {
+    ignores: [
+      "build/",
+      ".react-router/",
+      "node_modules/",
+      "test-results/",
+      "playwright-report/",
+      "data/",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
-      parserOptions: { projectService: { allowDefaultProject: ["*.js", "scripts/*.mjs", "scripts/media/*.js"] }, tsconfigRootDir: import.meta.dirname },
+      parserOptions: {
+        projectService: { allowDefaultProject: ["*.js", "scripts/*.mjs", "scripts/media/*.js"] },
+        tsconfigRootDir: import.meta.dirname,
+      },
     },
     plugins: { "import-x": importX, "react-hooks": reactHooks, "jsx-a11y": jsxA11y },
     rules: {
@@ -28,9 +40,16 @@ export default tseslint.config(
         {
           zones: [
             // Browser code never reaches into the server or the database.
-            { target: "./src", from: ["./server", "./db"], message: "src/ must not import Node-only server code" },
+            {
+              target: "./src",
+              from: ["./server", "./db"],
+              message: "src/ must not import Node-only server code",
+            },
             // Shared building blocks know nothing of features or routes.
-            { target: ["./src/ui", "./src/content", "./src/lib"], from: ["./src/features", "./src/routes"] },
+            {
+              target: ["./src/ui", "./src/content", "./src/lib"],
+              from: ["./src/features", "./src/routes"],
+            },
             // Features never import routes.
             { target: "./src/features", from: "./src/routes" },
           ],

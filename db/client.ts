@@ -69,10 +69,17 @@ function describe(url: string): string {
   }
 }
 
-export async function openDatabase(options: { dataDir: string; databaseUrl: string | undefined }): Promise<Database> {
+export async function openDatabase(options: {
+  dataDir: string;
+  databaseUrl: string | undefined;
+}): Promise<Database> {
   let database: Database;
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, connectionTimeoutMillis: 5_000 });
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: 10,
+      connectionTimeoutMillis: 5_000,
+    });
     // A dropped connection must not crash the process; the next query reports it (503).
     pool.on("error", () => {});
     let client: pg.PoolClient;
@@ -89,7 +96,8 @@ export async function openDatabase(options: { dataDir: string; databaseUrl: stri
         exec: async (script) => {
           await client.query(script);
         },
-        names: async (query) => (await client.query<{ name: string }>(query)).rows.map((r) => r.name),
+        names: async (query) =>
+          (await client.query<{ name: string }>(query)).rows.map((r) => r.name),
       });
     } finally {
       client.release();
@@ -110,14 +118,17 @@ export async function openDatabase(options: { dataDir: string; databaseUrl: stri
       client = await PGlite.create(dir);
     } catch (error) {
       unlock();
-      throw new DatabaseStartError(`Cannot open the embedded database in ${dir}: ${(error as Error).message}`);
+      throw new DatabaseStartError(
+        `Cannot open the embedded database in ${dir}: ${(error as Error).message}`,
+      );
     }
     try {
       await runMigrations({
         exec: async (script) => {
           await client.exec(script);
         },
-        names: async (query) => (await client.query<{ name: string }>(query)).rows.map((r) => r.name),
+        names: async (query) =>
+          (await client.query<{ name: string }>(query)).rows.map((r) => r.name),
       });
     } catch (error) {
       await client.close().catch(() => {});
@@ -141,6 +152,8 @@ export async function openDatabase(options: { dataDir: string; databaseUrl: stri
 
 /** Rows of a raw SQL query; both drivers answer with `{ rows }`. */
 export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
-  const result: { rows: T[] } = await db.execute<Record<string, unknown>>(query).then((r) => r as { rows: T[] });
+  const result: { rows: T[] } = await db
+    .execute<Record<string, unknown>>(query)
+    .then((r) => r as { rows: T[] });
   return result.rows;
 }

@@ -17,7 +17,10 @@ export type MigrationConnection = {
  * schema_migrations, so a crash never leaves one half applied. The same SQL runs on PGlite and
  * PostgreSQL (kept valid on PostgreSQL 15).
  */
-export async function runMigrations(conn: MigrationConnection, dir = MIGRATIONS_DIR): Promise<string[]> {
+export async function runMigrations(
+  conn: MigrationConnection,
+  dir = MIGRATIONS_DIR,
+): Promise<string[]> {
   const files = (await readdir(dir)).filter((f) => f.endsWith(".sql")).sort();
   await conn.exec(`SELECT pg_advisory_lock(${LOCK_ID})`);
   try {
@@ -29,7 +32,9 @@ export async function runMigrations(conn: MigrationConnection, dir = MIGRATIONS_
     for (const file of files) {
       if (done.has(file)) continue;
       const body = await readFile(path.join(dir, file), "utf8");
-      await conn.exec(`BEGIN;\n${body}\nINSERT INTO schema_migrations (name) VALUES ('${file.replace(/'/g, "''")}');\nCOMMIT;`);
+      await conn.exec(
+        `BEGIN;\n${body}\nINSERT INTO schema_migrations (name) VALUES ('${file.replace(/'/g, "''")}');\nCOMMIT;`,
+      );
       applied.push(file);
     }
     return applied;

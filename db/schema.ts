@@ -15,7 +15,9 @@ export const waitlistEntries = pgTable("waitlist_entries", {
   referrer: text("referrer"),
   landingPath: text("landing_path"),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
-  forwardStatus: text("forward_status", { enum: ["none", "pending", "sent", "failed"] }).notNull().default("none"),
+  forwardStatus: text("forward_status", { enum: ["none", "pending", "sent", "failed"] })
+    .notNull()
+    .default("none"),
   forwardAttempts: integer("forward_attempts").notNull().default(0),
   forwardNextAt: timestamp("forward_next_at", { withTimezone: true }),
   forwardLastError: text("forward_last_error"),

@@ -24,12 +24,31 @@ export async function startAuthEmulator({ projectId, host }) {
   const config = path.join(dir, "firebase.json");
   writeFileSync(
     config,
-    JSON.stringify({ emulators: { auth: { host: hostname, port: Number(port) }, ui: { enabled: false }, singleProjectMode: true } }),
+    JSON.stringify({
+      emulators: {
+        auth: { host: hostname, port: Number(port) },
+        ui: { enabled: false },
+        singleProjectMode: true,
+      },
+    }),
   );
   const child = spawn(
     process.execPath,
-    [path.join(root, "node_modules/firebase-tools/lib/bin/firebase.js"), "emulators:start", "--only", "auth", "--project", projectId, "--config", config],
-    { cwd: dir, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_UPDATE_NOTIFIER: "1", FIREBASE_CLI_EXPERIMENTS: "" } },
+    [
+      path.join(root, "node_modules/firebase-tools/lib/bin/firebase.js"),
+      "emulators:start",
+      "--only",
+      "auth",
+      "--project",
+      projectId,
+      "--config",
+      config,
+    ],
+    {
+      cwd: dir,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, NO_UPDATE_NOTIFIER: "1", FIREBASE_CLI_EXPERIMENTS: "" },
+    },
   );
   let output = "";
   child.stdout.on("data", (chunk) => (output += chunk));

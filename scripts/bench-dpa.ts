@@ -1,11 +1,11 @@
 // Time from pressing 'Download DPA' to the saved file, in Chromium, and what the click downloads.
 // Usage: npx tsx scripts/bench-dpa.ts [baseUrl] [runs]
 import { chromium } from "@playwright/test";
-import { CHROMIUM_ARGS } from "../playwright.config.ts";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "#tests/support/e2e-env.ts";
 
 const base = process.argv[2] ?? "http://localhost:3000";
 const runs = Number(process.argv[3] ?? 5);
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
+const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 const timings: number[] = [];
 let chunkBytes = 0;
 for (let run = 0; run < runs; run++) {
@@ -15,7 +15,8 @@ for (let run = 0; run < runs; run++) {
   await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
   const onClick: Promise<number>[] = [];
   page.on("response", (response) => {
-    if (response.url().endsWith(".js")) onClick.push(response.body().then(() => Number(response.headers()["content-length"] ?? 0)));
+    if (response.url().endsWith(".js"))
+      onClick.push(response.body().then(() => Number(response.headers()["content-length"] ?? 0)));
   });
   const started = performance.now();
   const download = page.waitForEvent("download");
@@ -27,4 +28,11 @@ for (let run = 0; run < runs; run++) {
 }
 await browser.close();
 timings.sort((a, b) => a - b);
-console.log(JSON.stringify({ runs, firstClickMs: Math.round(timings[timings.length - 1]!), medianMs: Math.round(timings[Math.floor(runs / 2)]!), chunkBytesBrotli: chunkBytes }));
+console.log(
+  JSON.stringify({
+    runs,
+    firstClickMs: Math.round(timings[timings.length - 1]!),
+    medianMs: Math.round(timings[Math.floor(runs / 2)]!),
+    chunkBytesBrotli: chunkBytes,
+  }),
+);

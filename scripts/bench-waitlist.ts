@@ -15,7 +15,11 @@ async function client() {
     const response = await fetch(`${base}/api/waitlist`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ name: `Bench ${i}`, email: `bench-${run}-${i}@example.com`, company: "Bench LLP" }),
+      body: JSON.stringify({
+        name: `Bench ${i}`,
+        email: `bench-${run}-${i}@example.com`,
+        company: "Bench LLP",
+      }),
     });
     await response.arrayBuffer();
     statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
@@ -26,5 +30,11 @@ const started = performance.now();
 await Promise.all(Array.from({ length: CONCURRENCY }, client));
 const seconds = (performance.now() - started) / 1000;
 console.log(
-  JSON.stringify({ count, concurrency: CONCURRENCY, seconds: Number(seconds.toFixed(2)), acknowledgedPerSecond: Math.round(acknowledged / seconds), statuses: Object.fromEntries(statuses) }),
+  JSON.stringify({
+    count,
+    concurrency: CONCURRENCY,
+    seconds: Number(seconds.toFixed(2)),
+    acknowledgedPerSecond: Math.round(acknowledged / seconds),
+    statuses: Object.fromEntries(statuses),
+  }),
 );

@@ -7,14 +7,28 @@ import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { build } from "esbuild";
 
 const root = path.resolve(import.meta.dirname, "..");
-const COMPRESSIBLE = new Set([".js", ".css", ".svg", ".ico", ".vtt", ".webmanifest", ".json", ".txt", ".xml"]);
+const COMPRESSIBLE = new Set([
+  ".js",
+  ".css",
+  ".svg",
+  ".ico",
+  ".vtt",
+  ".webmanifest",
+  ".json",
+  ".txt",
+  ".xml",
+]);
 
-execFileSync(process.execPath, [path.join(root, "node_modules/@react-router/dev/bin.js"), "build"], {
-  cwd: root,
-  stdio: "inherit",
-  // Always a production bundle, even when started from the test runner with NODE_ENV=test.
-  env: { ...process.env, NODE_ENV: "production" },
-});
+execFileSync(
+  process.execPath,
+  [path.join(root, "node_modules/@react-router/dev/bin.js"), "build"],
+  {
+    cwd: root,
+    stdio: "inherit",
+    // Always a production bundle, even when started from the test runner with NODE_ENV=test.
+    env: { ...process.env, NODE_ENV: "production" },
+  },
+);
 
 async function* walk(dir) {
   for (const entry of await readdir(dir, { withFileTypes: true })) {
@@ -32,7 +46,10 @@ for await (const file of walk(path.join(root, "build/client"))) {
   await writeFile(
     `${file}.br`,
     brotliCompressSync(body, {
-      params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: 11,
+        [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+      },
     }),
   );
   await writeFile(`${file}.gz`, gzipSync(body, { level: 9 }));
@@ -52,7 +69,9 @@ await build({
 });
 
 // The bundled server looks for its migrations beside itself.
-await cp(path.join(root, "db/migrations"), path.join(root, "build/server/migrations"), { recursive: true });
+await cp(path.join(root, "db/migrations"), path.join(root, "build/server/migrations"), {
+  recursive: true,
+});
 
 await writeFile(path.join(root, "build/.stamp"), new Date().toISOString());
 console.log(`Build complete: ${compressed} public files precompressed (brotli and gzip).`);

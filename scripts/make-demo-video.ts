@@ -20,6 +20,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { chromium } from "@playwright/test";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "#tests/support/e2e-env.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const PAGE = path.join(ROOT, "scripts/media/demo.html");
@@ -34,16 +35,6 @@ const WIDTH = 1280;
 const HEIGHT = 720;
 const POSTER_MAX_BYTES = 120 * 1024;
 const VIDEO_MAX_BYTES = 2 * 1024 * 1024;
-
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-dev-shm-usage",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-];
 
 interface DemoMeta {
   duration: number;
@@ -115,7 +106,7 @@ async function main() {
   const tmp = await mkdtemp(path.join(os.tmpdir(), "tieout-demo-"));
   try {
     const browser = await chromium.launch({
-      executablePath: "/usr/bin/chromium",
+      executablePath: CHROMIUM_PATH,
       headless: true,
       args: CHROMIUM_ARGS,
     });

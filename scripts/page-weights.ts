@@ -13,13 +13,18 @@ async function size(url: string): Promise<{ transferred: number; raw: number }> 
 }
 
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
-const rows: string[] = ["| page | HTML (br) | JS (br) | CSS (br) | JS (raw) |", "| --- | --- | --- | --- | --- |"];
+const rows: string[] = [
+  "| page | HTML (br) | JS (br) | CSS (br) | JS (raw) |",
+  "| --- | --- | --- | --- | --- |",
+];
 for (const path of PATHS) {
   const html = await size(base + path);
   const text = await (await fetch(base + path)).text();
   const js = [...text.matchAll(/<link[^>]*rel="modulepreload" href="([^"]+)"/g)].map((m) => m[1]!);
   const css = [...text.matchAll(/<link[^>]*rel="stylesheet" href="([^"]+)"/g)].map((m) => m[1]!);
-  let jsT = 0, jsR = 0, cssT = 0;
+  let jsT = 0,
+    jsR = 0,
+    cssT = 0;
   for (const src of new Set(js)) {
     const s = await size(base + src);
     jsT += s.transferred;

@@ -3,13 +3,16 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { chromium } from "@playwright/test";
-import { CHROMIUM_ARGS } from "../playwright.config.ts";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "#tests/support/e2e-env.ts";
 
 const [baseUrl = "http://localhost:3000", outDir = "/tmp/shots", ...only] = process.argv.slice(2);
-const PATHS = only.length > 0 ? only : ["/", "/contact", "/terms-of-service", "/privacy-policy", "/dpa", "/no-such-page"];
+const PATHS =
+  only.length > 0
+    ? only
+    : ["/", "/contact", "/terms-of-service", "/privacy-policy", "/dpa", "/no-such-page"];
 
 mkdirSync(outDir, { recursive: true });
-const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 for (const width of [1440, 375]) {
   const page = await browser.newPage({ viewport: { width, height: width > 800 ? 900 : 812 } });
   for (const p of PATHS) {

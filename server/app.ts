@@ -1,11 +1,22 @@
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from "fastify";
 import { createRequestHandler, type ServerBuild } from "react-router";
 import type { Env } from "#server/env.ts";
 import { getPublicEnv } from "#server/public-env.ts";
 import { baseSecurityHeaders, createNonce, htmlSecurityHeaders } from "#server/security-headers.ts";
 import { robotsTxt, sitemapXml } from "#server/seo.ts";
-import { getSessionUser, registerSessionRoutes, type SessionCodec, type TokenVerifier } from "#server/session.ts";
+import {
+  getSessionUser,
+  registerSessionRoutes,
+  type SessionCodec,
+  type TokenVerifier,
+} from "#server/session.ts";
 import type { StaticAsset } from "#server/static-assets.ts";
 import { adminAccessFor, clientKey, registerWaitlistRoutes } from "#server/waitlist/routes.ts";
 import type { WaitlistService } from "#server/waitlist/service.ts";
@@ -33,7 +44,8 @@ function parseForm(body: string): FormFields {
   const fields: FormFields = {};
   for (const [key, value] of new URLSearchParams(body)) {
     const seen = fields[key];
-    fields[key] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
+    fields[key] =
+      seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
   }
   return fields;
 }
@@ -76,9 +88,13 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
 
   // Only JSON (Fastify's own parser) and forms are read; anything else is refused with 415.
   app.removeContentTypeParser("text/plain");
-  app.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string" }, (_req, body, done) => {
-    done(null, parseForm(body as string));
-  });
+  app.addContentTypeParser(
+    "application/x-www-form-urlencoded",
+    { parseAs: "string" },
+    (_req, body, done) => {
+      done(null, parseForm(body as string));
+    },
+  );
 
   const baseHeaders = baseSecurityHeaders(env);
   app.addHook("onRequest", async (_req, reply) => {
@@ -86,13 +102,23 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   app.get("/robots.txt", async (_req, reply) =>
-    reply.type("text/plain; charset=utf-8").header("Cache-Control", "public, max-age=3600").send(robotsTxt(env)),
+    reply
+      .type("text/plain; charset=utf-8")
+      .header("Cache-Control", "public, max-age=3600")
+      .send(robotsTxt(env)),
   );
   app.get("/sitemap.xml", async (_req, reply) =>
-    reply.type("application/xml; charset=utf-8").header("Cache-Control", "public, max-age=3600").send(sitemapXml(env)),
+    reply
+      .type("application/xml; charset=utf-8")
+      .header("Cache-Control", "public, max-age=3600")
+      .send(sitemapXml(env)),
   );
 
-  registerSessionRoutes(app, { env, codec: options.sessionCodec, verifyIdToken: options.verifyIdToken });
+  registerSessionRoutes(app, {
+    env,
+    codec: options.sessionCodec,
+    verifyIdToken: options.verifyIdToken,
+  });
   registerWaitlistRoutes(app, {
     env,
     waitlist: options.waitlist,
@@ -114,7 +140,11 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     // Build the URL from the configured origin, never from the Host header a client sends.
     const formBody = req.method === "POST" ? encodeForm(req.body as FormFields) : undefined;
     if (formBody !== undefined) headers.delete("content-length");
-    const request = new Request(new URL(req.url, env.siteUrl), { method: req.method, headers, body: formBody });
+    const request = new Request(new URL(req.url, env.siteUrl), {
+      method: req.method,
+      headers,
+      body: formBody,
+    });
     const session = getSessionUser(req, env, options.sessionCodec);
     const sessionUser = session ? { uid: session.uid, email: session.email } : null;
     const response = await handleRequest(request, {
@@ -137,7 +167,8 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     if (type.startsWith("text/html")) {
       if (mode === "production") reply.headers(htmlSecurityHeaders(env, nonce));
       // A signed-in visitor's page names them: never stored by a shared cache.
-      if (!response.headers.has("cache-control")) reply.header("Cache-Control", sessionUser ? "private, no-cache" : "no-cache");
+      if (!response.headers.has("cache-control"))
+        reply.header("Cache-Control", sessionUser ? "private, no-cache" : "no-cache");
       reply.header("Vary", "Cookie");
     }
     let body: Buffer = Buffer.from(await response.arrayBuffer());
@@ -204,7 +235,10 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   app.post("/*", async (req, reply) => {
     const type = req.headers["content-type"] ?? "";
     if (!type.startsWith("application/x-www-form-urlencoded")) {
-      return reply.status(415).type("text/plain; charset=utf-8").send("Forms are sent as application/x-www-form-urlencoded.");
+      return reply
+        .status(415)
+        .type("text/plain; charset=utf-8")
+        .send("Forms are sent as application/x-www-form-urlencoded.");
     }
     return renderPage(req, reply);
   });
@@ -213,7 +247,10 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     reply.status(404).type("text/plain; charset=utf-8").send("Not found"),
   );
   app.setErrorHandler(async (error: FastifyError, req, reply) => {
-    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    const status =
+      error.statusCode && error.statusCode >= 400 && error.statusCode < 500
+        ? error.statusCode
+        : 500;
     if (status === 500) req.log.error({ err: error }, "request failed");
     const message =
       status === 500
@@ -222,7 +259,8 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
           ? "The request is too large."
           : status === 415
             ? "Send JSON or a form (application/x-www-form-urlencoded)."
-            : error.code === "FST_ERR_CTP_INVALID_JSON_BODY" || error.code === "FST_ERR_CTP_EMPTY_JSON_BODY"
+            : error.code === "FST_ERR_CTP_INVALID_JSON_BODY" ||
+                error.code === "FST_ERR_CTP_EMPTY_JSON_BODY"
               ? "The body is not valid JSON."
               : "The request could not be read.";
     if (req.url.startsWith("/api/")) return reply.status(status).send({ ok: false, message });

@@ -19,7 +19,11 @@ describe("parseEnv", () => {
     expect(env.siteUrl).toBe("http://localhost:3000");
     expect(env.dataDir).toBe("./data");
     expect(env.databaseUrl).toBeUndefined();
-    expect(env.firebase).toEqual({ mode: "emulator", projectId: "demo-tieout", emulatorHost: "127.0.0.1:9099" });
+    expect(env.firebase).toEqual({
+      mode: "emulator",
+      projectId: "demo-tieout",
+      emulatorHost: "127.0.0.1:9099",
+    });
     expect(env.waitlistRateLimit).toBeGreaterThan(0);
   });
 
@@ -49,7 +53,9 @@ describe("parseEnv", () => {
     ]);
     expect(problems({ SITE_URL: "tieout.ai/home" })[0]).toMatch(/^SITE_URL:/);
     expect(problems({ SITE_URL: "https://tieout.ai/app" })[0]).toMatch(/^SITE_URL:/);
-    expect(problems({ DEMO_VIDEO_URL: "https://example.com/video" })[0]).toMatch(/^DEMO_VIDEO_URL:/);
+    expect(problems({ DEMO_VIDEO_URL: "https://example.com/video" })[0]).toMatch(
+      /^DEMO_VIDEO_URL:/,
+    );
     expect(problems({ PORT: "70000" })[0]).toMatch(/^PORT:/);
   });
 
@@ -71,7 +77,9 @@ describe("parseEnv", () => {
     expect(problems({ ...complete, FIREBASE_API_KEY: "key:with:colon" })).toEqual([
       "FIREBASE_API_KEY: must not contain a colon (paste the Web API key only)",
     ]);
-    expect(problems({ ...complete, FIREBASE_API_KEY: "" })[0]).toMatch(/^FIREBASE_API_KEY: required/);
+    expect(problems({ ...complete, FIREBASE_API_KEY: "" })[0]).toMatch(
+      /^FIREBASE_API_KEY: required/,
+    );
   });
 
   test("a session secret must be long enough to be a secret", () => {
@@ -92,12 +100,19 @@ describe("parseEnv", () => {
   });
 
   test("forwarding needs a URL and exactly four field names", () => {
-    expect(problems({ WAITLIST_FORWARD_URL: "https://forms.example/submit" })[0]).toMatch(/^WAITLIST_FORWARD_FIELDS:/);
-    const env = parseEnv({ WAITLIST_FORWARD_URL: "https://forms.example/submit", WAITLIST_FORWARD_FIELDS: "entry.1,entry.2,entry.3,entry.4" });
+    expect(problems({ WAITLIST_FORWARD_URL: "https://forms.example/submit" })[0]).toMatch(
+      /^WAITLIST_FORWARD_FIELDS:/,
+    );
+    const env = parseEnv({
+      WAITLIST_FORWARD_URL: "https://forms.example/submit",
+      WAITLIST_FORWARD_FIELDS: "entry.1,entry.2,entry.3,entry.4",
+    });
     expect(env.waitlistForward?.fields).toEqual(["entry.1", "entry.2", "entry.3", "entry.4"]);
   });
 
   test("a demo video link becomes an embed", () => {
-    expect(parseEnv({ DEMO_VIDEO_URL: "https://youtu.be/dQw4w9WgXcQ" }).demoEmbed?.provider).toBe("YouTube");
+    expect(parseEnv({ DEMO_VIDEO_URL: "https://youtu.be/dQw4w9WgXcQ" }).demoEmbed?.provider).toBe(
+      "YouTube",
+    );
   });
 });

@@ -6,7 +6,10 @@ import { z } from "zod";
 import { parseDemoEmbed, type DemoEmbed } from "#src/lib/demo-embed.ts";
 
 const optional = (schema: z.ZodType<string>) =>
-  z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : v), schema.optional());
+  z.preprocess(
+    (v) => (typeof v === "string" && v.trim() === "" ? undefined : v),
+    schema.optional(),
+  );
 
 const EMAIL = z.email();
 
@@ -26,7 +29,9 @@ const RawEnvSchema = z.object({
   FIREBASE_AUTH_EMULATOR_HOST: optional(
     z.string().regex(/^[A-Za-z0-9.-]+:\d{1,5}$/, "host:port, for example 127.0.0.1:9099"),
   ),
-  SESSION_SECRET: optional(z.string().min(32, "at least 32 characters (for example: openssl rand -base64 48)")),
+  SESSION_SECRET: optional(
+    z.string().min(32, "at least 32 characters (for example: openssl rand -base64 48)"),
+  ),
   ADMIN_EMAILS: optional(z.string()),
   WAITLIST_RATE_LIMIT: optional(z.string().regex(/^\d+$/, "a whole number (0 turns it off)")),
   WAITLIST_FORWARD_URL: optional(z.string()),
@@ -69,8 +74,11 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   } else {
     // Report every bad key at once: drop the malformed ones and go on checking the rest.
     const bad = new Set(parsed.error.issues.map((issue) => String(issue.path[0])));
-    for (const issue of parsed.error.issues) problems.push(`${issue.path.join(".")}: ${issue.message}`);
-    raw = RawEnvSchema.parse(Object.fromEntries(Object.entries(source).filter(([key]) => !bad.has(key))));
+    for (const issue of parsed.error.issues)
+      problems.push(`${issue.path.join(".")}: ${issue.message}`);
+    raw = RawEnvSchema.parse(
+      Object.fromEntries(Object.entries(source).filter(([key]) => !bad.has(key))),
+    );
   }
 
   const port = Number(raw.PORT ?? "3000");
@@ -98,7 +106,9 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
       if (!value) problems.push(`${key}: required when a real Firebase project is configured`);
     }
     if (!raw.SESSION_SECRET) {
-      problems.push("SESSION_SECRET: required with a real Firebase project (at least 32 random characters)");
+      problems.push(
+        "SESSION_SECRET: required with a real Firebase project (at least 32 random characters)",
+      );
     }
     if (raw.FIREBASE_API_KEY?.includes(":")) {
       problems.push("FIREBASE_API_KEY: must not contain a colon (paste the Web API key only)");
@@ -141,7 +151,10 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     } catch {
       urlOk = false;
     }
-    if (!urlOk) problems.push("WAITLIST_FORWARD_URL: an http(s) URL, set together with WAITLIST_FORWARD_FIELDS");
+    if (!urlOk)
+      problems.push(
+        "WAITLIST_FORWARD_URL: an http(s) URL, set together with WAITLIST_FORWARD_FIELDS",
+      );
     if (fields.length !== 4 || fields.some((f) => !f)) {
       problems.push(
         "WAITLIST_FORWARD_FIELDS: four comma-separated field names for name, email, company and message",

@@ -13,7 +13,9 @@ export function createTokenVerifier(env: Env): TokenVerifier {
     process.env.FIREBASE_AUTH_EMULATOR_HOST = env.firebase.emulatorHost;
   }
   const name = `tieout-${env.firebase.projectId}`;
-  const app = getApps().find((a) => a.name === name) ?? initializeApp({ projectId: env.firebase.projectId }, name);
+  const app =
+    getApps().find((a) => a.name === name) ??
+    initializeApp({ projectId: env.firebase.projectId }, name);
   const auth = getAuth(app);
   const emulator = env.firebase.mode === "emulator";
   return async (idToken) => {
@@ -22,8 +24,18 @@ export function createTokenVerifier(env: Env): TokenVerifier {
       // The emulator's tokens are unsigned, so firebase-admin cannot tell a forged one from a real
       // one: ask the emulator for the account and believe only what it says.
       const user = await auth.getUser(decoded.uid);
-      return { uid: user.uid, email: user.email, email_verified: user.emailVerified, iat: decoded.iat };
+      return {
+        uid: user.uid,
+        email: user.email,
+        email_verified: user.emailVerified,
+        iat: decoded.iat,
+      };
     }
-    return { uid: decoded.uid, email: decoded.email, email_verified: decoded.email_verified, iat: decoded.iat };
+    return {
+      uid: decoded.uid,
+      email: decoded.email,
+      email_verified: decoded.email_verified,
+      iat: decoded.iat,
+    };
   };
 }

@@ -28,10 +28,14 @@ async function main() {
 
   const clientDir = path.join(root, "build/client");
   if (!(await isDirectory(clientDir))) {
-    console.error("No build found in build/client. Run `npm run build` (or `npm start`, which builds).");
+    console.error(
+      "No build found in build/client. Run `npm run build` (or `npm start`, which builds).",
+    );
     process.exit(1);
   }
-  const build = (await import(pathToFileURL(path.join(root, "build/server/index.js")).href)) as ServerBuild;
+  const build = (await import(
+    pathToFileURL(path.join(root, "build/server/index.js")).href
+  )) as ServerBuild;
   const assets = await loadStaticAssets(clientDir);
   const log = pino({ level: env.nodeEnv === "test" ? "warn" : "info" });
   let services;

@@ -7,7 +7,9 @@ describe("security headers", () => {
     const http = parseEnv({});
     const https = parseEnv({ SITE_URL: "https://tieout.ai" });
     expect(baseSecurityHeaders(http)["Strict-Transport-Security"]).toBeUndefined();
-    expect(baseSecurityHeaders(https)["Strict-Transport-Security"]).toBe("max-age=63072000; includeSubDomains");
+    expect(baseSecurityHeaders(https)["Strict-Transport-Security"]).toBe(
+      "max-age=63072000; includeSubDomains",
+    );
     expect(contentSecurityPolicy(http, "n")).not.toContain("upgrade-insecure-requests");
     expect(contentSecurityPolicy(https, "n")).toContain("upgrade-insecure-requests");
   });

@@ -12,7 +12,8 @@ export function baseSecurityHeaders(env: Env): Record<string, string> {
     "Referrer-Policy": "strict-origin-when-cross-origin",
     "Cross-Origin-Resource-Policy": "same-origin",
     "X-Frame-Options": "DENY",
-    "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()",
+    "Permissions-Policy":
+      "camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()",
   };
   if (env.siteUrl.startsWith("https://")) {
     headers["Strict-Transport-Security"] = "max-age=63072000; includeSubDomains";

@@ -37,12 +37,23 @@ export function readCookie(header: string | undefined, name: string): string | u
 export function createSessionCodec(secret: string) {
   const sign = (data: string) => createHmac("sha256", secret).update(data).digest("base64url");
   return {
-    encode(user: { uid: string; email: string | null; emailVerified: boolean }, now = Date.now()): string {
-      const payload: Payload = { u: user.uid, e: user.email, v: user.emailVerified, x: Math.floor(now / 1000) + SESSION_MAX_AGE_SECONDS };
+    encode(
+      user: { uid: string; email: string | null; emailVerified: boolean },
+      now = Date.now(),
+    ): string {
+      const payload: Payload = {
+        u: user.uid,
+        e: user.email,
+        v: user.emailVerified,
+        x: Math.floor(now / 1000) + SESSION_MAX_AGE_SECONDS,
+      };
       const data = Buffer.from(JSON.stringify(payload)).toString("base64url");
       return `${data}.${sign(data)}`;
     },
-    decode(value: string | undefined, now = Date.now()): (SessionUser & { emailVerified: boolean }) | null {
+    decode(
+      value: string | undefined,
+      now = Date.now(),
+    ): (SessionUser & { emailVerified: boolean }) | null {
       if (!value || value.length > 2048) return null;
       const [data, signature, extra] = value.split(".");
       if (!data || !signature || extra !== undefined) return null;
@@ -50,10 +61,16 @@ export function createSessionCodec(secret: string) {
       const given = Buffer.from(signature);
       if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
       try {
-        const payload = JSON.parse(Buffer.from(data, "base64url").toString("utf8")) as Partial<Payload>;
+        const payload = JSON.parse(
+          Buffer.from(data, "base64url").toString("utf8"),
+        ) as Partial<Payload>;
         if (typeof payload.u !== "string" || typeof payload.x !== "number") return null;
         if (payload.x * 1000 <= now) return null;
-        return { uid: payload.u, email: typeof payload.e === "string" ? payload.e : null, emailVerified: payload.v === true };
+        return {
+          uid: payload.u,
+          email: typeof payload.e === "string" ? payload.e : null,
+          emailVerified: payload.v === true,
+        };
       } catch {
         return null;
       }
@@ -122,7 +139,11 @@ export function registerSessionRoutes(
     if (Date.now() / 1000 - decoded.iat > MAX_ID_TOKEN_AGE_SECONDS) {
       return refuse(reply, 401, "stale-token");
     }
-    const value = codec.encode({ uid: decoded.uid, email: decoded.email ?? null, emailVerified: decoded.email_verified === true });
+    const value = codec.encode({
+      uid: decoded.uid,
+      email: decoded.email ?? null,
+      emailVerified: decoded.email_verified === true,
+    });
     return reply
       .header("Set-Cookie", `${name}=${value}; ${cookieAttributes(env, SESSION_MAX_AGE_SECONDS)}`)
       .header("Cache-Control", "no-store")

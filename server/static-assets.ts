@@ -34,7 +34,17 @@ const TYPES: Record<string, string> = {
   ".xml": "application/xml",
 };
 
-export const COMPRESSIBLE = new Set([".js", ".css", ".svg", ".ico", ".vtt", ".webmanifest", ".json", ".txt", ".xml"]);
+export const COMPRESSIBLE = new Set([
+  ".js",
+  ".css",
+  ".svg",
+  ".ico",
+  ".vtt",
+  ".webmanifest",
+  ".json",
+  ".txt",
+  ".xml",
+]);
 export const IMMUTABLE = "public, max-age=31536000, immutable";
 
 async function walk(dir: string): Promise<string[]> {
@@ -65,7 +75,9 @@ export async function loadStaticAssets(clientDir: string): Promise<Map<string, S
       body,
       type,
       etag: `"${createHash("sha256").update(body).digest("base64url").slice(0, 22)}"`,
-      cacheControl: rel.startsWith("/assets/") ? IMMUTABLE : "public, max-age=3600, must-revalidate",
+      cacheControl: rel.startsWith("/assets/")
+        ? IMMUTABLE
+        : "public, max-age=3600, must-revalidate",
     };
     if (present.has(`${file}.br`)) asset.br = await readFile(`${file}.br`);
     if (present.has(`${file}.gz`)) asset.gzip = await readFile(`${file}.gz`);

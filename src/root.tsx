@@ -104,7 +104,10 @@ export function ErrorBoundary() {
       <h1 className="mt-4 font-serif text-3xl font-semibold">This page did not load</h1>
       <p className="mt-3 max-w-prose text-ink-soft">
         Something went wrong on our side. Your information is safe; please try again in a moment, or
-        write to <a className="underline" href={`mailto:${SITE.contactEmail}`}>{SITE.contactEmail}</a>{" "}
+        write to{" "}
+        <a className="underline" href={`mailto:${SITE.contactEmail}`}>
+          {SITE.contactEmail}
+        </a>{" "}
         if it keeps happening.
       </p>
       <Button asChild className="mt-8">

@@ -2,8 +2,9 @@ import { expect, test } from "vitest";
 import { csvCell, toCsv } from "#server/waitlist/csv.ts";
 
 test("cells that Excel would run as formulas are neutralised", () => {
-  expect(csvCell("=HYPERLINK(\"http://x\")")).toBe(`"'=HYPERLINK(""http://x"")"`);
-  for (const start of ["+", "-", "@", "\t", "\r"]) expect(csvCell(`${start}1+1`)).toBe(`"'${start}1+1"`);
+  expect(csvCell('=HYPERLINK("http://x")')).toBe(`"'=HYPERLINK(""http://x"")"`);
+  for (const start of ["+", "-", "@", "\t", "\r"])
+    expect(csvCell(`${start}1+1`)).toBe(`"'${start}1+1"`);
   expect(csvCell("Plain, with comma")).toBe('"Plain, with comma"');
   expect(csvCell(null)).toBe('""');
 });

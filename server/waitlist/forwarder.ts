@@ -14,7 +14,14 @@ const MAX_ATTEMPTS = 8;
 const TICK_MS = 5_000;
 const REQUEST_TIMEOUT_MS = 10_000;
 
-type Claimed = { id: number; name: string; email: string; company: string | null; message: string | null; forward_attempts: number };
+type Claimed = {
+  id: number;
+  name: string;
+  email: string;
+  company: string | null;
+  message: string | null;
+  forward_attempts: number;
+};
 
 export function backoffSeconds(attempts: number): number {
   return Math.min(3600, 5 * 2 ** Math.max(0, attempts - 1));
@@ -44,7 +51,8 @@ export function startForwarder({ db, env, log }: { db: Db; env: Env; log: Fastif
         signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
       });
       await response.arrayBuffer().catch(() => undefined);
-      if (response.status >= 400 || response.status === 0) throw new Error(`collector answered ${response.status}`);
+      if (response.status >= 400 || response.status === 0)
+        throw new Error(`collector answered ${response.status}`);
       await db.execute(sql`
         UPDATE waitlist_entries SET forward_status = 'sent', forwarded_at = now(), forward_next_at = NULL,
           forward_attempts = forward_attempts + 1, forward_last_error = NULL
@@ -58,7 +66,10 @@ export function startForwarder({ db, env, log }: { db: Db; env: Env; log: Fastif
           forward_status = ${failed ? "failed" : "pending"},
           forward_next_at = ${failed ? null : sql`now() + make_interval(secs => ${backoffSeconds(attempts)})`}
         WHERE id = ${row.id}`);
-      log.warn({ event: "waitlist.forward_failed", entryId: row.id, attempts, failed }, "forwarding a waitlist entry failed");
+      log.warn(
+        { event: "waitlist.forward_failed", entryId: row.id, attempts, failed },
+        "forwarding a waitlist entry failed",
+      );
     }
   }
 

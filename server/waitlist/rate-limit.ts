@@ -24,5 +24,7 @@ export async function hitRateLimit(db: Db, key: string, limitPerMinute: number):
 
 /** Old windows are of no use: drop them now and then. */
 export async function pruneRateLimits(db: Db): Promise<void> {
-  await db.execute(sql`DELETE FROM rate_limit_windows WHERE window_start < now() - interval '10 minutes'`);
+  await db.execute(
+    sql`DELETE FROM rate_limit_windows WHERE window_start < now() - interval '10 minutes'`,
+  );
 }

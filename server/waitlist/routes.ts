@@ -6,7 +6,8 @@ import type { WaitlistService } from "#server/waitlist/service.ts";
 import { WAITLIST_SUCCESS } from "#src/features/waitlist/schema.ts";
 import type { AdminAccess, SubmitResult } from "#src/features/waitlist/types.ts";
 
-export const UNAVAILABLE_MESSAGE = "The waitlist is unavailable for a moment. Please try again in a minute.";
+export const UNAVAILABLE_MESSAGE =
+  "The waitlist is unavailable for a moment. Please try again in a minute.";
 
 /** The JSON answer for each outcome of a submission (the contract in PRODUCT.md). */
 export function sendSubmitResult(reply: FastifyReply, result: SubmitResult) {
@@ -18,14 +19,22 @@ export function sendSubmitResult(reply: FastifyReply, result: SubmitResult) {
     case "exists":
       return reply.status(200).send(WAITLIST_SUCCESS);
     case "invalid":
-      return reply.status(422).send({ ok: false, message: "Please correct the highlighted fields.", errors: result.fieldErrors, formErrors: result.formErrors });
+      return reply.status(422).send({
+        ok: false,
+        message: "Please correct the highlighted fields.",
+        errors: result.fieldErrors,
+        formErrors: result.formErrors,
+      });
     case "rate-limited":
       return reply
         .status(429)
         .header("Retry-After", String(result.retryAfterSeconds))
         .send({ ok: false, message: "Too many requests. Please wait a minute and try again." });
     case "unavailable":
-      return reply.status(503).header("Retry-After", "30").send({ ok: false, message: UNAVAILABLE_MESSAGE });
+      return reply
+        .status(503)
+        .header("Retry-After", "30")
+        .send({ ok: false, message: UNAVAILABLE_MESSAGE });
   }
 }
 
@@ -44,7 +53,13 @@ export function adminAccessFor(user: AdminUser | null, env: Env): AdminAccess {
 
 export function registerWaitlistRoutes(
   app: FastifyInstance,
-  deps: { env: Env; waitlist: WaitlistService; ping: () => Promise<void>; codec: SessionCodec; verifyIdToken: TokenVerifier },
+  deps: {
+    env: Env;
+    waitlist: WaitlistService;
+    ping: () => Promise<void>;
+    codec: SessionCodec;
+    verifyIdToken: TokenVerifier;
+  },
 ) {
   const { env, waitlist } = deps;
 
@@ -58,7 +73,9 @@ export function registerWaitlistRoutes(
     }
   });
 
-  app.post("/api/waitlist", async (req, reply) => sendSubmitResult(reply, await waitlist.submit(req.body, { clientKey: clientKey(req) })));
+  app.post("/api/waitlist", async (req, reply) =>
+    sendSubmitResult(reply, await waitlist.submit(req.body, { clientKey: clientKey(req) })),
+  );
 
   app.get("/api/admin/waitlist.csv", async (req, reply) => {
     reply.header("Cache-Control", "no-store");
@@ -71,15 +88,22 @@ export function registerWaitlistRoutes(
         const decoded = await deps.verifyIdToken(token);
         user = { email: decoded.email ?? null, emailVerified: decoded.email_verified === true };
       } catch {
-        req.log.warn({ event: "admin.token_refused" }, "admin export refused: the token did not verify");
+        req.log.warn(
+          { event: "admin.token_refused" },
+          "admin export refused: the token did not verify",
+        );
         return reply.status(401).send({ ok: false, message: "The token is not valid." });
       }
     } else {
       user = getSessionUser(req, env, deps.codec);
     }
     const access = adminAccessFor(user, env);
-    if (access === "signed-out") return reply.status(401).send({ ok: false, message: "Sign in as an administrator." });
-    if (access === "forbidden") return reply.status(403).send({ ok: false, message: "This account may not export the waitlist." });
+    if (access === "signed-out")
+      return reply.status(401).send({ ok: false, message: "Sign in as an administrator." });
+    if (access === "forbidden")
+      return reply
+        .status(403)
+        .send({ ok: false, message: "This account may not export the waitlist." });
 
     let rows;
     try {
@@ -88,7 +112,21 @@ export function registerWaitlistRoutes(
       return reply.status(503).send({ ok: false, message: UNAVAILABLE_MESSAGE });
     }
     const csv = toCsv(
-      ["Joined (UTC)", "Name", "Email", "Company", "Use case", "utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content", "Referrer", "Landing page", "Forwarded"],
+      [
+        "Joined (UTC)",
+        "Name",
+        "Email",
+        "Company",
+        "Use case",
+        "utm_source",
+        "utm_medium",
+        "utm_campaign",
+        "utm_term",
+        "utm_content",
+        "Referrer",
+        "Landing page",
+        "Forwarded",
+      ],
       rows.map((r) => [
         r.createdAt.toISOString().replace("T", " ").slice(0, 19),
         r.name,

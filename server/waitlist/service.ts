@@ -5,7 +5,12 @@ import { waitlistEntries, type WaitlistRow } from "#db/schema.ts";
 import type { Env } from "#server/env.ts";
 import { hitRateLimit, pruneRateLimits } from "#server/waitlist/rate-limit.ts";
 import { HONEYPOT_FIELD, parseWaitlistEntry } from "#src/features/waitlist/schema.ts";
-import type { AdminEntry, SubmitMeta, SubmitResult, WaitlistPort } from "#src/features/waitlist/types.ts";
+import type {
+  AdminEntry,
+  SubmitMeta,
+  SubmitResult,
+  WaitlistPort,
+} from "#src/features/waitlist/types.ts";
 
 export type WaitlistService = WaitlistPort & {
   allForExport: () => Promise<WaitlistRow[]>;
@@ -22,7 +27,15 @@ function sourceOf(row: WaitlistRow): string | null {
   return utm || row.referrer || null;
 }
 
-export function createWaitlistService({ db, env, log }: { db: Db; env: Env; log: FastifyBaseLogger }): WaitlistService {
+export function createWaitlistService({
+  db,
+  env,
+  log,
+}: {
+  db: Db;
+  env: Env;
+  log: FastifyBaseLogger;
+}): WaitlistService {
   const listeners: (() => void)[] = [];
   let submissions = 0;
 
@@ -35,16 +48,27 @@ export function createWaitlistService({ db, env, log }: { db: Db; env: Env; log:
       try {
         const retryAfterSeconds = await hitRateLimit(db, meta.clientKey, env.waitlistRateLimit);
         if (retryAfterSeconds > 0) {
-          log.warn({ event: "waitlist.rate_limited", retryAfterSeconds }, "waitlist submission refused: rate limit");
+          log.warn(
+            { event: "waitlist.rate_limited", retryAfterSeconds },
+            "waitlist submission refused: rate limit",
+          );
           return { kind: "rate-limited", retryAfterSeconds };
         }
         if (++submissions % 500 === 0) void pruneRateLimits(db).catch(() => {});
 
-        const honeypot = typeof input === "object" && input !== null ? (input as Record<string, unknown>)[HONEYPOT_FIELD] : undefined;
+        const honeypot =
+          typeof input === "object" && input !== null
+            ? (input as Record<string, unknown>)[HONEYPOT_FIELD]
+            : undefined;
         if (typeof honeypot === "string" && honeypot.trim() !== "") return { kind: "ignored" };
 
         const parsed = parseWaitlistEntry(input);
-        if (!parsed.ok) return { kind: "invalid", fieldErrors: parsed.fieldErrors, formErrors: parsed.formErrors };
+        if (!parsed.ok)
+          return {
+            kind: "invalid",
+            fieldErrors: parsed.fieldErrors,
+            formErrors: parsed.formErrors,
+          };
         const { entry } = parsed;
         const forwarding = env.waitlistForward !== undefined;
         // Success is answered only after this insert has committed.
@@ -71,7 +95,10 @@ export function createWaitlistService({ db, env, log }: { db: Db; env: Env; log:
         if (forwarding) for (const listener of listeners) listener();
         return { kind: "created" };
       } catch (error) {
-        log.error({ err: error, event: "waitlist.unavailable" }, "waitlist submission failed: database unavailable");
+        log.error(
+          { err: error, event: "waitlist.unavailable" },
+          "waitlist submission failed: database unavailable",
+        );
         return { kind: "unavailable" };
       }
     },
@@ -86,9 +113,17 @@ export function createWaitlistService({ db, env, log }: { db: Db; env: Env; log:
           )
         : undefined;
       const [rows, [totals], [matches]] = await Promise.all([
-        db.select().from(waitlistEntries).where(where).orderBy(desc(waitlistEntries.createdAt), desc(waitlistEntries.id)).limit(limit),
+        db
+          .select()
+          .from(waitlistEntries)
+          .where(where)
+          .orderBy(desc(waitlistEntries.createdAt), desc(waitlistEntries.id))
+          .limit(limit),
         db.select({ n: sql<number>`count(*)::int` }).from(waitlistEntries),
-        db.select({ n: sql<number>`count(*)::int` }).from(waitlistEntries).where(where),
+        db
+          .select({ n: sql<number>`count(*)::int` })
+          .from(waitlistEntries)
+          .where(where),
       ]);
       const entries: AdminEntry[] = rows.map((row) => ({
         id: row.id,
@@ -106,7 +141,10 @@ export function createWaitlistService({ db, env, log }: { db: Db; env: Env; log:
     },
 
     allForExport() {
-      return db.select().from(waitlistEntries).orderBy(desc(waitlistEntries.createdAt), desc(waitlistEntries.id));
+      return db
+        .select()
+        .from(waitlistEntries)
+        .orderBy(desc(waitlistEntries.createdAt), desc(waitlistEntries.id));
     },
   };
 }

@@ -2,8 +2,7 @@
 export const HOME = {
   eyebrow: "Private beta · for accountants and tax preparers",
   headline: "Workpapers that tie out, prepared by AI agents inside Excel.",
-  lede:
-    "Tieout's agents work in the workbook you already use: they prepare workpapers, cross-reference every figure to its source and draft tax filings, so hours of manual prep become minutes of review.",
+  lede: "Tieout's agents work in the workbook you already use: they prepare workpapers, cross-reference every figure to its source and draft tax filings, so hours of manual prep become minutes of review.",
   features: [
     {
       id: "categorization",

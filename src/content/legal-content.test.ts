@@ -21,7 +21,10 @@ function blockText(block: LegalBlock): string {
 }
 
 function fullText(doc: LegalDocument): string {
-  return [...doc.preamble, ...doc.sections.flatMap((s) => [{ kind: "paragraph", text: s.title } as const, ...s.blocks])]
+  return [
+    ...doc.preamble,
+    ...doc.sections.flatMap((s) => [{ kind: "paragraph", text: s.title } as const, ...s.blocks]),
+  ]
     .map(blockText)
     .join("\n");
 }
@@ -48,7 +51,8 @@ describe.each([
   test("clause numbers follow their section", () => {
     for (const section of doc.sections) {
       for (const block of section.blocks) {
-        if (block.kind === "clause") expect(block.number.startsWith(`${section.number}.`), block.number).toBe(true);
+        if (block.kind === "clause")
+          expect(block.number.startsWith(`${section.number}.`), block.number).toBe(true);
       }
     }
   });
@@ -57,17 +61,39 @@ describe.each([
 test("the Terms carry every figure of the specification that belongs to them", () => {
   expect(TERMS_OF_SERVICE.effectiveLine).toBe("Effective June 1, 2025");
   const text = fullText(TERMS_OF_SERVICE);
-  for (const figure of ["7, 14 or 30 days", "7 days", "Net 30", "1.5%", "12 months", "$100", "18", "15 days", "90 days", "30 days", SITE.supportHours]) {
+  for (const figure of [
+    "7, 14 or 30 days",
+    "7 days",
+    "Net 30",
+    "1.5%",
+    "12 months",
+    "$100",
+    "18",
+    "15 days",
+    "90 days",
+    "30 days",
+    SITE.supportHours,
+  ]) {
     expect(text, figure).toContain(figure);
   }
-  for (const topic of ["trial", "subscription", "cancel", "suspend", "account"]) expect(text.toLowerCase()).toContain(topic);
+  for (const topic of ["trial", "subscription", "cancel", "suspend", "account"])
+    expect(text.toLowerCase()).toContain(topic);
 });
 
 test("the Privacy Policy names the data it covers and its deadlines", () => {
   expect(PRIVACY_POLICY.effectiveLine).toBe("Effective June 1, 2025");
   const text = fullText(PRIVACY_POLICY);
-  for (const figure of ["45 days", "13", "30 days", "90 days"]) expect(text, figure).toContain(figure);
-  for (const data of ["name", "email", "company name", "password", "billing", "Customer Content", "usage data"]) {
+  for (const figure of ["45 days", "13", "30 days", "90 days"])
+    expect(text, figure).toContain(figure);
+  for (const data of [
+    "name",
+    "email",
+    "company name",
+    "password",
+    "billing",
+    "Customer Content",
+    "usage data",
+  ]) {
     expect(text.toLowerCase(), data).toContain(data.toLowerCase());
   }
 });
@@ -77,7 +103,18 @@ test("the DPA has all twelve sections, the spec's figures, a signature page and 
   expect(DPA.partiesLine).toMatch(/Processor/);
   expect(DPA.partiesLine).toMatch(/Controller/);
   const text = fullText(DPA) + DPA.annexes.map((a) => a.blocks.map(blockText).join(" ")).join(" ");
-  for (const figure of ["TLS 1.3", "AES-256", "24/7", "Module Two", "Ireland", "30 days", "15 days", "Clause 7", "Clause 9", "Clause 11"]) {
+  for (const figure of [
+    "TLS 1.3",
+    "AES-256",
+    "24/7",
+    "Module Two",
+    "Ireland",
+    "30 days",
+    "15 days",
+    "Clause 7",
+    "Clause 9",
+    "Clause 11",
+  ]) {
     expect(text, figure).toContain(figure);
   }
   expect(DPA.signature.parties.map((p) => p.role)).toEqual(["Controller", "Processor"]);

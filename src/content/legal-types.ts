@@ -42,7 +42,11 @@ export type DpaDocument = LegalDocument & {
   signature: {
     title: string;
     intro: string;
-    parties: readonly { role: "Controller" | "Processor"; party: string; fields: readonly string[] }[];
+    parties: readonly {
+      role: "Controller" | "Processor";
+      party: string;
+      fields: readonly string[];
+    }[];
   };
   /** Annexes after the signature page (Annex A: details of processing and security measures). */
   annexes: readonly LegalSection[];

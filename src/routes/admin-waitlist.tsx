@@ -9,19 +9,33 @@ const PAGE_SIZE = 500;
 export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
 
 export const meta: Route.MetaFunction = (args) =>
-  pageMeta(args, { title: "Waitlist", description: "The waitlist entries, for administrators.", noindex: true });
+  pageMeta(args, {
+    title: "Waitlist",
+    description: "The waitlist entries, for administrators.",
+    noindex: true,
+  });
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   if (context.adminAccess === "signed-out") throw redirect("/login");
-  if (context.adminAccess === "forbidden") throw data("This account may not see the waitlist.", { status: 403 });
+  if (context.adminAccess === "forbidden")
+    throw data("This account may not see the waitlist.", { status: 403 });
   const query = new URL(request.url).searchParams.get("q")?.slice(0, 200) ?? "";
   const result = await context.waitlist.list({ query, limit: PAGE_SIZE });
   return { query, ...result };
 }
 
-const dateTime = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
+const dateTime = new Intl.DateTimeFormat("en-US", {
+  dateStyle: "medium",
+  timeStyle: "short",
+  timeZone: "UTC",
+});
 
-const FORWARD_LABEL = { none: "Not forwarded", pending: "Pending", sent: "Sent", failed: "Failed" } as const;
+const FORWARD_LABEL = {
+  none: "Not forwarded",
+  pending: "Pending",
+  sent: "Sent",
+  failed: "Failed",
+} as const;
 
 export default function AdminWaitlist({ loaderData }: Route.ComponentProps) {
   const { entries, total, matching, query } = loaderData;
@@ -55,15 +69,22 @@ export default function AdminWaitlist({ loaderData }: Route.ComponentProps) {
         />
         <Button type="submit">Search</Button>
       </Form>
-      <div role="region" aria-label="Waitlist entries" tabIndex={0} className="mt-6 overflow-x-auto rounded-xl border border-rule bg-card">
+      <div
+        role="region"
+        aria-label="Waitlist entries"
+        tabIndex={0}
+        className="mt-6 overflow-x-auto rounded-xl border border-rule bg-card"
+      >
         <table className="w-full min-w-[56rem] border-collapse text-left text-sm">
           <thead className="bg-ledger-soft">
             <tr>
-              {["Joined (UTC)", "Name", "Email", "Company", "Use case", "Source", "Forwarded"].map((h) => (
-                <th key={h} scope="col" className="px-4 py-3 font-semibold">
-                  {h}
-                </th>
-              ))}
+              {["Joined (UTC)", "Name", "Email", "Company", "Use case", "Source", "Forwarded"].map(
+                (h) => (
+                  <th key={h} scope="col" className="px-4 py-3 font-semibold">
+                    {h}
+                  </th>
+                ),
+              )}
             </tr>
           </thead>
           <tbody>
@@ -76,7 +97,9 @@ export default function AdminWaitlist({ loaderData }: Route.ComponentProps) {
             ) : (
               entries.map((e) => (
                 <tr key={e.id} className="border-t border-rule align-top">
-                  <td className="px-4 py-3 whitespace-nowrap tabular-nums">{dateTime.format(new Date(e.createdAt))}</td>
+                  <td className="px-4 py-3 whitespace-nowrap tabular-nums">
+                    {dateTime.format(new Date(e.createdAt))}
+                  </td>
                   <td className="px-4 py-3 font-medium">{e.name}</td>
                   <td className="px-4 py-3">{e.email}</td>
                   <td className="px-4 py-3">{e.company}</td>
@@ -84,7 +107,9 @@ export default function AdminWaitlist({ loaderData }: Route.ComponentProps) {
                   <td className="px-4 py-3 break-all">{e.source}</td>
                   <td className="px-4 py-3" title={e.forwardLastError ?? undefined}>
                     {FORWARD_LABEL[e.forwardStatus]}
-                    {e.forwardStatus === "pending" || e.forwardStatus === "failed" ? ` (${e.forwardAttempts} tries)` : ""}
+                    {e.forwardStatus === "pending" || e.forwardStatus === "failed"
+                      ? ` (${e.forwardAttempts} tries)`
+                      : ""}
                   </td>
                 </tr>
               ))
@@ -94,7 +119,8 @@ export default function AdminWaitlist({ loaderData }: Route.ComponentProps) {
       </div>
       {matching > entries.length ? (
         <p className="mt-4 text-sm text-ink-soft">
-          Showing the newest {entries.length.toLocaleString("en-US")}. Export the CSV for all of them.
+          Showing the newest {entries.length.toLocaleString("en-US")}. Export the CSV for all of
+          them.
         </p>
       ) : null}
     </Container>

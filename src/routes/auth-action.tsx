@@ -5,10 +5,17 @@ import { EmailAction } from "#src/features/auth/email-action.tsx";
 import { pageMeta } from "#src/lib/meta.ts";
 
 // The URL carries a one-time code: never leak it to another site through the Referer header.
-export const headers: Route.HeadersFunction = () => ({ "Referrer-Policy": "no-referrer", "Cache-Control": "no-store" });
+export const headers: Route.HeadersFunction = () => ({
+  "Referrer-Policy": "no-referrer",
+  "Cache-Control": "no-store",
+});
 
 export const meta: Route.MetaFunction = (args) =>
-  pageMeta(args, { title: "Account action", description: `Finish resetting your ${SITE.name} password.`, noindex: true });
+  pageMeta(args, {
+    title: "Account action",
+    description: `Finish resetting your ${SITE.name} password.`,
+    noindex: true,
+  });
 
 export default function AuthAction() {
   const [params] = useSearchParams();

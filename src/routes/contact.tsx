@@ -16,17 +16,26 @@ export default function Contact() {
       <div className="grid gap-12 lg:grid-cols-[1.3fr_1fr]">
         <div className="max-w-2xl">
           <p className="text-sm font-semibold tracking-[0.14em] text-ledger uppercase">Contact</p>
-          <h1 className="mt-3 font-serif text-4xl font-semibold tracking-tight sm:text-5xl">Get in Touch</h1>
+          <h1 className="mt-3 font-serif text-4xl font-semibold tracking-tight sm:text-5xl">
+            Get in Touch
+          </h1>
           <p className="mt-6 text-lg leading-relaxed text-ink-soft">
-            Questions about {SITE.name}, the private beta, your account or a contract? Email us at the
-            address below. A person on our team checks this inbox and replies as soon as they see your
-            message.
+            Questions about {SITE.name}, the private beta, your account or a contract? Email us at
+            the address below. A person on our team checks this inbox and replies as soon as they
+            see your message.
           </p>
           <a
             href={`mailto:${SITE.contactEmail}`}
             className="mt-8 inline-flex min-h-12 items-center gap-3 rounded-lg border border-rule bg-card px-5 text-lg font-semibold text-ledger-dark underline-offset-4 shadow-sm hover:border-ledger hover:underline"
           >
-            <svg viewBox="0 0 24 24" aria-hidden="true" className="size-5" fill="none" stroke="currentColor" strokeWidth="1.8">
+            <svg
+              viewBox="0 0 24 24"
+              aria-hidden="true"
+              className="size-5"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="1.8"
+            >
               <rect x="3" y="5" width="18" height="14" rx="2" />
               <path d="M3.5 6.5l8.5 6.5 8.5-6.5" strokeLinejoin="round" />
             </svg>

@@ -10,7 +10,10 @@ export function loader({ context }: Route.LoaderArgs) {
 }
 
 export const meta: Route.MetaFunction = (args) =>
-  pageMeta(args, { title: "Sign In", description: `Sign in to your ${SITE.name} account with your email and password to continue your private beta work.` });
+  pageMeta(args, {
+    title: "Sign In",
+    description: `Sign in to your ${SITE.name} account with your email and password to continue your private beta work.`,
+  });
 
 export default function Login() {
   return <LoginForm />;

@@ -26,10 +26,12 @@ export default function NotFound() {
       <p className="font-serif text-7xl font-semibold text-ledger tabular-nums sm:text-8xl">
         <span className="double-rule">404</span>
       </p>
-      <h1 className="mt-8 font-serif text-3xl font-semibold tracking-tight">Oops! Page not found</h1>
+      <h1 className="mt-8 font-serif text-3xl font-semibold tracking-tight">
+        Oops! Page not found
+      </h1>
       <p className="mt-3 max-w-md text-ink-soft">
-        The address may be mistyped, or the page may have moved. Nothing is lost; start again from the
-        home page.
+        The address may be mistyped, or the page may have moved. Nothing is lost; start again from
+        the home page.
       </p>
       <Button asChild className="mt-8">
         <Link to="/">Return to Home</Link>

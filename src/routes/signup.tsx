@@ -10,7 +10,10 @@ export function loader({ context }: Route.LoaderArgs) {
 }
 
 export const meta: Route.MetaFunction = (args) =>
-  pageMeta(args, { title: "Create Account", description: `Create your ${SITE.name} account with your work email to use AI agents that prepare workpapers in Excel.` });
+  pageMeta(args, {
+    title: "Create Account",
+    description: `Create your ${SITE.name} account with your work email to use AI agents that prepare workpapers in Excel.`,
+  });
 
 export default function Signup() {
   return <SignupForm />;

@@ -4,7 +4,12 @@ import type { Route } from "./+types/waitlist";
 import { SITE } from "#src/content/site.ts";
 import { attributionFrom } from "#src/features/waitlist/attribution.ts";
 import type { FieldErrors } from "#src/features/waitlist/schema.ts";
-import { SUBMIT_ERROR, WaitlistForm, WaitlistThanks, type WaitlistValues } from "#src/features/waitlist/waitlist-form.tsx";
+import {
+  SUBMIT_ERROR,
+  WaitlistForm,
+  WaitlistThanks,
+  type WaitlistValues,
+} from "#src/features/waitlist/waitlist-form.tsx";
 import { formText } from "#src/lib/form-text.ts";
 import { pageMeta } from "#src/lib/meta.ts";
 import { BackButton } from "#src/ui/back-button.tsx";
@@ -21,8 +26,7 @@ export function loader({ request }: Route.LoaderArgs) {
 }
 
 type ActionResult =
-  | { ok: true }
-  | { ok: false; errors: FieldErrors; values: WaitlistValues; message: string };
+  { ok: true } | { ok: false; errors: FieldErrors; values: WaitlistValues; message: string };
 
 /** The form posted without JavaScript: the same service as the JSON API, answered with this page. */
 export async function action({ request, context }: Route.ActionArgs) {
@@ -42,14 +46,30 @@ export async function action({ request, context }: Route.ActionArgs) {
     case "exists":
       return data<ActionResult>({ ok: true }, { status: 200 });
     case "invalid":
-      return data<ActionResult>({ ok: false, errors: result.fieldErrors, values, message: "Please correct the highlighted fields." }, { status: 422 });
+      return data<ActionResult>(
+        {
+          ok: false,
+          errors: result.fieldErrors,
+          values,
+          message: "Please correct the highlighted fields.",
+        },
+        { status: 422 },
+      );
     case "rate-limited":
       return data<ActionResult>(
-        { ok: false, errors: {}, values, message: "Too many requests. Please wait a minute and try again." },
+        {
+          ok: false,
+          errors: {},
+          values,
+          message: "Too many requests. Please wait a minute and try again.",
+        },
         { status: 429, headers: { "Retry-After": String(result.retryAfterSeconds) } },
       );
     case "unavailable":
-      return data<ActionResult>({ ok: false, errors: {}, values, message: SUBMIT_ERROR }, { status: 503, headers: { "Retry-After": "30" } });
+      return data<ActionResult>(
+        { ok: false, errors: {}, values, message: SUBMIT_ERROR },
+        { status: 503, headers: { "Retry-After": "30" } },
+      );
   }
 }
 
@@ -62,10 +82,12 @@ export default function Waitlist({ loaderData, actionData }: Route.ComponentProp
       <div className="mx-auto grid max-w-5xl gap-10 lg:grid-cols-[1fr_1.1fr] lg:gap-16">
         <div>
           <BackButton />
-          <h1 className="mt-4 font-serif text-4xl font-semibold tracking-tight sm:text-5xl">Join the Waitlist</h1>
+          <h1 className="mt-4 font-serif text-4xl font-semibold tracking-tight sm:text-5xl">
+            Join the Waitlist
+          </h1>
           <p className="mt-5 text-lg leading-relaxed text-ink-soft">
-            {SITE.name} is in private beta. Tell us a little about your practice and we will invite you as
-            places open, firm by firm, ahead of the next filing season.
+            {SITE.name} is in private beta. Tell us a little about your practice and we will invite
+            you as places open, firm by firm, ahead of the next filing season.
           </p>
           <ul className="mt-8 space-y-3 text-[0.95rem]">
             {[
@@ -82,7 +104,10 @@ export default function Waitlist({ loaderData, actionData }: Route.ComponentProp
             ))}
           </ul>
         </div>
-        <section aria-labelledby={joined ? "waitlist-done" : "request-access"} className="rounded-2xl border border-rule bg-card p-6 shadow-[0_20px_50px_-35px_rgba(15,42,36,0.5)] sm:p-8">
+        <section
+          aria-labelledby={joined ? "waitlist-done" : "request-access"}
+          className="rounded-2xl border border-rule bg-card p-6 shadow-[0_20px_50px_-35px_rgba(15,42,36,0.5)] sm:p-8"
+        >
           {joined ? (
             <WaitlistThanks />
           ) : (
@@ -90,7 +115,9 @@ export default function Waitlist({ loaderData, actionData }: Route.ComponentProp
               <h2 id="request-access" className="font-serif text-2xl font-semibold">
                 Request Access
               </h2>
-              <p className="mt-1.5 mb-6 text-ink-soft">It takes a minute. Company and use case are optional.</p>
+              <p className="mt-1.5 mb-6 text-ink-soft">
+                It takes a minute. Company and use case are optional.
+              </p>
               <WaitlistForm
                 attribution={loaderData.attribution}
                 values={failed?.values}
@@ -103,7 +130,10 @@ export default function Waitlist({ loaderData, actionData }: Route.ComponentProp
         </section>
       </div>
       <p className="mt-10 text-center text-[0.95rem] text-ink-soft">
-        <Link to="/login" className="font-semibold text-ledger-dark underline-offset-4 hover:underline">
+        <Link
+          to="/login"
+          className="font-semibold text-ledger-dark underline-offset-4 hover:underline"
+        >
           Already have access? Sign in
         </Link>
       </p>

@@ -10,7 +10,13 @@ export function BackButton() {
   }
   return (
     <Button type="button" variant="ghost" size="sm" onClick={handleClick} className="-ml-3">
-      <svg viewBox="0 0 16 16" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="1.8">
+      <svg
+        viewBox="0 0 16 16"
+        aria-hidden="true"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="1.8"
+      >
         <path d="M10 3L5 8l5 5" strokeLinecap="round" strokeLinejoin="round" />
       </svg>
       Back

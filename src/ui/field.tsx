@@ -9,7 +9,12 @@ type FieldProps = {
   hint?: string;
   error?: string;
   className?: string;
-  children: (props: { id: string; "aria-describedby"?: string; "aria-invalid"?: true; className: string }) => ReactNode;
+  children: (props: {
+    id: string;
+    "aria-describedby"?: string;
+    "aria-invalid"?: true;
+    className: string;
+  }) => ReactNode;
 };
 
 /** A label, its control, an optional hint and an error, wired together for assistive technology. */
@@ -57,8 +62,18 @@ export function PasswordInput({ className, ...props }: Omit<ComponentProps<"inpu
         aria-controls={props.id}
         className="absolute inset-y-0 right-0 flex w-11 items-center justify-center rounded-r-md text-ink-soft hover:text-ink"
       >
-        <svg viewBox="0 0 24 24" aria-hidden="true" className="size-5" fill="none" stroke="currentColor" strokeWidth="1.8">
-          <path d="M2.5 12s3.5-6.5 9.5-6.5S21.5 12 21.5 12 18 18.5 12 18.5 2.5 12 2.5 12z" strokeLinejoin="round" />
+        <svg
+          viewBox="0 0 24 24"
+          aria-hidden="true"
+          className="size-5"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="1.8"
+        >
+          <path
+            d="M2.5 12s3.5-6.5 9.5-6.5S21.5 12 21.5 12 18 18.5 12 18.5 2.5 12 2.5 12z"
+            strokeLinejoin="round"
+          />
           <circle cx="12" cy="12" r="3" />
           {visible ? <path d="M4 4l16 16" strokeLinecap="round" /> : null}
         </svg>

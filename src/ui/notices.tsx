@@ -3,7 +3,11 @@ import { createContext, useCallback, useContext, useState, type ReactNode } from
 import { cn } from "#src/lib/cn.ts";
 import { useHydrated } from "#src/lib/use-hydrated.ts";
 
-export type NoticeInput = { title: string; description?: string; variant?: "success" | "destructive" };
+export type NoticeInput = {
+  title: string;
+  description?: string;
+  variant?: "success" | "destructive";
+};
 type Notice = NoticeInput & { id: number };
 
 const NotifyContext = createContext<((notice: NoticeInput) => void) | null>(null);
@@ -55,7 +59,10 @@ export function NoticesProvider({ children }: { children: ReactNode }) {
               <Toast.Title className="font-semibold">{notice.title}</Toast.Title>
               {notice.description ? (
                 <Toast.Description
-                  className={cn("mt-0.5 text-sm", notice.variant === "destructive" ? "text-danger" : "text-ink-soft")}
+                  className={cn(
+                    "mt-0.5 text-sm",
+                    notice.variant === "destructive" ? "text-danger" : "text-ink-soft",
+                  )}
                 >
                   {notice.description}
                 </Toast.Description>

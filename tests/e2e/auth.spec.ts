@@ -30,12 +30,19 @@ test.describe("sign-up", () => {
     await page.goto("/signup");
     await waitForHydration(page);
     await expect(page.getByText("Must be at least 6 characters long")).toBeVisible();
-    await expect(page.getByRole("main").getByRole("link", { name: "Sign in" })).toHaveAttribute("href", "/login");
+    await expect(page.getByRole("main").getByRole("link", { name: "Sign in" })).toHaveAttribute(
+      "href",
+      "/login",
+    );
     await page.getByLabel("Email").fill(email);
     await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
     await page.getByLabel("Confirm Password").fill(PASSWORD);
     await page.getByRole("button", { name: "Create Account" }).click();
-    await expectNotice(page, "Account Created!", "Welcome! Your account has been successfully created.");
+    await expectNotice(
+      page,
+      "Account Created!",
+      "Welcome! Your account has been successfully created.",
+    );
     await expect(page).toHaveURL("/");
     await expect(header(page).getByRole("button", { name: "Sign Out" })).toBeVisible();
     await expect(header(page).getByRole("link", { name: "Sign In" })).toHaveCount(0);
@@ -48,7 +55,11 @@ test.describe("sign-up", () => {
     await page.getByLabel("Password", { exact: true }).fill("abcdef");
     await page.getByLabel("Confirm Password").fill("abcdeg");
     await page.getByRole("button", { name: "Create Account" }).click();
-    await expectNotice(page, "Passwords Don't Match", "Please make sure both passwords are the same.");
+    await expectNotice(
+      page,
+      "Passwords Don't Match",
+      "Please make sure both passwords are the same.",
+    );
 
     await page.getByLabel("Password", { exact: true }).fill("abc");
     await page.getByLabel("Confirm Password").fill("abc");
@@ -68,7 +79,11 @@ test.describe("sign-up", () => {
       await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
       await page.getByLabel("Confirm Password").fill(PASSWORD);
       await page.getByRole("button", { name: "Create Account" }).click();
-      await expectNotice(page, "Sign Up Failed", "This email is already registered. Please sign in instead.");
+      await expectNotice(
+        page,
+        "Sign Up Failed",
+        "This email is already registered. Please sign in instead.",
+      );
       await expect(page).toHaveURL("/signup");
     });
   });
@@ -95,9 +110,18 @@ test.describe("sign-in", () => {
     await waitForHydration(page);
     await expect(page.getByLabel("Email")).toHaveAttribute("type", "email");
     await expect(page.getByLabel("Email")).toHaveAttribute("autocomplete", "email");
-    await expect(page.getByLabel("Password", { exact: true })).toHaveAttribute("autocomplete", "current-password");
-    await expect(page.getByRole("link", { name: "Forgot password?" })).toHaveAttribute("href", "/forgot-password");
-    await expect(page.getByRole("link", { name: "Join the waitlist" })).toHaveAttribute("href", "/waitlist");
+    await expect(page.getByLabel("Password", { exact: true })).toHaveAttribute(
+      "autocomplete",
+      "current-password",
+    );
+    await expect(page.getByRole("link", { name: "Forgot password?" })).toHaveAttribute(
+      "href",
+      "/forgot-password",
+    );
+    await expect(page.getByRole("link", { name: "Join the waitlist" })).toHaveAttribute(
+      "href",
+      "/waitlist",
+    );
     await expect(page.locator('a[href="/signup"]')).toHaveCount(0);
     await page.getByRole("button", { name: "Show password" }).click();
     await expect(page.getByLabel("Password", { exact: true })).toHaveAttribute("type", "text");
@@ -131,7 +155,9 @@ test.describe("sign-in", () => {
     });
   });
 
-  test("shows 'Signing in...' with the button disabled while the request is under way", async ({ page }) => {
+  test("shows 'Signing in...' with the button disabled while the request is under way", async ({
+    page,
+  }) => {
     const email = uniqueEmail("slow");
     await createUser(email, PASSWORD);
     let release = () => {};
@@ -150,7 +176,10 @@ test.describe("sign-in", () => {
 });
 
 test.describe("session", () => {
-  test("a reload keeps the session and never shows 'Sign In', not for a frame", async ({ page, request }) => {
+  test("a reload keeps the session and never shows 'Sign In', not for a frame", async ({
+    page,
+    request,
+  }) => {
     const email = uniqueEmail("stays");
     await createUser(email, PASSWORD);
     await signInThroughForm(page, email, PASSWORD);
@@ -164,7 +193,11 @@ test.describe("session", () => {
         const banner = document.querySelector("header");
         if (banner && /Sign In/.test(banner.textContent ?? "")) seen.push(location.pathname);
       };
-      new MutationObserver(check).observe(document, { childList: true, subtree: true, characterData: true });
+      new MutationObserver(check).observe(document, {
+        childList: true,
+        subtree: true,
+        characterData: true,
+      });
       document.addEventListener("DOMContentLoaded", check);
     });
     for (const path of ["/", "/contact", "/dpa"]) {
@@ -172,17 +205,25 @@ test.describe("session", () => {
       await waitForHydration(page);
       await page.waitForLoadState("networkidle");
       await expect(header(page).getByRole("button", { name: "Sign Out" })).toBeVisible();
-      expect(await page.evaluate(() => (window as unknown as { __signInSeen: string[] }).__signInSeen)).toEqual([]);
+      expect(
+        await page.evaluate(() => (window as unknown as { __signInSeen: string[] }).__signInSeen),
+      ).toEqual([]);
     }
 
     // The server rendered that header: the HTML itself says Sign Out.
     const cookies = await page.context().cookies();
-    const html = await (await request.get("/", { headers: { Cookie: cookies.map((c) => `${c.name}=${c.value}`).join("; ") } })).text();
+    const html = await (
+      await request.get("/", {
+        headers: { Cookie: cookies.map((c) => `${c.name}=${c.value}`).join("; ") },
+      })
+    ).text();
     expect(html).toContain(">Sign Out<");
     expect(html).not.toContain(">Sign In<");
   });
 
-  test("signed-in visitors are sent away from /login and /signup by the server", async ({ page }) => {
+  test("signed-in visitors are sent away from /login and /signup by the server", async ({
+    page,
+  }) => {
     const email = uniqueEmail("away");
     await createUser(email, PASSWORD);
     await signInThroughForm(page, email, PASSWORD);
@@ -212,29 +253,55 @@ test.describe("session", () => {
     expect((await page.request.get("/login", { maxRedirects: 0 })).status()).toBe(200);
   });
 
-  test("the token-sync endpoint refuses a missing, malformed or forged token", async ({ request }) => {
+  test("the token-sync endpoint refuses a missing, malformed or forged token", async ({
+    request,
+  }) => {
     expect((await request.post("/api/session")).status()).toBe(401);
-    expect((await request.post("/api/session", { headers: { Authorization: "Bearer not-a-token-at-all-really" } })).status()).toBe(401);
+    expect(
+      (
+        await request.post("/api/session", {
+          headers: { Authorization: "Bearer not-a-token-at-all-really" },
+        })
+      ).status(),
+    ).toBe(401);
     const forged = [
       Buffer.from(JSON.stringify({ alg: "RS256", kid: "x" })).toString("base64url"),
-      Buffer.from(JSON.stringify({ sub: "someone", aud: "other-project", iat: Math.floor(Date.now() / 1000) })).toString("base64url"),
+      Buffer.from(
+        JSON.stringify({
+          sub: "someone",
+          aud: "other-project",
+          iat: Math.floor(Date.now() / 1000),
+        }),
+      ).toString("base64url"),
       "c2lnbmF0dXJl",
     ].join(".");
-    expect((await request.post("/api/session", { headers: { Authorization: `Bearer ${forged}` } })).status()).toBe(401);
-    const crossSite = await request.delete("/api/session", { headers: { Origin: "https://evil.example" } });
+    expect(
+      (
+        await request.post("/api/session", { headers: { Authorization: `Bearer ${forged}` } })
+      ).status(),
+    ).toBe(401);
+    const crossSite = await request.delete("/api/session", {
+      headers: { Origin: "https://evil.example" },
+    });
     expect(crossSite.status()).toBe(403);
   });
 });
 
 test.describe("password reset", () => {
-  test("sends the link, confirms with the address, and the email is really sent", async ({ page }) => {
+  test("sends the link, confirms with the address, and the email is really sent", async ({
+    page,
+  }) => {
     const email = uniqueEmail("forgot");
     await createUser(email, PASSWORD);
     await page.goto("/forgot-password");
     await waitForHydration(page);
     await page.getByLabel("Email").fill(email);
     await page.getByRole("button", { name: "Send Reset Link" }).click();
-    await expectNotice(page, "Email Sent!", "Check your inbox and spam folder for password reset instructions.");
+    await expectNotice(
+      page,
+      "Email Sent!",
+      "Check your inbox and spam folder for password reset instructions.",
+    );
     await expect(page.getByRole("heading", { name: "Check Your Email" })).toBeVisible();
     await expect(page.getByRole("main")).toContainText(email);
     await expect(page.getByRole("main")).toContainText("spam");
@@ -245,7 +312,9 @@ test.describe("password reset", () => {
     await expect(page.getByRole("button", { name: "Send Reset Link" })).toBeVisible();
   });
 
-  test("'Back to Sign In' goes to /login, from the form and from the confirmation", async ({ page }) => {
+  test("'Back to Sign In' goes to /login, from the form and from the confirmation", async ({
+    page,
+  }) => {
     await page.goto("/forgot-password");
     await waitForHydration(page);
     await page.getByRole("link", { name: "Back to Sign In" }).click();
@@ -262,7 +331,9 @@ test.describe("password reset", () => {
   });
 
   test.describe(() => {
-    test.use({ expectedConsoleErrors: ["Error sending password reset email", "Failed to load resource"] });
+    test.use({
+      expectedConsoleErrors: ["Error sending password reset email", "Failed to load resource"],
+    });
     test("an unknown email is refused", async ({ page }) => {
       await page.goto("/forgot-password");
       await waitForHydration(page);
@@ -273,7 +344,10 @@ test.describe("password reset", () => {
     });
   });
 
-  test("the emailed link opens our page, sets a new password, and it signs in", async ({ page, request }) => {
+  test("the emailed link opens our page, sets a new password, and it signs in", async ({
+    page,
+    request,
+  }) => {
     const email = uniqueEmail("renew");
     await createUser(email, PASSWORD);
     await page.goto("/forgot-password");
@@ -281,7 +355,9 @@ test.describe("password reset", () => {
     await page.getByLabel("Email").fill(email);
     await page.getByRole("button", { name: "Send Reset Link" }).click();
     await expect(page.getByRole("heading", { name: "Check Your Email" })).toBeVisible();
-    const code = (await oobCodes(email)).findLast((c) => c.requestType === "PASSWORD_RESET")!.oobCode;
+    const code = (await oobCodes(email)).findLast(
+      (c) => c.requestType === "PASSWORD_RESET",
+    )!.oobCode;
 
     const actionUrl = `/auth/action?mode=resetPassword&oobCode=${encodeURIComponent(code)}`;
     expect((await request.get(actionUrl)).headers()["referrer-policy"]).toBe("no-referrer");
@@ -304,14 +380,18 @@ test.describe("password reset", () => {
     test.use({ expectedConsoleErrors: ["Failed to load resource"] });
     test("a used or made-up code gets a clear message and a way to ask again", async ({ page }) => {
       await page.goto("/auth/action?mode=resetPassword&oobCode=made-up-code");
-      await expect(page.getByRole("heading", { name: /This Link (Has Expired|Is Not Valid)/ })).toBeVisible();
+      await expect(
+        page.getByRole("heading", { name: /This Link (Has Expired|Is Not Valid)/ }),
+      ).toBeVisible();
       await page.getByRole("link", { name: "Request a New Link" }).click();
       await expect(page).toHaveURL("/forgot-password");
     });
   });
 });
 
-test("a signed-out visitor's home page never downloads the Firebase SDK; the sign-in page does", async ({ page }) => {
+test("a signed-out visitor's home page never downloads the Firebase SDK; the sign-in page does", async ({
+  page,
+}) => {
   const scripts: { url: string; body: string }[] = [];
   page.on("response", async (response) => {
     if (response.request().resourceType() === "script" || response.url().endsWith(".js")) {

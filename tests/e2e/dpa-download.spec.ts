@@ -9,7 +9,9 @@ test.describe.configure({ timeout: 120_000 });
 
 const HEADINGS = [...DPA.sections, ...DPA.annexes].map(sectionHeading);
 
-test("'Download DPA' builds the whole agreement as Tieout_DPA.docx, and it opens in LibreOffice", async ({ page }) => {
+test("'Download DPA' builds the whole agreement as Tieout_DPA.docx, and it opens in LibreOffice", async ({
+  page,
+}) => {
   const scripts: string[] = [];
   page.on("request", (r) => {
     if (r.resourceType() === "script") scripts.push(r.url());
@@ -43,13 +45,16 @@ test("'Download DPA' builds the whole agreement as Tieout_DPA.docx, and it opens
   const missing = HEADINGS.filter((heading) => !text.includes(heading));
   expect(missing).toEqual([]);
   expect(text).toContain("Signature Page");
-  for (const size of ["22", "32", "28"]) expect(`${document}${styles}`).toContain(`<w:sz w:val="${size}"/>`);
+  for (const size of ["22", "32", "28"])
+    expect(`${document}${styles}`).toContain(`<w:sz w:val="${size}"/>`);
 
   const pdf = docxToPdf(saved);
   const pages = pdfPageCount(pdf);
   expect(pages).toBeGreaterThanOrEqual(8);
   expect(pages).toBeLessThanOrEqual(40);
   const pdfWords = pdfText(pdf);
-  expect(HEADINGS.filter((heading) => !pdfWords.includes(heading.replace(/\s+/g, " ")))).toEqual([]);
+  expect(HEADINGS.filter((heading) => !pdfWords.includes(heading.replace(/\s+/g, " ")))).toEqual(
+    [],
+  );
   expect(pdfWords).toContain(`Page 1 of ${pages}`);
 });

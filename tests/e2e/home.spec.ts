@@ -7,7 +7,11 @@ test.describe("home page", () => {
     const main = page.getByRole("main");
     await expect(main).toContainText("workpapers");
     await expect(main).toContainText("tax filings");
-    for (const feature of ["Smart categorization", "Reconciliation engine", "Up to 80% less prep time"]) {
+    for (const feature of [
+      "Smart categorization",
+      "Reconciliation engine",
+      "Up to 80% less prep time",
+    ]) {
       await expect(page.getByRole("heading", { level: 3, name: feature })).toBeVisible();
     }
     await expect(main).toContainText("M1 adjustments");
@@ -22,20 +26,33 @@ test.describe("home page", () => {
     await expect(page.getByRole("heading", { level: 1, name: "Join the Waitlist" })).toBeVisible();
   });
 
-  test("the demo video is a real clip that plays, with captions, and never autoplays", async ({ page, request }) => {
+  test("the demo video is a real clip that plays, with captions, and never autoplays", async ({
+    page,
+    request,
+  }) => {
     await page.goto("/");
     await waitForHydration(page);
     const video = page.locator("video");
     await expect(video).toHaveAttribute("poster", "/media/tieout-demo-poster.jpg");
     expect(await video.getAttribute("autoplay")).toBeNull();
     expect(await video.evaluate((v: HTMLVideoElement) => v.paused)).toBe(true);
-    await expect(video.locator("track[kind=captions]")).toHaveAttribute("src", "/media/tieout-demo.en.vtt");
+    await expect(video.locator("track[kind=captions]")).toHaveAttribute(
+      "src",
+      "/media/tieout-demo.en.vtt",
+    );
 
-    for (const path of ["/media/tieout-demo.webm", "/media/tieout-demo.mp4", "/media/tieout-demo-poster.jpg", "/media/tieout-demo.en.vtt"]) {
+    for (const path of [
+      "/media/tieout-demo.webm",
+      "/media/tieout-demo.mp4",
+      "/media/tieout-demo-poster.jpg",
+      "/media/tieout-demo.en.vtt",
+    ]) {
       const response = await request.get(path);
       expect(response.status(), path).toBe(200);
     }
-    const ranged = await request.get("/media/tieout-demo.mp4", { headers: { Range: "bytes=0-99" } });
+    const ranged = await request.get("/media/tieout-demo.mp4", {
+      headers: { Range: "bytes=0-99" },
+    });
     expect(ranged.status()).toBe(206);
     expect((await ranged.body()).length).toBe(100);
 
@@ -45,7 +62,9 @@ test.describe("home page", () => {
 
     await video.scrollIntoViewIfNeeded();
     await video.evaluate((v: HTMLVideoElement) => v.play());
-    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 10_000 }).toBeGreaterThan(0.5);
+    await expect
+      .poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 10_000 })
+      .toBeGreaterThan(0.5);
     expect(await video.evaluate((v: HTMLVideoElement) => v.duration)).toBeGreaterThan(10);
   });
 
@@ -60,12 +79,17 @@ test.describe("home page", () => {
 });
 
 test.describe("header and footer", () => {
-  test("header: brand to home, Join Waitlist, Sign In; the short label on small screens", async ({ page }) => {
+  test("header: brand to home, Join Waitlist, Sign In; the short label on small screens", async ({
+    page,
+  }) => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto("/contact");
     await waitForHydration(page);
     const header = page.getByRole("banner");
-    await expect(header.getByRole("link", { name: "Join Waitlist" })).toHaveAttribute("href", "/waitlist");
+    await expect(header.getByRole("link", { name: "Join Waitlist" })).toHaveAttribute(
+      "href",
+      "/waitlist",
+    );
     await expect(header.getByRole("link", { name: "Sign In" })).toHaveAttribute("href", "/login");
     await header.getByRole("link", { name: /Tieout/ }).click();
     await expect(page).toHaveURL("/");
@@ -117,10 +141,15 @@ test.describe("header and footer", () => {
   });
 });
 
-test("contact: Get in Touch with the contact address as a mail link, and no form", async ({ page }) => {
+test("contact: Get in Touch with the contact address as a mail link, and no form", async ({
+  page,
+}) => {
   await page.goto("/contact");
   await expect(page.getByRole("heading", { level: 1, name: "Get in Touch" })).toBeVisible();
-  await expect(page.getByRole("link", { name: "hello@tieout.ai" })).toHaveAttribute("href", "mailto:hello@tieout.ai");
+  await expect(page.getByRole("link", { name: "hello@tieout.ai" })).toHaveAttribute(
+    "href",
+    "mailto:hello@tieout.ai",
+  );
   await expect(page.getByRole("main")).toContainText("replies as soon as they see your message");
   await expect(page.getByRole("main").locator("form")).toHaveCount(0);
 });

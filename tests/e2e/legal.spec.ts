@@ -18,7 +18,9 @@ for (const path of ["/terms-of-service", "/privacy-policy", "/dpa"]) {
     const target = (await last.getAttribute("href"))!;
     await last.click();
     await expect(page).toHaveURL(new RegExp(`${target}$`));
-    await expect.poll(async () => (await page.locator(`h2${target}`).boundingBox())?.y ?? -1).toBeGreaterThanOrEqual(64);
+    await expect
+      .poll(async () => (await page.locator(`h2${target}`).boundingBox())?.y ?? -1)
+      .toBeGreaterThanOrEqual(64);
   });
 }
 
@@ -29,9 +31,13 @@ test("Terms and Privacy are effective June 1, 2025", async ({ page }) => {
   }
 });
 
-test("the DPA names the parties and their roles, its effective date and its sections", async ({ page }) => {
+test("the DPA names the parties and their roles, its effective date and its sections", async ({
+  page,
+}) => {
   await page.goto("/dpa");
-  await expect(page.getByRole("heading", { level: 1, name: "Data Processing Addendum" })).toBeVisible();
+  await expect(
+    page.getByRole("heading", { level: 1, name: "Data Processing Addendum" }),
+  ).toBeVisible();
   const main = page.getByRole("main");
   await expect(main).toContainText('Tieout, Inc. ("Provider"), acting as Processor');
   await expect(main).toContainText('("Customer"), acting as Controller');

@@ -6,7 +6,10 @@ test.describe("unknown paths", () => {
   test.use({ expectedConsoleErrors: [NOT_FOUND_LOG, "404 (Not Found)"] });
 
   for (const path of ["/no-such-page", "/.git", "/.git/config", "/.git/HEAD"]) {
-    test(`${path} answers 404 with the Not-found screen, rendered by the server`, async ({ request, page }) => {
+    test(`${path} answers 404 with the Not-found screen, rendered by the server`, async ({
+      request,
+      page,
+    }) => {
       const response = await request.get(path);
       expect(response.status()).toBe(404);
       const html = await response.text();

@@ -13,7 +13,11 @@ test.beforeAll(() => {
 test.afterAll(() => pg?.remove());
 
 const post = (url: string, data: object) =>
-  fetch(`${url}/api/waitlist`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(data) });
+  fetch(`${url}/api/waitlist`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(data),
+  });
 
 test("two instances on one PostgreSQL share the list and the rate limit", async () => {
   const a = await startServer({ DATABASE_URL: pg.url });
@@ -43,7 +47,9 @@ test("two instances on one PostgreSQL share the list and the rate limit", async 
     const statuses = [];
     for (let i = 0; i < 12; i++) {
       const target = i % 2 === 0 ? limitedA : limitedB;
-      statuses.push((await post(target.url, { name: `Flood ${i}`, email: `flood-${i}@example.com` })).status);
+      statuses.push(
+        (await post(target.url, { name: `Flood ${i}`, email: `flood-${i}@example.com` })).status,
+      );
     }
     // One client flooding both instances is limited as one: five accepted in all, not five each.
     expect(statuses.filter((s) => s === 201)).toHaveLength(5);
@@ -56,7 +62,9 @@ test("two instances on one PostgreSQL share the list and the rate limit", async 
 test("when the database goes away: 503 and never a false success; back when it returns", async () => {
   const server = await startServer({ DATABASE_URL: pg.url });
   try {
-    expect((await post(server.url, { name: "Before", email: "before-outage@example.com" })).status).toBe(201);
+    expect(
+      (await post(server.url, { name: "Before", email: "before-outage@example.com" })).status,
+    ).toBe(201);
     pg.stop();
     const during = await post(server.url, { name: "During", email: "during-outage@example.com" });
     expect(during.status).toBe(503);
@@ -64,8 +72,12 @@ test("when the database goes away: 503 and never a false success; back when it r
     expect(((await during.json()) as { ok: boolean }).ok).toBe(false);
     expect((await fetch(`${server.url}/api/health`)).status).toBe(503);
     pg.start();
-    await expect.poll(async () => (await fetch(`${server.url}/api/health`)).status, { timeout: 15_000 }).toBe(200);
-    expect((await post(server.url, { name: "After", email: "after-outage@example.com" })).status).toBe(201);
+    await expect
+      .poll(async () => (await fetch(`${server.url}/api/health`)).status, { timeout: 15_000 })
+      .toBe(200);
+    expect(
+      (await post(server.url, { name: "After", email: "after-outage@example.com" })).status,
+    ).toBe(201);
   } finally {
     await server.stop();
   }
@@ -75,7 +87,12 @@ test("when the database goes away: 503 and never a false success; back when it r
 });
 
 test("an unreachable DATABASE_URL stops start-up with a clear error", async () => {
-  const { code, output } = await runServerExpectingExit({ DATABASE_URL: "postgresql://tieout@127.0.0.1:9/nowhere", SITE_URL: "http://127.0.0.1:1" });
+  const { code, output } = await runServerExpectingExit({
+    DATABASE_URL: "postgresql://tieout@127.0.0.1:9/nowhere",
+    SITE_URL: "http://127.0.0.1:1",
+  });
   expect(code).toBe(1);
-  expect(output).toContain("Cannot reach the PostgreSQL server in DATABASE_URL (127.0.0.1:9/nowhere)");
+  expect(output).toContain(
+    "Cannot reach the PostgreSQL server in DATABASE_URL (127.0.0.1:9/nowhere)",
+  );
 });

@@ -3,7 +3,9 @@ import { ALL_PAGES } from "#tests/support/pages.ts";
 
 for (const page of ALL_PAGES) {
   test.describe(`${page.path}`, () => {
-    test("answers 200 with its main content in the HTML, before any JavaScript", async ({ request }) => {
+    test("answers 200 with its main content in the HTML, before any JavaScript", async ({
+      request,
+    }) => {
       const response = await request.get(page.path);
       expect(response.status()).toBe(200);
       expect(response.headers()["content-type"]).toContain("text/html");
@@ -22,14 +24,18 @@ for (const page of ALL_PAGES) {
       await context.close();
     });
 
-    test("hydrates without errors and has no axe violations at 1280 px and 375 px", async ({ page: tab }) => {
+    test("hydrates without errors and has no axe violations at 1280 px and 375 px", async ({
+      page: tab,
+    }) => {
       for (const width of [1280, 375]) {
         await tab.setViewportSize({ width, height: 900 });
         await tab.goto(page.path);
         await waitForHydration(tab);
         await expect(tab.getByRole("heading", { level: 1, name: page.heading })).toBeVisible();
         expect(await axeViolations(tab), `axe at ${width}px`).toEqual([]);
-        const overflow = await tab.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        const overflow = await tab.evaluate(
+          () => document.documentElement.scrollWidth - window.innerWidth,
+        );
         expect(overflow, `horizontal overflow at ${width}px`).toBeLessThanOrEqual(0);
       }
     });

@@ -1,7 +1,10 @@
 import { expect, test } from "#tests/support/fixtures.ts";
 import { ALL_PAGES, PUBLIC_PAGES } from "#tests/support/pages.ts";
 
-test("every page has its own title, description, canonical link and sharing tags", async ({ page, baseURL }) => {
+test("every page has its own title, description, canonical link and sharing tags", async ({
+  page,
+  baseURL,
+}) => {
   const titles = new Set<string>();
   for (const { path } of ALL_PAGES) {
     await page.goto(path);
@@ -15,8 +18,14 @@ test("every page has its own title, description, canonical link and sharing tags
     await expect(head.locator('link[rel="canonical"]')).toHaveAttribute("href", canonical);
     await expect(head.locator('meta[property="og:url"]')).toHaveAttribute("content", canonical);
     await expect(head.locator('meta[property="og:title"]')).toHaveAttribute("content", title);
-    await expect(head.locator('meta[property="og:image"]')).toHaveAttribute("content", `${baseURL}/media/og-image.png`);
-    await expect(head.locator('meta[name="twitter:card"]')).toHaveAttribute("content", "summary_large_image");
+    await expect(head.locator('meta[property="og:image"]')).toHaveAttribute(
+      "content",
+      `${baseURL}/media/og-image.png`,
+    );
+    await expect(head.locator('meta[name="twitter:card"]')).toHaveAttribute(
+      "content",
+      "summary_large_image",
+    );
   }
   expect(titles.size).toBe(ALL_PAGES.length);
 });
@@ -36,10 +45,17 @@ test("the share image and icons are real images", async ({ request }) => {
   }
 });
 
-test("the home page describes the organisation in structured data", async ({ request, baseURL }) => {
+test("the home page describes the organisation in structured data", async ({
+  request,
+  baseURL,
+}) => {
   const html = await (await request.get("/")).text();
   const json = /<script type="application\/ld\+json">(.*?)<\/script>/s.exec(html)?.[1];
-  const data = JSON.parse(json ?? "{}") as { "@type"?: string; url?: string; address?: { addressLocality?: string } };
+  const data = JSON.parse(json ?? "{}") as {
+    "@type"?: string;
+    url?: string;
+    address?: { addressLocality?: string };
+  };
   expect(data["@type"]).toBe("Organization");
   expect(data.url).toBe(`${baseURL}/`);
   expect(data.address?.addressLocality).toBe("Dover");
@@ -55,7 +71,9 @@ test("robots.txt and sitemap.xml use the configured origin", async ({ request, b
   for (const { path } of PUBLIC_PAGES) expect(xml).toContain(`<loc>${baseURL}${path}</loc>`);
 });
 
-test("HTML responses carry a strict, nonce-based Content-Security-Policy and baseline headers", async ({ request }) => {
+test("HTML responses carry a strict, nonce-based Content-Security-Policy and baseline headers", async ({
+  request,
+}) => {
   const first = await request.get("/");
   const second = await request.get("/");
   const csp = first.headers()["content-security-policy"] ?? "";
@@ -67,10 +85,14 @@ test("HTML responses carry a strict, nonce-based Content-Security-Policy and bas
   expect(csp).toContain("frame-ancestors 'none'");
   expect(csp).toContain("form-action 'self'");
   const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
-  expect(nonce).not.toBe(/'nonce-([^']+)'/.exec(second.headers()["content-security-policy"] ?? "")?.[1]);
+  expect(nonce).not.toBe(
+    /'nonce-([^']+)'/.exec(second.headers()["content-security-policy"] ?? "")?.[1],
+  );
   // Every inline script React Router writes carries this response's nonce.
   const html = await first.text();
-  const scripts = [...html.matchAll(/<script(?![^>]*type="application\/ld\+json")([^>]*)>/g)].map((m) => m[1]);
+  const scripts = [...html.matchAll(/<script(?![^>]*type="application\/ld\+json")([^>]*)>/g)].map(
+    (m) => m[1],
+  );
   expect(scripts.length).toBeGreaterThan(0);
   for (const attrs of scripts) expect(attrs).toContain(`nonce="${nonce}"`);
 

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test } from "@playwright/test";
-import { E2E_ADMIN_EMAIL } from "../../playwright.config.ts";
+import { E2E_ADMIN_EMAIL } from "#tests/support/e2e-env.ts";
 import { ensureUser } from "#tests/support/emulator.ts";
 import { runServerExpectingExit, startServer } from "#tests/support/server.ts";
 import { countsByEmail, flood } from "#tests/support/waitlist-db.ts";
@@ -33,7 +33,11 @@ test("the rate limit answers 429 with Retry-After, per client, and stores nothin
     await server.stop();
   }
   const counts = await countsByEmail({ dataDir: server.dataDir });
-  expect([...counts.keys()].sort()).toEqual(["limited-0@example.com", "limited-1@example.com", "limited-2@example.com"]);
+  expect([...counts.keys()].sort()).toEqual([
+    "limited-0@example.com",
+    "limited-1@example.com",
+    "limited-2@example.com",
+  ]);
 });
 
 test("600 submissions sent 40 at a time are all stored exactly once", async () => {
@@ -53,7 +57,12 @@ test("600 submissions sent 40 at a time are all stored exactly once", async () =
 test("killed with SIGKILL under load and restarted on the same data: every acknowledged entry is there", async () => {
   const first = await startServer();
   let killed = false;
-  const load = flood(first.url, { count: 100_000, concurrency: 20, prefix: "crash", stopWhen: () => killed });
+  const load = flood(first.url, {
+    count: 100_000,
+    concurrency: 20,
+    prefix: "crash",
+    stopWhen: () => killed,
+  });
   await new Promise((r) => setTimeout(r, 1500));
   killed = true;
   await first.stop("SIGKILL");
@@ -73,7 +82,10 @@ test("killed with SIGKILL under load and restarted on the same data: every ackno
 test("a second process on the same data folder is refused with a clear message", async () => {
   const owner = await startServer();
   try {
-    const { code, output } = await runServerExpectingExit({ DATA_DIR: owner.dataDir, SITE_URL: "http://127.0.0.1:1" });
+    const { code, output } = await runServerExpectingExit({
+      DATA_DIR: owner.dataDir,
+      SITE_URL: "http://127.0.0.1:1",
+    });
     expect(code).toBe(1);
     expect(output).toContain("is already using the embedded database");
     expect(output).toContain("DATABASE_URL");
@@ -107,8 +119,21 @@ test("with forwarding on, each new entry reaches the collector once, retried aft
   });
   try {
     const post = (data: object) =>
-      fetch(`${server.url}/api/waitlist`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(data) });
-    expect((await post({ name: "Forward One", email: "fwd-1@example.com", company: "Acme CPA", message: "Tie-outs" })).status).toBe(201);
+      fetch(`${server.url}/api/waitlist`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(data),
+      });
+    expect(
+      (
+        await post({
+          name: "Forward One",
+          email: "fwd-1@example.com",
+          company: "Acme CPA",
+          message: "Tie-outs",
+        })
+      ).status,
+    ).toBe(201);
     expect((await post({ name: "Forward Two", email: "fwd-2@example.com" })).status).toBe(201);
     expect((await post({ name: "Forward Two", email: "FWD-2@example.com" })).status).toBe(200);
 
@@ -116,10 +141,19 @@ test("with forwarding on, each new entry reaches the collector once, retried aft
     await new Promise((r) => setTimeout(r, 6000));
     expect(received).toHaveLength(2);
     const one = received.find((p) => p.get("entry.2") === "fwd-1@example.com");
-    expect(Object.fromEntries(one!)).toEqual({ "entry.1": "Forward One", "entry.2": "fwd-1@example.com", "entry.3": "Acme CPA", "entry.4": "Tie-outs" });
+    expect(Object.fromEntries(one!)).toEqual({
+      "entry.1": "Forward One",
+      "entry.2": "fwd-1@example.com",
+      "entry.3": "Acme CPA",
+      "entry.4": "Tie-outs",
+    });
 
     const token = await ensureUser(E2E_ADMIN_EMAIL, "admin-password-1", { verified: true });
-    const csv = await (await fetch(`${server.url}/api/admin/waitlist.csv`, { headers: { Authorization: `Bearer ${token}` } })).text();
+    const csv = await (
+      await fetch(`${server.url}/api/admin/waitlist.csv`, {
+        headers: { Authorization: `Bearer ${token}` },
+      })
+    ).text();
     const rows = csv.split("\r\n").filter((l) => l.includes("fwd-"));
     expect(rows).toHaveLength(2);
     for (const row of rows) expect(row.endsWith('"sent"')).toBe(true);

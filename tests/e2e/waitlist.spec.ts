@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page } from "@playwright/test";
-import { E2E_ADMIN_EMAIL, E2E_UNVERIFIED_ADMIN_EMAIL } from "../../playwright.config.ts";
+import { E2E_ADMIN_EMAIL, E2E_UNVERIFIED_ADMIN_EMAIL } from "#tests/support/e2e-env.ts";
 import { createUser, ensureUser, uniqueEmail } from "#tests/support/emulator.ts";
 import { expect, test, waitForHydration } from "#tests/support/fixtures.ts";
 
@@ -10,16 +10,23 @@ async function adminToken(): Promise<string> {
 }
 
 async function exportCsv(request: APIRequestContext): Promise<string> {
-  const response = await request.get("/api/admin/waitlist.csv", { headers: { Authorization: `Bearer ${await adminToken()}` } });
+  const response = await request.get("/api/admin/waitlist.csv", {
+    headers: { Authorization: `Bearer ${await adminToken()}` },
+  });
   expect(response.status()).toBe(200);
   return (await response.body()).toString("utf8");
 }
 
 function rowsFor(csv: string, email: string): string[] {
-  return csv.split("\r\n").filter((line) => line.toLowerCase().includes(`"${email.toLowerCase()}"`));
+  return csv
+    .split("\r\n")
+    .filter((line) => line.toLowerCase().includes(`"${email.toLowerCase()}"`));
 }
 
-async function fillForm(page: Page, values: { name: string; email: string; company?: string; message?: string }) {
+async function fillForm(
+  page: Page,
+  values: { name: string; email: string; company?: string; message?: string },
+) {
   await page.getByLabel("Full Name").fill(values.name);
   await page.getByLabel("Email").fill(values.email);
   if (values.company) await page.getByLabel("Company (Optional)").fill(values.company);
@@ -27,27 +34,47 @@ async function fillForm(page: Page, values: { name: string; email: string; compa
 }
 
 test.describe("the waitlist page", () => {
-  test("lays out the spec's page: heading, Back, the Request Access card, fields and links", async ({ page }) => {
+  test("lays out the spec's page: heading, Back, the Request Access card, fields and links", async ({
+    page,
+  }) => {
     await page.goto("/waitlist");
     await waitForHydration(page);
     await expect(page.getByRole("heading", { level: 1, name: "Join the Waitlist" })).toBeVisible();
     await expect(page.getByRole("button", { name: "Back" })).toBeVisible();
     await expect(page.getByRole("heading", { name: "Request Access" })).toBeVisible();
-    for (const label of ["Full Name", "Email", "Company (Optional)", "Tell us about your use case"]) {
+    for (const label of [
+      "Full Name",
+      "Email",
+      "Company (Optional)",
+      "Tell us about your use case",
+    ]) {
       await expect(page.getByLabel(label)).toBeVisible();
     }
-    await expect(page.getByRole("link", { name: "Already have access? Sign in" })).toHaveAttribute("href", "/login");
-    await expect(page.getByRole("main").getByRole("link", { name: "Privacy Policy" })).toHaveAttribute("href", "/privacy-policy");
+    await expect(page.getByRole("link", { name: "Already have access? Sign in" })).toHaveAttribute(
+      "href",
+      "/login",
+    );
+    await expect(
+      page.getByRole("main").getByRole("link", { name: "Privacy Policy" }),
+    ).toHaveAttribute("href", "/privacy-policy");
   });
 
-  test("with JavaScript: submits in place, thanks the visitor, and the entry is stored with its source", async ({ page, request }) => {
+  test("with JavaScript: submits in place, thanks the visitor, and the entry is stored with its source", async ({
+    page,
+    request,
+  }) => {
     const email = uniqueEmail("lead");
     await page.goto("/?utm_source=newsletter&utm_medium=email&utm_campaign=busy-season");
     await waitForHydration(page);
     await page.getByRole("link", { name: "See it in action" }).click();
     await expect(page).toHaveURL("/waitlist");
     await waitForHydration(page);
-    await fillForm(page, { name: "Grace Hopper", email, company: "Hopper & Co CPAs", message: "1120-S season" });
+    await fillForm(page, {
+      name: "Grace Hopper",
+      email,
+      company: "Hopper & Co CPAs",
+      message: "1120-S season",
+    });
     let release = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
     await page.route("**/api/waitlist", async (route) => {
@@ -58,8 +85,13 @@ test.describe("the waitlist page", () => {
     await expect(page.getByRole("button", { name: "Submitting..." })).toBeDisabled();
     release();
     await expect(page.getByRole("heading", { name: "You're on the list!" })).toBeVisible();
-    const notice = page.getByRole("region", { name: /Notifications/ }).getByRole("listitem").filter({ hasText: "Thank you!" });
-    await expect(notice).toContainText("You've been added to our waitlist. We'll be in touch soon.");
+    const notice = page
+      .getByRole("region", { name: /Notifications/ })
+      .getByRole("listitem")
+      .filter({ hasText: "Thank you!" });
+    await expect(notice).toContainText(
+      "You've been added to our waitlist. We'll be in touch soon.",
+    );
     await page.getByRole("link", { name: "Back to Login" }).click();
     await expect(page).toHaveURL("/login");
 
@@ -70,7 +102,10 @@ test.describe("the waitlist page", () => {
     expect(row).toContain("utm_source=newsletter");
   });
 
-  test("without JavaScript: a plain form post lands on the thank-you view and is stored", async ({ browser, request }) => {
+  test("without JavaScript: a plain form post lands on the thank-you view and is stored", async ({
+    browser,
+    request,
+  }) => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     const email = uniqueEmail("nojs");
@@ -84,7 +119,9 @@ test.describe("the waitlist page", () => {
     expect(row).toContain('"linkedin"');
   });
 
-  test("without JavaScript: errors are shown per field and what was typed is kept", async ({ browser }) => {
+  test("without JavaScript: errors are shown per field and what was typed is kept", async ({
+    browser,
+  }) => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     await page.goto("/waitlist");
@@ -113,13 +150,26 @@ test.describe("the waitlist page", () => {
     test("a failure says so with the spec's notice and keeps what was typed", async ({ page }) => {
       await page.goto("/waitlist");
       await waitForHydration(page);
-      await fillForm(page, { name: "Still Here", email: uniqueEmail("outage"), message: "Do not lose this" });
+      await fillForm(page, {
+        name: "Still Here",
+        email: uniqueEmail("outage"),
+        message: "Do not lose this",
+      });
       await page.route("**/api/waitlist", (route) =>
-        route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ ok: false, message: "down" }) }),
+        route.fulfill({
+          status: 503,
+          contentType: "application/json",
+          body: JSON.stringify({ ok: false, message: "down" }),
+        }),
       );
       await page.getByRole("button", { name: "Join Waitlist" }).click();
-      const notice = page.getByRole("region", { name: /Notifications/ }).getByRole("listitem").filter({ hasText: "Error" });
-      await expect(notice).toContainText("There was an error submitting your request. Please try again.");
+      const notice = page
+        .getByRole("region", { name: /Notifications/ })
+        .getByRole("listitem")
+        .filter({ hasText: "Error" });
+      await expect(notice).toContainText(
+        "There was an error submitting your request. Please try again.",
+      );
       await expect(page.getByLabel("Full Name")).toHaveValue("Still Here");
       await expect(page.getByLabel("Tell us about your use case")).toHaveValue("Do not lose this");
       await expect(page.getByRole("heading", { name: "You're on the list!" })).toHaveCount(0);
@@ -128,31 +178,56 @@ test.describe("the waitlist page", () => {
 });
 
 test.describe("POST /api/waitlist", () => {
-  test("201 for a new entry, 200 with the same body for the same email in another case, one row", async ({ request }) => {
+  test("201 for a new entry, 200 with the same body for the same email in another case, one row", async ({
+    request,
+  }) => {
     const email = uniqueEmail("Twice");
     const first = await request.post("/api/waitlist", { data: { name: "Twice", email } });
-    const second = await request.post("/api/waitlist", { form: { name: "Twice Again", email: email.toUpperCase() } });
+    const second = await request.post("/api/waitlist", {
+      form: { name: "Twice Again", email: email.toUpperCase() },
+    });
     expect(first.status()).toBe(201);
     expect(second.status()).toBe(200);
     expect(await second.json()).toEqual(await first.json());
     expect(rowsFor(await exportCsv(request), email)).toHaveLength(1);
   });
 
-  test("bad input is refused with a message per field, and nothing is stored", async ({ request }) => {
+  test("bad input is refused with a message per field, and nothing is stored", async ({
+    request,
+  }) => {
     const email = uniqueEmail("refused");
     const cases = [
       { body: '{"name": "Broken", "email": ', type: "application/json", status: 400 },
       { body: JSON.stringify({ name: 7, email }), type: "application/json", status: 422 },
-      { body: JSON.stringify({ name: "x".repeat(201), email }), type: "application/json", status: 422 },
-      { body: JSON.stringify({ name: "Huge", email, message: "m".repeat(5001) }), type: "application/json", status: 422 },
+      {
+        body: JSON.stringify({ name: "x".repeat(201), email }),
+        type: "application/json",
+        status: 422,
+      },
+      {
+        body: JSON.stringify({ name: "Huge", email, message: "m".repeat(5001) }),
+        type: "application/json",
+        status: 422,
+      },
       { body: JSON.stringify([{ name: "Array", email }]), type: "application/json", status: 422 },
       { body: `name=Plain&email=${email}`, type: "text/plain", status: 415 },
-      { body: JSON.stringify({ name: "Big", email, message: "b".repeat(2 * 1024 * 1024) }), type: "application/json", status: 413 },
+      {
+        body: JSON.stringify({ name: "Big", email, message: "b".repeat(2 * 1024 * 1024) }),
+        type: "application/json",
+        status: 413,
+      },
     ];
     for (const c of cases) {
-      const response = await request.post("/api/waitlist", { data: Buffer.from(c.body), headers: { "Content-Type": c.type } });
+      const response = await request.post("/api/waitlist", {
+        data: Buffer.from(c.body),
+        headers: { "Content-Type": c.type },
+      });
       expect(response.status(), c.body.slice(0, 40)).toBe(c.status);
-      const body = (await response.json()) as { ok: boolean; message: string; errors?: Record<string, string> };
+      const body = (await response.json()) as {
+        ok: boolean;
+        message: string;
+        errors?: Record<string, string>;
+      };
       expect(body.ok).toBe(false);
       expect(body.message.length).toBeGreaterThan(5);
       expect(JSON.stringify(body)).not.toMatch(/\bat \w+ \(|node_modules|\.ts:\d+/);
@@ -167,7 +242,9 @@ test.describe("POST /api/waitlist", () => {
 
   test("the honeypot gets a success and stores nothing", async ({ request }) => {
     const email = uniqueEmail("bot");
-    const response = await request.post("/api/waitlist", { data: { name: "Bot", email, website: "http://spam.example" } });
+    const response = await request.post("/api/waitlist", {
+      data: { name: "Bot", email, website: "http://spam.example" },
+    });
     expect(response.status()).toBe(201);
     expect(rowsFor(await exportCsv(request), email)).toHaveLength(0);
   });
@@ -180,16 +257,32 @@ test.describe("POST /api/waitlist", () => {
 });
 
 test.describe("admin export", () => {
-  test("refused without credentials, for a non-admin, an unverified admin email and a forged token", async ({ request }) => {
+  test("refused without credentials, for a non-admin, an unverified admin email and a forged token", async ({
+    request,
+  }) => {
     expect((await request.get("/api/admin/waitlist.csv")).status()).toBe(401);
 
     const outsider = uniqueEmail("outsider");
     await createUser(outsider, ADMIN_PASSWORD);
     const outsiderToken = await ensureUser(outsider, ADMIN_PASSWORD, { verified: true });
-    expect((await request.get("/api/admin/waitlist.csv", { headers: { Authorization: `Bearer ${outsiderToken}` } })).status()).toBe(403);
+    expect(
+      (
+        await request.get("/api/admin/waitlist.csv", {
+          headers: { Authorization: `Bearer ${outsiderToken}` },
+        })
+      ).status(),
+    ).toBe(403);
 
-    const unverified = await ensureUser(E2E_UNVERIFIED_ADMIN_EMAIL, ADMIN_PASSWORD, { verified: false });
-    expect((await request.get("/api/admin/waitlist.csv", { headers: { Authorization: `Bearer ${unverified}` } })).status()).toBe(403);
+    const unverified = await ensureUser(E2E_UNVERIFIED_ADMIN_EMAIL, ADMIN_PASSWORD, {
+      verified: false,
+    });
+    expect(
+      (
+        await request.get("/api/admin/waitlist.csv", {
+          headers: { Authorization: `Bearer ${unverified}` },
+        })
+      ).status(),
+    ).toBe(403);
 
     // An unsigned token claiming the admin's address, as the emulator would mint one.
     const now = Math.floor(Date.now() / 1000);
@@ -211,17 +304,34 @@ test.describe("admin export", () => {
       ).toString("base64url"),
       "",
     ].join(".");
-    expect((await request.get("/api/admin/waitlist.csv", { headers: { Authorization: `Bearer ${forged}` } })).status()).toBe(401);
+    expect(
+      (
+        await request.get("/api/admin/waitlist.csv", {
+          headers: { Authorization: `Bearer ${forged}` },
+        })
+      ).status(),
+    ).toBe(401);
   });
 
-  test("an admin's CSV opens in Excel: BOM, formulas neutralised, non-Latin text kept", async ({ request }) => {
+  test("an admin's CSV opens in Excel: BOM, formulas neutralised, non-Latin text kept", async ({
+    request,
+  }) => {
     const email = uniqueEmail("excel");
     await request.post("/api/waitlist", {
-      data: { name: "=HYPERLINK(\"http://evil.example\",\"click\")", email, company: "Ørsted & Müller 李", message: "@SUM(A1:A9)" },
+      data: {
+        name: '=HYPERLINK("http://evil.example","click")',
+        email,
+        company: "Ørsted & Müller 李",
+        message: "@SUM(A1:A9)",
+      },
     });
-    const response = await request.get("/api/admin/waitlist.csv", { headers: { Authorization: `Bearer ${await adminToken()}` } });
+    const response = await request.get("/api/admin/waitlist.csv", {
+      headers: { Authorization: `Bearer ${await adminToken()}` },
+    });
     expect(response.headers()["content-type"]).toBe("text/csv; charset=utf-8");
-    expect(response.headers()["content-disposition"]).toMatch(/^attachment; filename="tieout-waitlist-\d{4}-\d{2}-\d{2}\.csv"$/);
+    expect(response.headers()["content-disposition"]).toMatch(
+      /^attachment; filename="tieout-waitlist-\d{4}-\d{2}-\d{2}\.csv"$/,
+    );
     const bytes = await response.body();
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const [row] = rowsFor(bytes.toString("utf8"), email);
@@ -230,11 +340,16 @@ test.describe("admin export", () => {
     expect(row).toContain(`"'@SUM(A1:A9)"`);
   });
 
-  test("the admin page lists entries newest first, counts and searches them", async ({ page, request }) => {
+  test("the admin page lists entries newest first, counts and searches them", async ({
+    page,
+    request,
+  }) => {
     await ensureUser(E2E_ADMIN_EMAIL, ADMIN_PASSWORD, { verified: true });
     const older = uniqueEmail("older");
     const newer = uniqueEmail("newer");
-    await request.post("/api/waitlist", { data: { name: "Older Lead", email: older, company: "Searchable Partners" } });
+    await request.post("/api/waitlist", {
+      data: { name: "Older Lead", email: older, company: "Searchable Partners" },
+    });
     await request.post("/api/waitlist", { data: { name: "Newer Lead", email: newer } });
 
     expect((await page.request.get("/admin/waitlist", { maxRedirects: 0 })).status()).toBe(302);

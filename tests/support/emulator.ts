@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { E2E_EMULATOR_HOST, E2E_PROJECT_ID } from "../../playwright.config.ts";
+import { E2E_EMULATOR_HOST, E2E_PROJECT_ID } from "#tests/support/e2e-env.ts";
 
 const EMULATOR = `http://${E2E_EMULATOR_HOST}`;
 
@@ -8,26 +8,41 @@ export function uniqueEmail(label: string): string {
 }
 
 /** An account that may already exist from an earlier test in this run: created or signed in. */
-export async function ensureUser(email: string, password: string, options: { verified: boolean }): Promise<string> {
+export async function ensureUser(
+  email: string,
+  password: string,
+  options: { verified: boolean },
+): Promise<string> {
   let uid: string;
   try {
     uid = (await createUser(email, password)).uid;
   } catch {
     const token = await signInToken(email, password);
-    uid = (JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString()) as { user_id: string }).user_id;
+    uid = (
+      JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString()) as {
+        user_id: string;
+      }
+    ).user_id;
   }
   if (options.verified) await verifyEmail(uid);
   return signInToken(email, password);
 }
 
 /** Creates an account directly in the Auth emulator (the fixture way, not through the UI). */
-export async function createUser(email: string, password: string): Promise<{ uid: string; idToken: string }> {
-  const response = await fetch(`${EMULATOR}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=demo-api-key`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ email, password, returnSecureToken: true }),
-  });
-  if (!response.ok) throw new Error(`createUser failed: ${response.status} ${await response.text()}`);
+export async function createUser(
+  email: string,
+  password: string,
+): Promise<{ uid: string; idToken: string }> {
+  const response = await fetch(
+    `${EMULATOR}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=demo-api-key`,
+    {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ email, password, returnSecureToken: true }),
+    },
+  );
+  if (!response.ok)
+    throw new Error(`createUser failed: ${response.status} ${await response.text()}`);
   const body = (await response.json()) as { localId: string; idToken: string };
   return { uid: body.localId, idToken: body.idToken };
 }
@@ -43,21 +58,28 @@ export async function oobCodes(email: string): Promise<OobCode[]> {
 
 /** Marks an account's email as verified, as the emulator's administrator. */
 export async function verifyEmail(uid: string): Promise<void> {
-  const response = await fetch(`${EMULATOR}/identitytoolkit.googleapis.com/v1/projects/${E2E_PROJECT_ID}/accounts:update`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Authorization: "Bearer owner" },
-    body: JSON.stringify({ localId: uid, emailVerified: true }),
-  });
-  if (!response.ok) throw new Error(`verifyEmail failed: ${response.status} ${await response.text()}`);
+  const response = await fetch(
+    `${EMULATOR}/identitytoolkit.googleapis.com/v1/projects/${E2E_PROJECT_ID}/accounts:update`,
+    {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Authorization: "Bearer owner" },
+      body: JSON.stringify({ localId: uid, emailVerified: true }),
+    },
+  );
+  if (!response.ok)
+    throw new Error(`verifyEmail failed: ${response.status} ${await response.text()}`);
 }
 
 /** A fresh ID token for an existing account. */
 export async function signInToken(email: string, password: string): Promise<string> {
-  const response = await fetch(`${EMULATOR}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=demo-api-key`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ email, password, returnSecureToken: true }),
-  });
+  const response = await fetch(
+    `${EMULATOR}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=demo-api-key`,
+    {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ email, password, returnSecureToken: true }),
+    },
+  );
   if (!response.ok) throw new Error(`signIn failed: ${response.status} ${await response.text()}`);
   return ((await response.json()) as { idToken: string }).idToken;
 }

@@ -7,10 +7,22 @@ import path from "node:path";
 export function docxToPdf(docx: string): string {
   const out = mkdtempSync(path.join(tmpdir(), "tieout-pdf-"));
   const profile = mkdtempSync(path.join(tmpdir(), "tieout-lo-profile-"));
-  execFileSync("soffice", [`-env:UserInstallation=file://${profile}`, "--headless", "--convert-to", "pdf", "--outdir", out, docx], {
-    stdio: "pipe",
-    timeout: 120_000,
-  });
+  execFileSync(
+    "soffice",
+    [
+      `-env:UserInstallation=file://${profile}`,
+      "--headless",
+      "--convert-to",
+      "pdf",
+      "--outdir",
+      out,
+      docx,
+    ],
+    {
+      stdio: "pipe",
+      timeout: 120_000,
+    },
+  );
   const pdf = readdirSync(out).find((f) => f.endsWith(".pdf"));
   if (!pdf) throw new Error("LibreOffice produced no PDF");
   return path.join(out, pdf);
@@ -22,5 +34,8 @@ export function pdfPageCount(pdf: string): number {
 }
 
 export function pdfText(pdf: string): string {
-  return execFileSync("pdftotext", ["-layout", pdf, "-"], { encoding: "utf8" }).replace(/\s+/g, " ");
+  return execFileSync("pdftotext", ["-layout", pdf, "-"], { encoding: "utf8" }).replace(
+    /\s+/g,
+    " ",
+  );
 }

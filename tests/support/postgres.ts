@@ -24,7 +24,8 @@ function asPostgres(bin: string, args: string[]) {
   const isRoot = process.getuid?.() === 0;
   const [cmd, argv] = isRoot ? ["runuser", ["-u", "postgres", "--", bin, ...args]] : [bin, args];
   const result = spawnSync(cmd, argv, { encoding: "utf8" });
-  if (result.status !== 0) throw new Error(`${path.basename(bin)} failed: ${result.stderr}${result.stdout}`);
+  if (result.status !== 0)
+    throw new Error(`${path.basename(bin)} failed: ${result.stderr}${result.stdout}`);
   return result.stdout;
 }
 
@@ -32,15 +33,35 @@ export type Postgres = { url: string; stop: () => void; start: () => void; remov
 
 export function startPostgres(port: number): Postgres {
   const bin = binDir();
-  if (!bin) throw new Error("PostgreSQL is not installed (npm test installs Debian's postgresql package)");
+  if (!bin)
+    throw new Error("PostgreSQL is not installed (npm test installs Debian's postgresql package)");
   const dir = mkdtempSync(path.join(tmpdir(), "tieout-pg-"));
   chmodSync(dir, 0o777);
   const data = path.join(dir, "data");
   if (process.getuid?.() === 0) execFileSync("chown", ["postgres", dir]);
-  asPostgres(path.join(bin, "initdb"), ["-D", data, "-U", "tieout", "--auth=trust", "-E", "UTF8", "--no-sync"]);
+  asPostgres(path.join(bin, "initdb"), [
+    "-D",
+    data,
+    "-U",
+    "tieout",
+    "--auth=trust",
+    "-E",
+    "UTF8",
+    "--no-sync",
+  ]);
   const start = () =>
-    asPostgres(path.join(bin, "pg_ctl"), ["-D", data, "-l", path.join(dir, "log"), "-w", "-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, "start"]);
-  const stop = () => asPostgres(path.join(bin, "pg_ctl"), ["-D", data, "-m", "immediate", "-w", "stop"]);
+    asPostgres(path.join(bin, "pg_ctl"), [
+      "-D",
+      data,
+      "-l",
+      path.join(dir, "log"),
+      "-w",
+      "-o",
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`,
+      "start",
+    ]);
+  const stop = () =>
+    asPostgres(path.join(bin, "pg_ctl"), ["-D", data, "-m", "immediate", "-w", "stop"]);
   start();
   return {
     url: `postgresql://tieout@127.0.0.1:${port}/postgres`,

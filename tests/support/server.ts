@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { E2E_EMULATOR_HOST, E2E_PROJECT_ID } from "../../playwright.config.ts";
+import { E2E_EMULATOR_HOST, E2E_PROJECT_ID } from "#tests/support/e2e-env.ts";
 
 export type RunningServer = {
   url: string;
@@ -19,7 +19,10 @@ export type RunningServer = {
 
 let nextPort = 3300 + Number(process.env.TEST_WORKER_INDEX ?? 0) * 20;
 
-export async function startServer(env: Record<string, string> = {}, options: { dataDir?: string } = {}): Promise<RunningServer> {
+export async function startServer(
+  env: Record<string, string> = {},
+  options: { dataDir?: string } = {},
+): Promise<RunningServer> {
   const port = nextPort++;
   const url = `http://127.0.0.1:${port}`;
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), "tieout-test-"));
@@ -55,7 +58,8 @@ export async function startServer(env: Record<string, string> = {}, options: { d
   };
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output}`);
+    if (child.exitCode !== null)
+      throw new Error(`server exited with ${child.exitCode}:\n${output}`);
     try {
       if ((await fetch(`${url}/api/health`)).status < 500) return server;
     } catch {
@@ -68,9 +72,17 @@ export async function startServer(env: Record<string, string> = {}, options: { d
 }
 
 /** Runs a server that is expected to refuse to start; resolves with its exit code and output. */
-export async function runServerExpectingExit(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+export async function runServerExpectingExit(
+  env: Record<string, string>,
+): Promise<{ code: number | null; output: string }> {
   const child = spawn(process.execPath, ["build/server/app.js"], {
-    env: { PATH: process.env.PATH ?? "", NODE_ENV: "test", HOST: "127.0.0.1", PORT: String(nextPort++), ...env },
+    env: {
+      PATH: process.env.PATH ?? "",
+      NODE_ENV: "test",
+      HOST: "127.0.0.1",
+      PORT: String(nextPort++),
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

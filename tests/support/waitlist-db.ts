@@ -2,8 +2,14 @@ import { sql } from "drizzle-orm";
 import { openDatabase, queryRows } from "#db/client.ts";
 
 /** Opens a stopped server's database directly and counts the rows per address. */
-export async function countsByEmail(options: { dataDir: string; databaseUrl?: string }): Promise<Map<string, number>> {
-  const database = await openDatabase({ dataDir: options.dataDir, databaseUrl: options.databaseUrl });
+export async function countsByEmail(options: {
+  dataDir: string;
+  databaseUrl?: string;
+}): Promise<Map<string, number>> {
+  const database = await openDatabase({
+    dataDir: options.dataDir,
+    databaseUrl: options.databaseUrl,
+  });
   try {
     const rows = await queryRows<{ email: string; n: number }>(
       database.db,
@@ -16,7 +22,10 @@ export async function countsByEmail(options: { dataDir: string; databaseUrl?: st
 }
 
 /** Sends `count` submissions, `concurrency` at a time; returns the emails acknowledged with 201. */
-export async function flood(url: string, options: { count: number; concurrency: number; prefix: string; stopWhen?: () => boolean }) {
+export async function flood(
+  url: string,
+  options: { count: number; concurrency: number; prefix: string; stopWhen?: () => boolean },
+) {
   const acknowledged: string[] = [];
   const statuses = new Map<number, number>();
   let next = 0;

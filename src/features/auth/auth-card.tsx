@@ -23,13 +23,21 @@ export function AuthCard({
       <div className="w-full max-w-md">
         {back ? <BackButton /> : null}
         <div className="mt-3 rounded-2xl border border-rule bg-card p-6 shadow-[0_20px_50px_-35px_rgba(15,42,36,0.5)] sm:p-8">
-          <h1 ref={titleRef} tabIndex={-1} className="font-serif text-3xl font-semibold tracking-tight outline-none">
+          <h1
+            ref={titleRef}
+            tabIndex={-1}
+            className="font-serif text-3xl font-semibold tracking-tight outline-none"
+          >
             {title}
           </h1>
-          {description ? <div className="mt-2 leading-relaxed text-ink-soft">{description}</div> : null}
+          {description ? (
+            <div className="mt-2 leading-relaxed text-ink-soft">{description}</div>
+          ) : null}
           <div className="mt-7">{children}</div>
         </div>
-        {footer ? <div className="mt-6 space-y-2 text-center text-[0.95rem] text-ink-soft">{footer}</div> : null}
+        {footer ? (
+          <div className="mt-6 space-y-2 text-center text-[0.95rem] text-ink-soft">{footer}</div>
+        ) : null}
       </div>
     </Container>
   );

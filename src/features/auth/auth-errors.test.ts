@@ -7,18 +7,53 @@ afterEach(() => vi.restoreAllMocks());
 
 describe("the spec's error catalogue (§8), row by row", () => {
   test.each([
-    ["signIn", "auth/user-not-found", "Sign In Failed", "No account found with this email address."],
+    [
+      "signIn",
+      "auth/user-not-found",
+      "Sign In Failed",
+      "No account found with this email address.",
+    ],
     ["signIn", "auth/wrong-password", "Sign In Failed", "Incorrect password. Please try again."],
     ["signIn", "auth/invalid-email", "Sign In Failed", "Please enter a valid email address."],
-    ["signIn", "auth/internal-error", "Sign In Failed", "Failed to sign in. Please check your credentials."],
-    ["signUp", "auth/email-already-in-use", "Sign Up Failed", "This email is already registered. Please sign in instead."],
+    [
+      "signIn",
+      "auth/internal-error",
+      "Sign In Failed",
+      "Failed to sign in. Please check your credentials.",
+    ],
+    [
+      "signUp",
+      "auth/email-already-in-use",
+      "Sign Up Failed",
+      "This email is already registered. Please sign in instead.",
+    ],
     ["signUp", "auth/invalid-email", "Sign Up Failed", "Please enter a valid email address."],
-    ["signUp", "auth/weak-password", "Sign Up Failed", "Password is too weak. Please use a stronger password."],
-    ["signUp", "auth/internal-error", "Sign Up Failed", "Failed to create account. Please try again."],
+    [
+      "signUp",
+      "auth/weak-password",
+      "Sign Up Failed",
+      "Password is too weak. Please use a stronger password.",
+    ],
+    [
+      "signUp",
+      "auth/internal-error",
+      "Sign Up Failed",
+      "Failed to create account. Please try again.",
+    ],
     ["reset", "auth/user-not-found", "Reset Failed", "No account found with this email address."],
     ["reset", "auth/invalid-email", "Reset Failed", "Please enter a valid email address."],
-    ["reset", "auth/too-many-requests", "Reset Failed", "Too many requests. Please try again later."],
-    ["reset", "auth/internal-error", "Reset Failed", "Failed to send reset email. Please try again."],
+    [
+      "reset",
+      "auth/too-many-requests",
+      "Reset Failed",
+      "Too many requests. Please try again later.",
+    ],
+    [
+      "reset",
+      "auth/internal-error",
+      "Reset Failed",
+      "Failed to send reset email. Please try again.",
+    ],
   ] as const)("%s %s -> %s: %s", (action, code, title, description) => {
     vi.spyOn(console, "warn").mockImplementation(() => {});
     expect(authErrorNotice(action, err(code))).toEqual({ title, description });
@@ -43,7 +78,9 @@ describe("beyond the catalogue", () => {
 
   test("an unknown code or a non-Firebase error falls back and is logged", () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
-    expect(authErrorNotice("reset", new TypeError("boom")).description).toBe("Failed to send reset email. Please try again.");
+    expect(authErrorNotice("reset", new TypeError("boom")).description).toBe(
+      "Failed to send reset email. Please try again.",
+    );
     expect(warn).toHaveBeenCalledOnce();
   });
 });

@@ -31,7 +31,8 @@ const MESSAGES: Record<AuthAction, Record<string, string>> = {
     "auth/invalid-email": INVALID_EMAIL,
     // Projects with email-enumeration protection answer both of the above with this one.
     "auth/invalid-credential": FALLBACK.signIn,
-    "auth/too-many-requests": "Too many failed attempts. Please wait a few minutes or reset your password.",
+    "auth/too-many-requests":
+      "Too many failed attempts. Please wait a few minutes or reset your password.",
     "auth/user-disabled": DISABLED,
     "auth/network-request-failed": NETWORK,
   },
@@ -51,7 +52,8 @@ const MESSAGES: Record<AuthAction, Record<string, string>> = {
   },
   confirmReset: {
     "auth/expired-action-code": "This reset link has expired. Ask for a new one.",
-    "auth/invalid-action-code": "This reset link is not valid or was already used. Ask for a new one.",
+    "auth/invalid-action-code":
+      "This reset link is not valid or was already used. Ask for a new one.",
     "auth/weak-password": "Password is too weak. Please use a stronger password.",
     "auth/too-many-requests": TOO_MANY,
     "auth/network-request-failed": NETWORK,
@@ -59,7 +61,12 @@ const MESSAGES: Record<AuthAction, Record<string, string>> = {
 };
 
 export function authErrorCode(error: unknown): string | null {
-  if (typeof error === "object" && error !== null && "code" in error && typeof error.code === "string") {
+  if (
+    typeof error === "object" &&
+    error !== null &&
+    "code" in error &&
+    typeof error.code === "string"
+  ) {
     return error.code;
   }
   return null;

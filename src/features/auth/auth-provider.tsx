@@ -1,5 +1,14 @@
 import type { User } from "firebase/auth";
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+} from "react";
 import { loadFirebaseAuth } from "#src/features/auth/firebase-client.ts";
 import type { FirebaseWebConfig, SessionUser } from "#src/lib/public-env.ts";
 
@@ -23,7 +32,11 @@ const AuthContext = createContext<AuthContextValue | null>(null);
 
 async function postSession(user: User, forceRefresh: boolean): Promise<Response> {
   const token = await user.getIdToken(forceRefresh);
-  return fetch("/api/session", { method: "POST", headers: { Authorization: `Bearer ${token}` }, credentials: "same-origin" });
+  return fetch("/api/session", {
+    method: "POST",
+    headers: { Authorization: `Bearer ${token}` },
+    credentials: "same-origin",
+  });
 }
 
 /**
@@ -57,7 +70,10 @@ export function AuthProvider({
         if (response.ok) serverUid.current = user.uid;
         else console.warn("Session sync was refused:", response.status);
       } else if (serverUid.current !== null) {
-        const response = await fetch("/api/session", { method: "DELETE", credentials: "same-origin" });
+        const response = await fetch("/api/session", {
+          method: "DELETE",
+          credentials: "same-origin",
+        });
         if (response.ok) serverUid.current = null;
       }
     };

@@ -25,14 +25,24 @@ export function AuthSlot() {
       await logout();
       await navigate("/");
     } catch {
-      notify({ variant: "destructive", title: "Sign Out Failed", description: "Please try again." });
+      notify({
+        variant: "destructive",
+        title: "Sign Out Failed",
+        description: "Please try again.",
+      });
     } finally {
       setBusy(false);
     }
   }
 
   return (
-    <Button type="button" variant="ghost" size="sm" disabled={busy} onClick={() => void handleSignOut()}>
+    <Button
+      type="button"
+      variant="ghost"
+      size="sm"
+      disabled={busy}
+      onClick={() => void handleSignOut()}
+    >
       Sign Out
     </Button>
   );

@@ -35,7 +35,11 @@ export function EmailAction({ mode, code }: { mode: string | null; code: string 
     let cancelled = false;
     const fail = (error: unknown) => {
       if (cancelled) return;
-      setState({ step: "invalid", expired: authErrorCode(error) === "auth/expired-action-code", mode: mode ?? "" });
+      setState({
+        step: "invalid",
+        expired: authErrorCode(error) === "auth/expired-action-code",
+        mode: mode ?? "",
+      });
     };
     if (!supported) return;
     loadFirebaseAuth(config)
@@ -71,12 +75,19 @@ export function EmailAction({ mode, code }: { mode: string | null; code: string 
     try {
       const { auth, sdk } = await loadFirebaseAuth(config);
       await sdk.confirmPasswordReset(auth, code ?? "", password);
-      notify({ title: "Password Changed", description: "You can now sign in with your new password." });
+      notify({
+        title: "Password Changed",
+        description: "You can now sign in with your new password.",
+      });
       setState({ step: "changed" });
     } catch (error) {
       const code = authErrorCode(error);
       if (code === "auth/expired-action-code" || code === "auth/invalid-action-code") {
-        setState({ step: "invalid", expired: code === "auth/expired-action-code", mode: "resetPassword" });
+        setState({
+          step: "invalid",
+          expired: code === "auth/expired-action-code",
+          mode: "resetPassword",
+        });
       }
       notify({ variant: "destructive", ...authErrorNotice("confirmReset", error) });
     } finally {
@@ -108,12 +119,31 @@ export function EmailAction({ mode, code }: { mode: string | null; code: string 
         >
           <form onSubmit={(e) => void handleSubmit(e)} className="space-y-5">
             {/* Lets password managers file the new password under the right account. */}
-            <input type="email" name="username" autoComplete="username" value={state.email} readOnly hidden />
-            <Field label="New Password" hint={`Must be at least ${MIN_PASSWORD_LENGTH} characters long`}>
-              {(props) => <PasswordInput {...props} name="password" required autoComplete="new-password" />}
+            <input
+              type="email"
+              name="username"
+              autoComplete="username"
+              value={state.email}
+              readOnly
+              hidden
+            />
+            <Field
+              label="New Password"
+              hint={`Must be at least ${MIN_PASSWORD_LENGTH} characters long`}
+            >
+              {(props) => (
+                <PasswordInput {...props} name="password" required autoComplete="new-password" />
+              )}
             </Field>
             <Field label="Confirm New Password">
-              {(props) => <PasswordInput {...props} name="confirmPassword" required autoComplete="new-password" />}
+              {(props) => (
+                <PasswordInput
+                  {...props}
+                  name="confirmPassword"
+                  required
+                  autoComplete="new-password"
+                />
+              )}
             </Field>
             <Button type="submit" className="w-full" disabled={busy}>
               {busy ? "Saving..." : "Save New Password"}
@@ -124,7 +154,9 @@ export function EmailAction({ mode, code }: { mode: string | null; code: string 
     case "changed":
       return (
         <AuthCard title="Password Changed" titleRef={heading} back={false}>
-          <p className="leading-relaxed">Your password has been changed. Sign in with your new password.</p>
+          <p className="leading-relaxed">
+            Your password has been changed. Sign in with your new password.
+          </p>
           <Button asChild className="mt-7 w-full">
             <Link to="/login">Sign In</Link>
           </Button>
@@ -142,14 +174,22 @@ export function EmailAction({ mode, code }: { mode: string | null; code: string 
     case "invalid": {
       const reset = state.mode === "resetPassword";
       return (
-        <AuthCard title={state.expired ? "This Link Has Expired" : "This Link Is Not Valid"} titleRef={heading} back={false}>
+        <AuthCard
+          title={state.expired ? "This Link Has Expired" : "This Link Is Not Valid"}
+          titleRef={heading}
+          back={false}
+        >
           <p className="leading-relaxed">
             {reset
               ? "Reset links work once and expire after a while. Ask for a new one and use the most recent email."
               : "The link may be incomplete, already used or expired."}
           </p>
           <Button asChild className="mt-7 w-full">
-            {reset ? <Link to="/forgot-password">Request a New Link</Link> : <Link to="/">Return to Home</Link>}
+            {reset ? (
+              <Link to="/forgot-password">Request a New Link</Link>
+            ) : (
+              <Link to="/">Return to Home</Link>
+            )}
           </Button>
         </AuthCard>
       );

@@ -11,7 +11,10 @@ let pending: Promise<{ auth: Auth; sdk: typeof FirebaseAuthSdk }> | null = null;
 
 export function loadFirebaseAuth(config: FirebaseWebConfig) {
   pending ??= (async () => {
-    const [{ initializeApp, getApps }, sdk] = await Promise.all([import("firebase/app"), import("firebase/auth")]);
+    const [{ initializeApp, getApps }, sdk] = await Promise.all([
+      import("firebase/app"),
+      import("firebase/auth"),
+    ]);
     const app =
       getApps()[0] ??
       initializeApp({
@@ -23,7 +26,8 @@ export function loadFirebaseAuth(config: FirebaseWebConfig) {
     const auth = sdk.initializeAuth(app, {
       persistence: [sdk.indexedDBLocalPersistence, sdk.browserLocalPersistence],
     });
-    if (config.emulatorUrl) sdk.connectAuthEmulator(auth, config.emulatorUrl, { disableWarnings: true });
+    if (config.emulatorUrl)
+      sdk.connectAuthEmulator(auth, config.emulatorUrl, { disableWarnings: true });
     return { auth, sdk };
   })();
   pending.catch(() => {

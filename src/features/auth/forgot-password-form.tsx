@@ -32,7 +32,10 @@ export function ForgotPasswordForm() {
     setBusy(true);
     try {
       await resetPassword(email);
-      notify({ title: "Email Sent!", description: "Check your inbox and spam folder for password reset instructions." });
+      notify({
+        title: "Email Sent!",
+        description: "Check your inbox and spam folder for password reset instructions.",
+      });
       switched.current = true;
       setSentTo(email);
     } catch (error) {
@@ -46,7 +49,8 @@ export function ForgotPasswordForm() {
     return (
       <AuthCard title="Check Your Email" titleRef={heading} back={false}>
         <p className="leading-relaxed">
-          We sent a password reset link to <strong className="font-semibold break-all">{sentTo}</strong>.
+          We sent a password reset link to{" "}
+          <strong className="font-semibold break-all">{sentTo}</strong>.
         </p>
         <p className="mt-3 leading-relaxed text-ink-soft">
           It can take a minute to arrive. If you don&apos;t see it, check your spam or junk folder.

@@ -1,39 +1,25 @@
-import { useRef, useState, type FormEvent } from "react";
-import { Link, useNavigate } from "react-router";
-import { authErrorNotice } from "#src/features/auth/auth-errors.ts";
+import type { FormEvent } from "react";
+import { Link } from "react-router";
 import { AuthCard, NeedsJavaScript, textLink } from "#src/features/auth/auth-card.tsx";
 import { useAuth } from "#src/features/auth/auth-provider.tsx";
 import { useHydrated } from "#src/lib/use-hydrated.ts";
 import { formText } from "#src/lib/form-text.ts";
 import { Button } from "#src/ui/button.tsx";
 import { Field, PasswordInput } from "#src/ui/field.tsx";
-import { useNotify } from "#src/ui/notices.tsx";
-import { useRedirectWhenSignedIn } from "#src/features/auth/use-redirect-when-signed-in.ts";
+import { useAuthForm } from "#src/features/auth/use-auth-form.ts";
 
 export function LoginForm() {
   const { signInWithEmail } = useAuth();
-  const navigate = useNavigate();
-  const notify = useNotify();
   const hydrated = useHydrated();
-  const [busy, setBusy] = useState(false);
-  const submitting = useRef(false);
-  useRedirectWhenSignedIn(submitting);
+  const { busy, run } = useAuthForm("signIn", {
+    title: "Welcome back!",
+    description: "Successfully signed in to your account.",
+  });
 
-  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
+  function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    submitting.current = true;
-    setBusy(true);
-    try {
-      await signInWithEmail(formText(form, "email"), formText(form, "password"));
-      notify({ title: "Welcome back!", description: "Successfully signed in to your account." });
-      await navigate("/", { replace: true });
-    } catch (error) {
-      notify({ variant: "destructive", ...authErrorNotice("signIn", error) });
-    } finally {
-      submitting.current = false;
-      setBusy(false);
-    }
+    void run(() => signInWithEmail(formText(form, "email"), formText(form, "password")));
   }
 
   return (
@@ -50,12 +36,24 @@ export function LoginForm() {
       }
     >
       <NeedsJavaScript />
-      <form onSubmit={(e) => void handleSubmit(e)} className="space-y-5">
+      <form onSubmit={handleSubmit} className="space-y-5">
         <Field label="Email">
-          {(props) => <input {...props} name="email" type="email" required autoComplete="email" inputMode="email" spellCheck={false} />}
+          {(props) => (
+            <input
+              {...props}
+              name="email"
+              type="email"
+              required
+              autoComplete="email"
+              inputMode="email"
+              spellCheck={false}
+            />
+          )}
         </Field>
         <Field label="Password">
-          {(props) => <PasswordInput {...props} name="password" required autoComplete="current-password" />}
+          {(props) => (
+            <PasswordInput {...props} name="password" required autoComplete="current-password" />
+          )}
         </Field>
         <div className="flex justify-end">
           <Link to="/forgot-password" className={`${textLink} text-sm`}>
@@ -69,4 +67,3 @@ export function LoginForm() {
     </AuthCard>
   );
 }
-

@@ -5,10 +5,16 @@ export const MIN_PASSWORD_LENGTH = 6;
 /** The spec's two checks on a new password (§5), in its order: matching first, then length. */
 export function checkNewPassword(password: string, confirmPassword: string): Notice | null {
   if (password !== confirmPassword) {
-    return { title: "Passwords Don't Match", description: "Please make sure both passwords are the same." };
+    return {
+      title: "Passwords Don't Match",
+      description: "Please make sure both passwords are the same.",
+    };
   }
   if (password.length < MIN_PASSWORD_LENGTH) {
-    return { title: "Password Too Short", description: `Password must be at least ${MIN_PASSWORD_LENGTH} characters long.` };
+    return {
+      title: "Password Too Short",
+      description: `Password must be at least ${MIN_PASSWORD_LENGTH} characters long.`,
+    };
   }
   return null;
 }

@@ -1,26 +1,23 @@
-import { useRef, useState, type FormEvent } from "react";
-import { Link, useNavigate } from "react-router";
+import type { FormEvent } from "react";
+import { Link } from "react-router";
 import { AuthCard, NeedsJavaScript, textLink } from "#src/features/auth/auth-card.tsx";
-import { authErrorNotice } from "#src/features/auth/auth-errors.ts";
 import { useAuth } from "#src/features/auth/auth-provider.tsx";
 import { checkNewPassword, MIN_PASSWORD_LENGTH } from "#src/features/auth/password-rules.ts";
 import { formText } from "#src/lib/form-text.ts";
-import { useRedirectWhenSignedIn } from "#src/features/auth/use-redirect-when-signed-in.ts";
+import { useAuthForm } from "#src/features/auth/use-auth-form.ts";
 import { useHydrated } from "#src/lib/use-hydrated.ts";
 import { Button } from "#src/ui/button.tsx";
 import { Field, PasswordInput } from "#src/ui/field.tsx";
-import { useNotify } from "#src/ui/notices.tsx";
 
 export function SignupForm() {
   const { signUpWithEmail } = useAuth();
-  const navigate = useNavigate();
-  const notify = useNotify();
   const hydrated = useHydrated();
-  const [busy, setBusy] = useState(false);
-  const submitting = useRef(false);
-  useRedirectWhenSignedIn(submitting);
+  const { busy, run, notify } = useAuthForm("signUp", {
+    title: "Account Created!",
+    description: "Welcome! Your account has been successfully created.",
+  });
 
-  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
+  function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const password = formText(form, "password");
@@ -29,18 +26,7 @@ export function SignupForm() {
       notify({ variant: "destructive", ...problem });
       return;
     }
-    submitting.current = true;
-    setBusy(true);
-    try {
-      await signUpWithEmail(formText(form, "email"), password);
-      notify({ title: "Account Created!", description: "Welcome! Your account has been successfully created." });
-      await navigate("/", { replace: true });
-    } catch (error) {
-      notify({ variant: "destructive", ...authErrorNotice("signUp", error) });
-    } finally {
-      submitting.current = false;
-      setBusy(false);
-    }
+    void run(() => signUpWithEmail(formText(form, "email"), password));
   }
 
   return (
@@ -57,15 +43,29 @@ export function SignupForm() {
       }
     >
       <NeedsJavaScript />
-      <form onSubmit={(e) => void handleSubmit(e)} className="space-y-5">
+      <form onSubmit={handleSubmit} className="space-y-5">
         <Field label="Email">
-          {(props) => <input {...props} name="email" type="email" required autoComplete="email" inputMode="email" spellCheck={false} />}
+          {(props) => (
+            <input
+              {...props}
+              name="email"
+              type="email"
+              required
+              autoComplete="email"
+              inputMode="email"
+              spellCheck={false}
+            />
+          )}
         </Field>
         <Field label="Password" hint={`Must be at least ${MIN_PASSWORD_LENGTH} characters long`}>
-          {(props) => <PasswordInput {...props} name="password" required autoComplete="new-password" />}
+          {(props) => (
+            <PasswordInput {...props} name="password" required autoComplete="new-password" />
+          )}
         </Field>
         <Field label="Confirm Password">
-          {(props) => <PasswordInput {...props} name="confirmPassword" required autoComplete="new-password" />}
+          {(props) => (
+            <PasswordInput {...props} name="confirmPassword" required autoComplete="new-password" />
+          )}
         </Field>
         <Button type="submit" className="w-full" disabled={!hydrated || busy}>
           {busy ? "Creating account..." : "Create Account"}

@@ -8,5 +8,7 @@ function NeedsAuth() {
 }
 
 test("useAuth outside its provider throws the spec's message", () => {
-  expect(() => renderToString(<NeedsAuth />)).toThrow("useAuth must be used within an AuthProvider");
+  expect(() => renderToString(<NeedsAuth />)).toThrow(
+    "useAuth must be used within an AuthProvider",
+  );
 });

@@ -35,7 +35,10 @@ export function DemoVideo({ embed }: { embed: DemoEmbed | null }) {
           </video>
         )}
       </div>
-      <figcaption id="demo-description" className="mt-4 max-w-3xl text-sm leading-relaxed text-ink-soft">
+      <figcaption
+        id="demo-description"
+        className="mt-4 max-w-3xl text-sm leading-relaxed text-ink-soft"
+      >
         {DESCRIPTION}
       </figcaption>
     </figure>

@@ -12,7 +12,14 @@ const ROWS = [
 function Tick() {
   return (
     <svg viewBox="0 0 16 16" aria-hidden="true" className="size-4 shrink-0 text-ledger">
-      <path d="M3 8.5l3 3L13 4.5" fill="none" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" strokeLinejoin="round" />
+      <path
+        d="M3 8.5l3 3L13 4.5"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2.2"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      />
     </svg>
   );
 }
@@ -26,7 +33,9 @@ export function LedgerCard() {
     >
       <div className="flex items-center justify-between rounded-t-lg bg-ledger px-4 py-2.5 text-[0.8rem] font-medium text-white">
         <span>Lead sheet · Income statement</span>
-        <span className="rounded bg-ink/35 px-2 py-0.5 text-[0.7rem] tracking-wide uppercase">TB 2025</span>
+        <span className="rounded bg-ink/35 px-2 py-0.5 text-[0.7rem] tracking-wide uppercase">
+          TB 2025
+        </span>
       </div>
       <table className="w-full text-left text-[0.82rem] tabular-nums sm:text-sm" aria-hidden="true">
         <tbody>
@@ -45,7 +54,7 @@ export function LedgerCard() {
           <tr>
             <td className="py-3 pr-2 pl-4 font-semibold">Net per books</td>
             <td className="py-3 pr-3 text-right font-semibold whitespace-nowrap">
-              <span className="double-rule pb-0.5">1,222,795.00</span>
+              <span className="pb-0.5 double-rule">1,222,795.00</span>
             </td>
             <td className="py-3 pr-4">
               <Tick />
@@ -58,8 +67,8 @@ export function LedgerCard() {
           AI
         </span>
         <span>
-          <span className="font-semibold">3 M1 adjustments found, each linked to source.</span> Ready for
-          your review.
+          <span className="font-semibold">3 M1 adjustments found, each linked to source.</span>{" "}
+          Ready for your review.
         </span>
       </div>
     </div>

@@ -1,6 +1,10 @@
 import type { ReactNode } from "react";
 import type { LegalDocument, LegalSection } from "#src/content/legal-types.ts";
-import { LegalBlocks, LegalSectionView, TableOfContents } from "#src/features/legal/legal-blocks.tsx";
+import {
+  LegalBlocks,
+  LegalSectionView,
+  TableOfContents,
+} from "#src/features/legal/legal-blocks.tsx";
 import { Container } from "#src/ui/container.tsx";
 
 /**
@@ -24,7 +28,9 @@ export function LegalDocumentView({
     <Container className="py-12 sm:py-16">
       <header className="max-w-3xl border-b border-rule pb-8">
         <p className="text-sm font-semibold tracking-[0.14em] text-ledger uppercase">Legal</p>
-        <h1 className="mt-3 font-serif text-4xl font-semibold tracking-tight sm:text-5xl">{document.title}</h1>
+        <h1 className="mt-3 font-serif text-4xl font-semibold tracking-tight sm:text-5xl">
+          {document.title}
+        </h1>
         <p className="mt-4 text-ink-soft">{document.effectiveLine}</p>
         {intro}
       </header>
@@ -32,7 +38,7 @@ export function LegalDocumentView({
         <aside>
           <TableOfContents sections={toc} />
         </aside>
-        <article className="min-w-0 max-w-3xl space-y-12 leading-relaxed text-ink/90">
+        <article className="max-w-3xl min-w-0 space-y-12 leading-relaxed text-ink/90">
           {document.preamble.length > 0 ? (
             <div className="space-y-4">
               <LegalBlocks blocks={document.preamble} />

@@ -16,7 +16,10 @@ export function SiteFooter() {
           <p className="mt-4 text-[0.95rem] leading-relaxed text-paper/80">{SITE.tagline}</p>
         </div>
         <nav aria-labelledby="footer-info">
-          <h2 id="footer-info" className="text-xs font-semibold tracking-[0.14em] text-paper/70 uppercase">
+          <h2
+            id="footer-info"
+            className="text-xs font-semibold tracking-[0.14em] text-paper/70 uppercase"
+          >
             Info
           </h2>
           <ul className="mt-3 space-y-1">
@@ -33,7 +36,9 @@ export function SiteFooter() {
           </ul>
         </nav>
         <div>
-          <h2 className="text-xs font-semibold tracking-[0.14em] text-paper/70 uppercase">Office</h2>
+          <h2 className="text-xs font-semibold tracking-[0.14em] text-paper/70 uppercase">
+            Office
+          </h2>
           <address className="mt-3 text-[0.95rem] leading-relaxed text-paper/90 not-italic">
             {SITE.legalEntity}
             <br />

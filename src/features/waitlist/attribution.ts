@@ -1,6 +1,15 @@
-import { UTM_KEYS } from "#src/features/waitlist/schema.ts";
+/** Campaign parameters kept with a waitlist entry. No zod here: this module runs on every page. */
+export const UTM_KEYS = [
+  "utm_source",
+  "utm_medium",
+  "utm_campaign",
+  "utm_term",
+  "utm_content",
+] as const;
 
-export type Attribution = Partial<Record<(typeof UTM_KEYS)[number] | "referrer" | "landing_path", string>>;
+export type Attribution = Partial<
+  Record<(typeof UTM_KEYS)[number] | "referrer" | "landing_path", string>
+>;
 
 const STORAGE_KEY = "tieout.attribution";
 
@@ -26,7 +35,10 @@ export function attributionFrom(url: URL, referrer: string | null): Attribution 
 export function rememberLanding(): void {
   try {
     if (sessionStorage.getItem(STORAGE_KEY)) return;
-    sessionStorage.setItem(STORAGE_KEY, JSON.stringify(attributionFrom(new URL(location.href), document.referrer || null)));
+    sessionStorage.setItem(
+      STORAGE_KEY,
+      JSON.stringify(attributionFrom(new URL(location.href), document.referrer || null)),
+    );
   } catch {
     // Storage can be off (private modes): attribution is a nicety.
   }

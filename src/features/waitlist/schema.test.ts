@@ -3,10 +3,20 @@ import { parseWaitlistEntry } from "#src/features/waitlist/schema.ts";
 
 describe("parseWaitlistEntry", () => {
   test("accepts the two required fields, trims, and turns blank optional ones into null", () => {
-    const result = parseWaitlistEntry({ name: "  Ada Lovelace ", email: " ada@example.com ", company: "  ", message: "" });
+    const result = parseWaitlistEntry({
+      name: "  Ada Lovelace ",
+      email: " ada@example.com ",
+      company: "  ",
+      message: "",
+    });
     expect(result).toEqual({
       ok: true,
-      entry: expect.objectContaining({ name: "Ada Lovelace", email: "ada@example.com", company: null, message: null }) as unknown,
+      entry: expect.objectContaining({
+        name: "Ada Lovelace",
+        email: "ada@example.com",
+        company: null,
+        message: null,
+      }) as unknown,
     });
   });
 
@@ -14,13 +24,21 @@ describe("parseWaitlistEntry", () => {
     const result = parseWaitlistEntry({ name: "", email: "not-an-email" });
     expect(result).toEqual({
       ok: false,
-      fieldErrors: { name: "Please enter your name.", email: "Please enter a valid email address." },
+      fieldErrors: {
+        name: "Please enter your name.",
+        email: "Please enter a valid email address.",
+      },
       formErrors: [],
     });
   });
 
   test("refuses wrong types and oversized fields with a sentence per field", () => {
-    const result = parseWaitlistEntry({ name: 42, email: ["a@b.co"], company: "x".repeat(201), message: "y".repeat(5001) });
+    const result = parseWaitlistEntry({
+      name: 42,
+      email: ["a@b.co"],
+      company: "x".repeat(201),
+      message: "y".repeat(5001),
+    });
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.fieldErrors.name).toBe("Full name must be text.");
@@ -35,11 +53,16 @@ describe("parseWaitlistEntry", () => {
   });
 
   test("a body that is not an object is refused as a whole", () => {
-    for (const input of [null, "name=a", [1, 2], 7]) expect(parseWaitlistEntry(input).ok).toBe(false);
+    for (const input of [null, "name=a", [1, 2], 7])
+      expect(parseWaitlistEntry(input).ok).toBe(false);
   });
 
   test("keeps non-Latin text as it is", () => {
-    const result = parseWaitlistEntry({ name: "Zoë Ørsted-李", email: "zoe@example.com", company: "Müller & Söhne GmbH" });
+    const result = parseWaitlistEntry({
+      name: "Zoë Ørsted-李",
+      email: "zoe@example.com",
+      company: "Müller & Söhne GmbH",
+    });
     expect(result.ok && result.entry.name).toBe("Zoë Ørsted-李");
   });
 });

@@ -4,7 +4,13 @@
  */
 import { z } from "zod";
 
-export const WAITLIST_LIMITS = { name: 200, email: 254, company: 200, message: 5000, attribution: 500 } as const;
+export const WAITLIST_LIMITS = {
+  name: 200,
+  email: 254,
+  company: 200,
+  message: 5000,
+  attribution: 500,
+} as const;
 
 const text = (field: string, max: number) =>
   z
@@ -16,8 +22,6 @@ const optionalText = (field: string, max: number) =>
   text(field, max)
     .nullish()
     .transform((v) => (v ? v : null));
-
-export const UTM_KEYS = ["utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content"] as const;
 
 export const WaitlistEntrySchema = z.object({
   name: text("Full name", WAITLIST_LIMITS.name).min(1, "Please enter your name."),
@@ -50,7 +54,11 @@ export type WaitlistParse =
 
 export function parseWaitlistEntry(input: unknown): WaitlistParse {
   if (typeof input !== "object" || input === null || Array.isArray(input)) {
-    return { ok: false, fieldErrors: {}, formErrors: ["Send the fields name, email, company and message."] };
+    return {
+      ok: false,
+      fieldErrors: {},
+      formErrors: ["Send the fields name, email, company and message."],
+    };
   }
   const result = WaitlistEntrySchema.safeParse(input);
   if (result.success) return { ok: true, entry: result.data };
@@ -68,4 +76,7 @@ export function parseWaitlistEntry(input: unknown): WaitlistParse {
 }
 
 /** The one answer for a new address and for one already on the list: nothing to enumerate. */
-export const WAITLIST_SUCCESS = { ok: true, message: "You're on the list! We'll be in touch soon." } as const;
+export const WAITLIST_SUCCESS = {
+  ok: true,
+  message: "You're on the list! We'll be in touch soon.",
+} as const;

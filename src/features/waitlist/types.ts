@@ -27,7 +27,10 @@ export type AdminEntry = {
 
 export type WaitlistPort = {
   submit: (input: unknown, meta: SubmitMeta) => Promise<SubmitResult>;
-  list: (options: { query: string; limit: number }) => Promise<{ entries: AdminEntry[]; total: number; matching: number }>;
+  list: (options: {
+    query: string;
+    limit: number;
+  }) => Promise<{ entries: AdminEntry[]; total: number; matching: number }>;
 };
 
 export type AdminAccess = "ok" | "signed-out" | "forbidden";

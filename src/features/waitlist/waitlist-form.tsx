@@ -1,7 +1,12 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Link } from "react-router";
 import { rememberedLanding, type Attribution } from "#src/features/waitlist/attribution.ts";
-import { HONEYPOT_FIELD, parseWaitlistEntry, WAITLIST_LIMITS, type FieldErrors } from "#src/features/waitlist/schema.ts";
+import {
+  HONEYPOT_FIELD,
+  parseWaitlistEntry,
+  WAITLIST_LIMITS,
+  type FieldErrors,
+} from "#src/features/waitlist/schema.ts";
 import { formText } from "#src/lib/form-text.ts";
 import { Button } from "#src/ui/button.tsx";
 import { Field } from "#src/ui/field.tsx";
@@ -46,7 +51,10 @@ export function WaitlistForm({
     event.preventDefault();
     const data = new FormData(event.currentTarget);
     // The first page of the visit beats this page's own URL as the source of the lead.
-    const payload = { ...Object.fromEntries([...data.keys()].map((key) => [key, formText(data, key)])), ...rememberedLanding() };
+    const payload = {
+      ...Object.fromEntries([...data.keys()].map((key) => [key, formText(data, key)])),
+      ...rememberedLanding(),
+    };
     const checked = parseWaitlistEntry(payload);
     if (!checked.ok) {
       setFieldErrors(checked.fieldErrors);
@@ -64,11 +72,17 @@ export function WaitlistForm({
         body: JSON.stringify(payload),
       });
       if (response.ok) {
-        notify({ title: "Thank you!", description: "You've been added to our waitlist. We'll be in touch soon." });
+        notify({
+          title: "Thank you!",
+          description: "You've been added to our waitlist. We'll be in touch soon.",
+        });
         onJoined();
         return;
       }
-      const body = (await response.json().catch(() => ({}))) as { errors?: FieldErrors; message?: string };
+      const body = (await response.json().catch(() => ({}))) as {
+        errors?: FieldErrors;
+        message?: string;
+      };
       if (response.status === 422 && body.errors) {
         setFieldErrors(body.errors);
         setAlert(body.message);
@@ -85,15 +99,32 @@ export function WaitlistForm({
   }
 
   return (
-    <form ref={form} method="post" action="/waitlist" noValidate onSubmit={(e) => void handleSubmit(e)} className="space-y-5">
+    <form
+      ref={form}
+      method="post"
+      action="/waitlist"
+      noValidate
+      onSubmit={(e) => void handleSubmit(e)}
+      className="space-y-5"
+    >
       {alert ? (
-        <p role="alert" className="rounded-md border border-danger/30 bg-danger-soft px-4 py-3 text-sm font-medium text-danger">
+        <p
+          role="alert"
+          className="rounded-md border border-danger/30 bg-danger-soft px-4 py-3 text-sm font-medium text-danger"
+        >
           {alert}
         </p>
       ) : null}
       <Field label="Full Name" error={fieldErrors.name}>
         {(props) => (
-          <input {...props} name="name" required maxLength={WAITLIST_LIMITS.name} autoComplete="name" defaultValue={values?.name} />
+          <input
+            {...props}
+            name="name"
+            required
+            maxLength={WAITLIST_LIMITS.name}
+            autoComplete="name"
+            defaultValue={values?.name}
+          />
         )}
       </Field>
       <Field label="Email" error={fieldErrors.email}>
@@ -113,12 +144,29 @@ export function WaitlistForm({
       </Field>
       <Field label="Company (Optional)" error={fieldErrors.company}>
         {(props) => (
-          <input {...props} name="company" maxLength={WAITLIST_LIMITS.company} autoComplete="organization" defaultValue={values?.company} />
+          <input
+            {...props}
+            name="company"
+            maxLength={WAITLIST_LIMITS.company}
+            autoComplete="organization"
+            defaultValue={values?.company}
+          />
         )}
       </Field>
-      <Field label="Tell us about your use case" hint="Optional: your practice, the work you would hand to the agent, your busy season." error={fieldErrors.message}>
+      <Field
+        label="Tell us about your use case"
+        hint="Optional: your practice, the work you would hand to the agent, your busy season."
+        error={fieldErrors.message}
+      >
         {(props) => (
-          <textarea {...props} name="message" rows={4} maxLength={WAITLIST_LIMITS.message} defaultValue={values?.message} className={`${props.className} py-2.5`} />
+          <textarea
+            {...props}
+            name="message"
+            rows={4}
+            maxLength={WAITLIST_LIMITS.message}
+            defaultValue={values?.message}
+            className={`${props.className} py-2.5`}
+          />
         )}
       </Field>
       {Object.entries(attribution).map(([key, value]) => (
@@ -127,7 +175,13 @@ export function WaitlistForm({
       <div aria-hidden="true" className="absolute -left-[10000px] h-px w-px overflow-hidden">
         <label>
           Leave this field empty
-          <input type="text" name={HONEYPOT_FIELD} tabIndex={-1} autoComplete="off" defaultValue="" />
+          <input
+            type="text"
+            name={HONEYPOT_FIELD}
+            tabIndex={-1}
+            autoComplete="off"
+            defaultValue=""
+          />
         </label>
       </div>
       <Button type="submit" className="w-full" disabled={busy}>
@@ -135,7 +189,10 @@ export function WaitlistForm({
       </Button>
       <p className="text-center text-sm leading-relaxed text-ink-soft">
         We use these details only to contact you about access. See our{" "}
-        <Link to="/privacy-policy" className="font-medium text-ledger-dark underline underline-offset-4">
+        <Link
+          to="/privacy-policy"
+          className="font-medium text-ledger-dark underline underline-offset-4"
+        >
           Privacy Policy
         </Link>
         .
@@ -149,15 +206,23 @@ export function WaitlistThanks() {
   useEffect(() => heading.current?.focus(), []);
   return (
     <div className="text-center">
-      <span aria-hidden="true" className="mx-auto flex size-12 items-center justify-center rounded-full bg-ledger-soft text-2xl text-ledger-dark">
+      <span
+        aria-hidden="true"
+        className="mx-auto flex size-12 items-center justify-center rounded-full bg-ledger-soft text-2xl text-ledger-dark"
+      >
         ✓
       </span>
-      <h2 id="waitlist-done" ref={heading} tabIndex={-1} className="mt-4 font-serif text-2xl font-semibold outline-none">
+      <h2
+        id="waitlist-done"
+        ref={heading}
+        tabIndex={-1}
+        className="mt-4 font-serif text-2xl font-semibold outline-none"
+      >
         You&apos;re on the list!
       </h2>
       <p className="mt-3 leading-relaxed text-ink-soft">
-        Thank you for your interest. We are onboarding firms in small groups and will email you when your
-        spot opens.
+        Thank you for your interest. We are onboarding firms in small groups and will email you when
+        your spot opens.
       </p>
       <Button asChild className="mt-7 w-full">
         <Link to="/login">Back to Login</Link>

@@ -13,13 +13,29 @@ async function docxParts(dpa: DpaDocument) {
   const buffer = await Packer.toBuffer(buildDpaDocument(dpa, "Tieout"));
   const files = unzipSync(new Uint8Array(buffer));
   const read = (name: string) => strFromU8(files[name] ?? new Uint8Array());
-  return { document: read("word/document.xml"), styles: read("word/styles.xml"), footer: Object.keys(files).filter((f) => f.startsWith("word/footer")).map(read).join("") };
+  return {
+    document: read("word/document.xml"),
+    styles: read("word/styles.xml"),
+    footer: Object.keys(files)
+      .filter((f) => f.startsWith("word/footer"))
+      .map(read)
+      .join(""),
+  };
 }
 
-const xmlText = (xml: string) => xml.replace(/<[^>]+>/g, "").replace(/&amp;/g, "&").replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">");
+const xmlText = (xml: string) =>
+  xml
+    .replace(/<[^>]+>/g, "")
+    .replace(/&amp;/g, "&")
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">");
 
 function pageHtml(dpa: DpaDocument): string {
-  const router = createMemoryRouter([{ path: "/dpa", element: <DpaView dpa={dpa} /> }], { initialEntries: ["/dpa"] });
+  const router = createMemoryRouter([{ path: "/dpa", element: <DpaView dpa={dpa} /> }], {
+    initialEntries: ["/dpa"],
+  });
   return renderToString(<RouterProvider router={router} />);
 }
 
@@ -27,10 +43,13 @@ describe("the DPA Word document", () => {
   test("holds every section heading, the signature page and Annex A, in Word heading styles", async () => {
     const { document } = await docxParts(DPA);
     const text = xmlText(document);
-    for (const section of [...DPA.sections, ...DPA.annexes]) expect(text).toContain(sectionHeading(section));
+    for (const section of [...DPA.sections, ...DPA.annexes])
+      expect(text).toContain(sectionHeading(section));
     expect(text).toContain(DPA.signature.title);
     expect(text).toContain(DPA.partiesLine.replace(/"/g, '"'));
-    expect(document.match(/<w:pStyle w:val="Heading1"\/>/g)?.length).toBe(DPA.sections.length + DPA.annexes.length + 1);
+    expect(document.match(/<w:pStyle w:val="Heading1"\/>/g)?.length).toBe(
+      DPA.sections.length + DPA.annexes.length + 1,
+    );
     expect(document).toContain('<w:pStyle w:val="Heading2"/>');
     // The signature page and the annex each start a page.
     expect(document.match(/<w:pageBreakBefore\/>/g)?.length).toBe(1 + DPA.annexes.length);
@@ -56,7 +75,18 @@ test("the page and the file come from the same content: a new section appears in
     ...DPA,
     sections: [
       ...DPA.sections,
-      { id: "cooperation-with-regulators", number: "13", title: "Cooperation with Regulators", blocks: [{ kind: "clause", number: "13.1", text: "Provider will cooperate with supervisory authorities as the law requires." }] },
+      {
+        id: "cooperation-with-regulators",
+        number: "13",
+        title: "Cooperation with Regulators",
+        blocks: [
+          {
+            kind: "clause",
+            number: "13.1",
+            text: "Provider will cooperate with supervisory authorities as the law requires.",
+          },
+        ],
+      },
     ],
   };
   expect(xmlText((await docxParts(added)).document)).toContain("13. Cooperation with Regulators");

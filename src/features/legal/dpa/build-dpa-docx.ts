@@ -44,7 +44,13 @@ function clauseParagraph(number: string, heading: string | undefined, text: stri
 }
 
 function bullets(items: readonly string[], indented: boolean): Paragraph[] {
-  return items.map((item) => new Paragraph({ numbering: { reference: indented ? "clause-bullets" : "bullets", level: 0 }, children: [new TextRun(item)] }));
+  return items.map(
+    (item) =>
+      new Paragraph({
+        numbering: { reference: indented ? "clause-bullets" : "bullets", level: 0 },
+        children: [new TextRun(item)],
+      }),
+  );
 }
 
 function table(header: readonly string[], rows: readonly (readonly string[])[]): Table {
@@ -52,18 +58,42 @@ function table(header: readonly string[], rows: readonly (readonly string[])[]):
     new TableCell({
       shading: options.header ? { fill: "E3EFE8" } : undefined,
       margins: { top: 80, bottom: 80, left: 120, right: 120 },
-      children: [new Paragraph({ spacing: { after: 0 }, children: [new TextRun({ text, bold: options.bold })] })],
+      children: [
+        new Paragraph({
+          spacing: { after: 0 },
+          children: [new TextRun({ text, bold: options.bold })],
+        }),
+      ],
     });
   // Two-column tables (measure, description): a narrow first column; otherwise equal columns.
   const total = 9300;
-  const columnWidths = header.length === 2 ? [2700, total - 2700] : header.map(() => Math.floor(total / header.length));
+  const columnWidths =
+    header.length === 2
+      ? [2700, total - 2700]
+      : header.map(() => Math.floor(total / header.length));
   return new Table({
     width: { size: total, type: WidthType.DXA },
     columnWidths,
-    borders: { top: RULE, bottom: RULE, left: RULE, right: RULE, insideHorizontal: RULE, insideVertical: RULE },
+    borders: {
+      top: RULE,
+      bottom: RULE,
+      left: RULE,
+      right: RULE,
+      insideHorizontal: RULE,
+      insideVertical: RULE,
+    },
     rows: [
-      new TableRow({ tableHeader: true, children: header.map((h) => cell(h, { header: true, bold: true })) }),
-      ...rows.map((row) => new TableRow({ cantSplit: true, children: row.map((c, i) => cell(c, { header: false, bold: i === 0 })) })),
+      new TableRow({
+        tableHeader: true,
+        children: header.map((h) => cell(h, { header: true, bold: true })),
+      }),
+      ...rows.map(
+        (row) =>
+          new TableRow({
+            cantSplit: true,
+            children: row.map((c, i) => cell(c, { header: false, bold: i === 0 })),
+          }),
+      ),
     ],
   });
 }
@@ -74,14 +104,20 @@ function blocks(list: readonly LegalBlock[]): (Paragraph | Table)[] {
       case "paragraph":
         return [new Paragraph(block.text)];
       case "clause":
-        return [clauseParagraph(block.number, block.heading, block.text), ...bullets(block.items ?? [], true)];
+        return [
+          clauseParagraph(block.number, block.heading, block.text),
+          ...bullets(block.items ?? [], true),
+        ];
       case "list":
         return bullets(block.items, false);
       case "definition":
         return [
           new Paragraph({
             indent: { left: 720 },
-            children: [new TextRun({ text: `“${block.term}” `, bold: true }), new TextRun(block.text)],
+            children: [
+              new TextRun({ text: `“${block.term}” `, bold: true }),
+              new TextRun(block.text),
+            ],
           }),
         ];
       case "table":
@@ -91,7 +127,14 @@ function blocks(list: readonly LegalBlock[]): (Paragraph | Table)[] {
 }
 
 function section(s: LegalSection, newPage: boolean): (Paragraph | Table)[] {
-  return [new Paragraph({ heading: HeadingLevel.HEADING_1, pageBreakBefore: newPage, text: sectionHeading(s) }), ...blocks(s.blocks)];
+  return [
+    new Paragraph({
+      heading: HeadingLevel.HEADING_1,
+      pageBreakBefore: newPage,
+      text: sectionHeading(s),
+    }),
+    ...blocks(s.blocks),
+  ];
 }
 
 function signatureTable(dpa: DpaDocument): Table {
@@ -103,15 +146,29 @@ function signatureTable(dpa: DpaDocument): Table {
         new Paragraph({ heading: HeadingLevel.HEADING_2, text: party.party }),
         new Paragraph({ children: [new TextRun({ text: `as ${party.role}`, italics: true })] }),
         ...party.fields.flatMap((field) => [
-          new Paragraph({ spacing: { before: 360, after: 0 }, border: { bottom: { style: BorderStyle.SINGLE, size: 6, color: "000000", space: 1 } }, children: [] }),
-          new Paragraph({ spacing: { after: 0 }, children: [new TextRun({ text: field, size: DOCX_SIZES.small })] }),
+          new Paragraph({
+            spacing: { before: 360, after: 0 },
+            border: { bottom: { style: BorderStyle.SINGLE, size: 6, color: "000000", space: 1 } },
+            children: [],
+          }),
+          new Paragraph({
+            spacing: { after: 0 },
+            children: [new TextRun({ text: field, size: DOCX_SIZES.small })],
+          }),
         ]),
       ],
     });
   const none = { style: BorderStyle.NONE, size: 0, color: "FFFFFF" } as const;
   return new Table({
     width: { size: 100, type: WidthType.PERCENTAGE },
-    borders: { top: none, bottom: none, left: none, right: none, insideHorizontal: none, insideVertical: none },
+    borders: {
+      top: none,
+      bottom: none,
+      left: none,
+      right: none,
+      insideHorizontal: none,
+      insideVertical: none,
+    },
     rows: [new TableRow({ cantSplit: true, children: dpa.signature.parties.map(column) })],
   });
 }
@@ -123,8 +180,14 @@ export function buildDpaDocument(dpa: DpaDocument, productName: string): Documen
     description: dpa.partiesLine,
     styles: {
       default: {
-        document: { run: { font: FONT, size: DOCX_SIZES.body, color: "1F2A27" }, paragraph: { spacing: { after: 140, line: 288 } } },
-        title: { run: { font: FONT, size: DOCX_SIZES.title, bold: true, color: INK }, paragraph: { spacing: { after: 120 } } },
+        document: {
+          run: { font: FONT, size: DOCX_SIZES.body, color: "1F2A27" },
+          paragraph: { spacing: { after: 140, line: 288 } },
+        },
+        title: {
+          run: { font: FONT, size: DOCX_SIZES.title, bold: true, color: INK },
+          paragraph: { spacing: { after: 120 } },
+        },
         heading1: {
           run: { font: FONT, size: DOCX_SIZES.heading1, bold: true, color: INK },
           paragraph: { spacing: { before: 360, after: 140 }, keepNext: true, keepLines: true },
@@ -137,8 +200,30 @@ export function buildDpaDocument(dpa: DpaDocument, productName: string): Documen
     },
     numbering: {
       config: [
-        { reference: "bullets", levels: [{ level: 0, format: LevelFormat.BULLET, text: "•", alignment: AlignmentType.LEFT, style: { paragraph: { indent: { left: 720, hanging: 360 } } } }] },
-        { reference: "clause-bullets", levels: [{ level: 0, format: LevelFormat.BULLET, text: "•", alignment: AlignmentType.LEFT, style: { paragraph: { indent: { left: 1080, hanging: 360 } } } }] },
+        {
+          reference: "bullets",
+          levels: [
+            {
+              level: 0,
+              format: LevelFormat.BULLET,
+              text: "•",
+              alignment: AlignmentType.LEFT,
+              style: { paragraph: { indent: { left: 720, hanging: 360 } } },
+            },
+          ],
+        },
+        {
+          reference: "clause-bullets",
+          levels: [
+            {
+              level: 0,
+              format: LevelFormat.BULLET,
+              text: "•",
+              alignment: AlignmentType.LEFT,
+              style: { paragraph: { indent: { left: 1080, hanging: 360 } } },
+            },
+          ],
+        },
       ],
     },
     sections: [
@@ -150,7 +235,10 @@ export function buildDpaDocument(dpa: DpaDocument, productName: string): Documen
               new Paragraph({
                 alignment: AlignmentType.CENTER,
                 children: [
-                  new TextRun({ text: `${productName} ${dpa.title}  ·  Page `, size: DOCX_SIZES.small }),
+                  new TextRun({
+                    text: `${productName} ${dpa.title}  ·  Page `,
+                    size: DOCX_SIZES.small,
+                  }),
                   new TextRun({ children: [PageNumber.CURRENT], size: DOCX_SIZES.small }),
                   new TextRun({ text: " of ", size: DOCX_SIZES.small }),
                   new TextRun({ children: [PageNumber.TOTAL_PAGES], size: DOCX_SIZES.small }),
@@ -164,10 +252,19 @@ export function buildDpaDocument(dpa: DpaDocument, productName: string): Documen
           new Paragraph({ children: [new TextRun({ text: dpa.effectiveLine, italics: true })] }),
           new Paragraph({ heading: HeadingLevel.HEADING_2, text: "Parties" }),
           new Paragraph(dpa.partiesLine),
-          new Paragraph({ children: [new TextRun({ text: "Effective date: ", bold: true }), new TextRun(dpa.effectiveDate)] }),
+          new Paragraph({
+            children: [
+              new TextRun({ text: "Effective date: ", bold: true }),
+              new TextRun(dpa.effectiveDate),
+            ],
+          }),
           ...blocks(dpa.preamble),
           ...dpa.sections.flatMap((s) => section(s, false)),
-          new Paragraph({ heading: HeadingLevel.HEADING_1, pageBreakBefore: true, text: dpa.signature.title }),
+          new Paragraph({
+            heading: HeadingLevel.HEADING_1,
+            pageBreakBefore: true,
+            text: dpa.signature.title,
+          }),
           new Paragraph(dpa.signature.intro),
           signatureTable(dpa),
           ...dpa.annexes.flatMap((annex) => section(annex, true)),

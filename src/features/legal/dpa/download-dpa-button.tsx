@@ -30,7 +30,11 @@ export function DownloadDpaButton({ dpa }: { dpa: DpaDocument }) {
       setTimeout(() => URL.revokeObjectURL(url), 10_000);
     } catch (error) {
       console.warn("Building the DPA failed:", error);
-      notify({ variant: "destructive", title: "Download Failed", description: "We could not build the document. Please try again." });
+      notify({
+        variant: "destructive",
+        title: "Download Failed",
+        description: "We could not build the document. Please try again.",
+      });
     } finally {
       setBusy(false);
     }
@@ -38,8 +42,18 @@ export function DownloadDpaButton({ dpa }: { dpa: DpaDocument }) {
 
   return (
     <Button type="button" onClick={() => void handleClick()} disabled={busy}>
-      <svg viewBox="0 0 20 20" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="1.8">
-        <path d="M10 3v10m0 0l-4-4m4 4l4-4M4 15.5h12" strokeLinecap="round" strokeLinejoin="round" />
+      <svg
+        viewBox="0 0 20 20"
+        aria-hidden="true"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="1.8"
+      >
+        <path
+          d="M10 3v10m0 0l-4-4m4 4l4-4M4 15.5h12"
+          strokeLinecap="round"
+          strokeLinejoin="round"
+        />
       </svg>
       {busy ? "Preparing DPA..." : "Download DPA"}
     </Button>

@@ -7,7 +7,11 @@ export const SIGNATURE_ANCHOR = "signature-page";
 
 /** The /dpa page: the whole agreement from the single DPA content module. */
 export function DpaView({ dpa, actions }: { dpa: DpaDocument; actions?: ReactNode }) {
-  const signatureEntry: LegalSection = { id: SIGNATURE_ANCHOR, title: dpa.signature.title, blocks: [] };
+  const signatureEntry: LegalSection = {
+    id: SIGNATURE_ANCHOR,
+    title: dpa.signature.title,
+    blocks: [],
+  };
   return (
     <LegalDocumentView
       document={dpa}
@@ -24,7 +28,10 @@ export function DpaView({ dpa, actions }: { dpa: DpaDocument; actions?: ReactNod
       after={
         <>
           <section aria-labelledby={SIGNATURE_ANCHOR} className="scroll-mt-24">
-            <h2 id={SIGNATURE_ANCHOR} className="font-serif text-2xl font-semibold tracking-tight text-ink">
+            <h2
+              id={SIGNATURE_ANCHOR}
+              className="font-serif text-2xl font-semibold tracking-tight text-ink"
+            >
               {dpa.signature.title}
             </h2>
             <p className="mt-4">{dpa.signature.intro}</p>
