@@ -9,7 +9,9 @@ import Fastify, {
 import { createRequestHandler, type ServerBuild } from "react-router";
 import type { Env } from "#server/env.ts";
 import { getPublicEnv } from "#server/public-env.ts";
-import { baseSecurityHeaders, createNonce, htmlSecurityHeaders } from "#server/security-headers.ts";
+import { finishPage } from "#server/html.ts";
+import { createPageCache, type CachedPage } from "#server/page-cache.ts";
+import { baseSecurityHeaders, htmlSecurityHeaders } from "#server/security-headers.ts";
 import { robotsTxt, sitemapXml } from "#server/seo.ts";
 import {
   getSessionUser,
@@ -130,48 +132,92 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   const handleRequest = createRequestHandler(options.getBuild, mode);
   const publicEnv = getPublicEnv(env);
 
+  // Production pages inline their stylesheet (one request fewer before the first paint).
+  const stylesheets = new Map<string, string>(
+    mode === "production"
+      ? [...assets]
+          .filter(([href]) => href.endsWith(".css"))
+          .map(([href, asset]) => [href, asset.body.toString("utf8")])
+      : [],
+  );
+  const pageCache = createPageCache();
+
+  function sendCached(req: FastifyRequest, reply: FastifyReply, page: CachedPage) {
+    reply.status(page.status).headers(page.headers).header("ETag", page.etag);
+    if (req.headers["if-none-match"] === page.etag) return reply.status(304).send();
+    const encoding = preferredEncoding(req);
+    if (encoding === "br") return reply.header("Content-Encoding", "br").send(page.br);
+    if (encoding === "gzip") return reply.header("Content-Encoding", "gzip").send(page.gzip);
+    return reply.send(page.identity);
+  }
+
   async function renderPage(req: FastifyRequest, reply: FastifyReply) {
-    const nonce = createNonce();
+    const session = getSessionUser(req, env, options.sessionCodec);
+    // Anonymous GETs of plain URLs get the same bytes every time: render once, then serve from memory.
+    const cacheKey =
+      mode === "production" &&
+      (req.method === "GET" || req.method === "HEAD") &&
+      !session &&
+      !req.url.includes("?")
+        ? req.url
+        : null;
+    const hit = cacheKey ? pageCache.get(cacheKey) : undefined;
+    if (hit) return sendCached(req, reply, hit);
+
     const headers = new Headers();
     for (const [key, value] of Object.entries(req.headers)) {
       if (value === undefined) continue;
       headers.set(key, Array.isArray(value) ? value.join(", ") : value);
     }
-    // Build the URL from the configured origin, never from the Host header a client sends.
     const formBody = req.method === "POST" ? encodeForm(req.body as FormFields) : undefined;
     if (formBody !== undefined) headers.delete("content-length");
+    // Build the URL from the configured origin, never from the Host header a client sends.
     const request = new Request(new URL(req.url, env.siteUrl), {
       method: req.method,
       headers,
       body: formBody,
     });
-    const session = getSessionUser(req, env, options.sessionCodec);
     const sessionUser = session ? { uid: session.uid, email: session.email } : null;
     const response = await handleRequest(request, {
       publicEnv,
-      nonce,
       sessionUser,
       clientKey: clientKey(req),
       waitlist: options.waitlist,
       adminAccess: adminAccessFor(session, env),
     });
 
-    reply.status(response.status);
+    const out: Record<string, string> = {};
     response.headers.forEach((value, key) => {
-      if (key !== "set-cookie") reply.header(key, value);
+      if (key !== "set-cookie") out[key] = value;
     });
     const cookies = response.headers.getSetCookie();
-    if (cookies.length > 0) reply.header("set-cookie", cookies);
-
     const type = response.headers.get("content-type") ?? "";
-    if (type.startsWith("text/html")) {
-      if (mode === "production") reply.headers(htmlSecurityHeaders(env, nonce));
-      // A signed-in visitor's page names them: never stored by a shared cache.
-      if (!response.headers.has("cache-control"))
-        reply.header("Cache-Control", sessionUser ? "private, no-cache" : "no-cache");
-      reply.header("Vary", "Cookie");
-    }
     let body: Buffer = Buffer.from(await response.arrayBuffer());
+
+    if (type.startsWith("text/html")) {
+      if (mode === "production") {
+        const finished = finishPage(body.toString("utf8"), stylesheets);
+        body = Buffer.from(finished.html);
+        Object.assign(out, htmlSecurityHeaders(env, finished));
+      }
+      // A signed-in visitor's page names them: never stored by a shared cache.
+      out["cache-control"] ??= sessionUser ? "private, no-cache" : "no-cache";
+      out["vary"] = "Cookie, Accept-Encoding";
+      const cacheable =
+        response.status === 200 &&
+        cookies.length === 0 &&
+        !/private|no-store/.test(out["cache-control"]);
+      if (cacheKey && cacheable) {
+        return sendCached(
+          req,
+          reply,
+          pageCache.set(cacheKey, { status: response.status, headers: out, body }),
+        );
+      }
+    }
+
+    reply.status(response.status).headers(out);
+    if (cookies.length > 0) reply.header("set-cookie", cookies);
     const encoding = body.length >= COMPRESS_MIN_BYTES ? preferredEncoding(req) : null;
     if (encoding && /^(text\/|application\/json)/.test(type)) {
       body =

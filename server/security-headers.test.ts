@@ -2,7 +2,19 @@ import { describe, expect, test } from "vitest";
 import { parseEnv } from "#server/env.ts";
 import { baseSecurityHeaders, contentSecurityPolicy } from "#server/security-headers.ts";
 
+const NONE = { scriptHashes: [], styleHashes: [] };
+
 describe("security headers", () => {
+  test("scripts and styles: this origin and the page's own inline ones by hash, nothing else", () => {
+    const csp = contentSecurityPolicy(parseEnv({}), {
+      scriptHashes: ["'sha256-a'"],
+      styleHashes: ["'sha256-b'"],
+    });
+    expect(csp).toContain("script-src 'self' 'sha256-a';");
+    expect(csp).toContain("style-src 'self' 'sha256-b';");
+    expect(csp).not.toContain("unsafe");
+  });
+
   test("HSTS and upgrade-insecure-requests only when the public origin is HTTPS", () => {
     const http = parseEnv({});
     const https = parseEnv({ SITE_URL: "https://tieout.ai" });
@@ -10,13 +22,13 @@ describe("security headers", () => {
     expect(baseSecurityHeaders(https)["Strict-Transport-Security"]).toBe(
       "max-age=63072000; includeSubDomains",
     );
-    expect(contentSecurityPolicy(http, "n")).not.toContain("upgrade-insecure-requests");
-    expect(contentSecurityPolicy(https, "n")).toContain("upgrade-insecure-requests");
+    expect(contentSecurityPolicy(http, NONE)).not.toContain("upgrade-insecure-requests");
+    expect(contentSecurityPolicy(https, NONE)).toContain("upgrade-insecure-requests");
   });
 
   test("frames are refused unless a demo embed is configured, then only its player", () => {
-    expect(contentSecurityPolicy(parseEnv({}), "n")).toContain("frame-src 'none'");
+    expect(contentSecurityPolicy(parseEnv({}), NONE)).toContain("frame-src 'none'");
     const vimeo = parseEnv({ DEMO_VIDEO_URL: "https://vimeo.com/76979871" });
-    expect(contentSecurityPolicy(vimeo, "n")).toContain("frame-src https://player.vimeo.com");
+    expect(contentSecurityPolicy(vimeo, NONE)).toContain("frame-src https://player.vimeo.com");
   });
 });

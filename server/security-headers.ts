@@ -1,9 +1,7 @@
-import { randomBytes } from "node:crypto";
 import type { Env } from "#server/env.ts";
 
-export function createNonce(): string {
-  return randomBytes(16).toString("base64");
-}
+/** The inline scripts and styles of one page, by hash (server/html.ts computes them). */
+export type InlineHashes = { scriptHashes: readonly string[]; styleHashes: readonly string[] };
 
 /** Headers every response carries, whatever its type. */
 export function baseSecurityHeaders(env: Env): Record<string, string> {
@@ -22,10 +20,10 @@ export function baseSecurityHeaders(env: Env): Record<string, string> {
 }
 
 /**
- * The policy for HTML documents. Scripts run only with this response's nonce; what they import is
- * trusted through 'strict-dynamic'. No inline styles, no plugins, no framing, forms post home only.
+ * The policy for HTML documents: scripts and styles from this origin, plus exactly the inline ones
+ * this page carries, by hash. No 'unsafe-inline', no eval, no plugins, no framing, forms post home.
  */
-export function contentSecurityPolicy(env: Env, nonce: string): string {
+export function contentSecurityPolicy(env: Env, inline: InlineHashes): string {
   const frames = env.demoEmbed ? [env.demoEmbed.origin] : [];
   // The browser talks to Firebase Authentication directly (or to the local emulator).
   const identity =
@@ -34,8 +32,8 @@ export function contentSecurityPolicy(env: Env, nonce: string): string {
       : ["https://identitytoolkit.googleapis.com", "https://securetoken.googleapis.com"];
   const directives: Record<string, string[]> = {
     "default-src": ["'self'"],
-    "script-src": [`'nonce-${nonce}'`, "'strict-dynamic'", "'self'"],
-    "style-src": ["'self'"],
+    "script-src": ["'self'", ...inline.scriptHashes],
+    "style-src": ["'self'", ...inline.styleHashes],
     "img-src": ["'self'", "data:"],
     "font-src": ["'self'"],
     "media-src": ["'self'"],
@@ -53,9 +51,9 @@ export function contentSecurityPolicy(env: Env, nonce: string): string {
   return policy.join("; ");
 }
 
-export function htmlSecurityHeaders(env: Env, nonce: string): Record<string, string> {
+export function htmlSecurityHeaders(env: Env, inline: InlineHashes): Record<string, string> {
   return {
-    "Content-Security-Policy": contentSecurityPolicy(env, nonce),
+    "Content-Security-Policy": contentSecurityPolicy(env, inline),
     "Cross-Origin-Opener-Policy": "same-origin",
   };
 }

@@ -1,30 +1,25 @@
 import { PassThrough } from "node:stream";
-import type { AppLoadContext, EntryContext } from "react-router";
+import type { EntryContext } from "react-router";
 import { ServerRouter } from "react-router";
 import { renderToPipeableStream } from "react-dom/server";
-import { NonceContext } from "#src/lib/nonce.ts";
 
 const RENDER_TIMEOUT_MS = 5_000;
 
 /**
- * Renders the whole document before answering (no streaming): every page is complete HTML, and
- * the server can compress and, later, cache it as one buffer.
+ * Renders the whole document before answering (no streaming): every page is complete HTML, which
+ * the server finishes (inline CSS, CSP hashes), compresses and, for anonymous visitors, caches.
  */
 export default function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
   routerContext: EntryContext,
-  loadContext: AppLoadContext,
 ): Promise<Response> {
   return new Promise((resolve, reject) => {
     let status = responseStatusCode;
     const { pipe, abort } = renderToPipeableStream(
-      <NonceContext.Provider value={loadContext.nonce}>
-        <ServerRouter context={routerContext} url={request.url} nonce={loadContext.nonce} />
-      </NonceContext.Provider>,
+      <ServerRouter context={routerContext} url={request.url} />,
       {
-        nonce: loadContext.nonce,
         onAllReady() {
           const chunks: Buffer[] = [];
           const sink = new PassThrough();

@@ -7,8 +7,6 @@ import type { PublicEnv, SessionUser } from "#src/lib/public-env.ts";
 declare module "react-router" {
   interface AppLoadContext {
     publicEnv: PublicEnv;
-    /** Per-response CSP nonce for the inline scripts React Router writes. */
-    nonce: string;
     /** From a valid session cookie; null for anonymous visitors. */
     sessionUser: SessionUser | null;
     /** The rate-limit key of this client. */

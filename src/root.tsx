@@ -8,6 +8,7 @@ import {
   Scripts,
   ScrollRestoration,
   useRouteError,
+  useMatches,
   useRouteLoaderData,
 } from "react-router";
 import type { Route } from "./+types/root";
@@ -17,7 +18,7 @@ import { AuthProvider } from "#src/features/auth/auth-provider.tsx";
 import { AuthSlot } from "#src/features/auth/auth-slot.tsx";
 import { SiteHeader } from "#src/features/site-shell/site-header.tsx";
 import { rememberLanding } from "#src/features/waitlist/attribution.ts";
-import { useNonce } from "#src/lib/nonce.ts";
+import type { RouteHandle } from "#src/lib/route-handle.ts";
 import { Button } from "#src/ui/button.tsx";
 import { Container } from "#src/ui/container.tsx";
 import { NoticesProvider } from "#src/ui/notices.tsx";
@@ -40,10 +41,18 @@ export function loader({ context }: Route.LoaderArgs) {
 }
 
 export function Layout({ children }: { children: ReactNode }) {
-  const nonce = useNonce();
   const data = useRouteLoaderData<typeof loader>("root");
+  const matches = useMatches();
+  // Pages whose routes all say so load their JavaScript on the first interaction (decision 006).
+  // Signed-in visitors get it at once: their header has a working Sign Out button.
+  const deferred =
+    !data?.user &&
+    matches.length > 1 &&
+    matches.every(
+      (m) => m.id === "root" || (m.handle as RouteHandle | undefined)?.hydrate === "interaction",
+    );
   return (
-    <html lang="en">
+    <html lang="en" data-hydrate={deferred ? "interaction" : undefined}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -77,8 +86,8 @@ export function Layout({ children }: { children: ReactNode }) {
           )}
           <SiteFooter />
         </NoticesProvider>
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        <ScrollRestoration />
+        <Scripts />
       </body>
     </html>
   );
@@ -88,6 +97,7 @@ export default function App() {
   useEffect(() => {
     // Marks the moment the page became interactive; the browser tests wait for it.
     document.documentElement.dataset.hydrated = "";
+    window.dispatchEvent(new Event("tieout:hydrated"));
     rememberLanding();
   }, []);
   return <Outlet />;

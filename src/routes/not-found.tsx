@@ -2,12 +2,15 @@ import { useEffect } from "react";
 import { data, Link, useLocation } from "react-router";
 import type { Route } from "./+types/not-found";
 import { pageMeta } from "#src/lib/meta.ts";
+import { HYDRATE_ON_INTERACTION } from "#src/lib/route-handle.ts";
 import { Button } from "#src/ui/button.tsx";
 import { Container } from "#src/ui/container.tsx";
 
 export function loader() {
   return data(null, { status: 404 });
 }
+
+export const handle = HYDRATE_ON_INTERACTION;
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { expect, test } from "#tests/support/fixtures.ts";
 import { ALL_PAGES, PUBLIC_PAGES } from "#tests/support/pages.ts";
 
@@ -71,32 +72,39 @@ test("robots.txt and sitemap.xml use the configured origin", async ({ request, b
   for (const { path } of PUBLIC_PAGES) expect(xml).toContain(`<loc>${baseURL}${path}</loc>`);
 });
 
-test("HTML responses carry a strict, nonce-based Content-Security-Policy and baseline headers", async ({
+test("HTML responses carry a strict, hash-based Content-Security-Policy and baseline headers", async ({
   request,
 }) => {
-  const first = await request.get("/");
-  const second = await request.get("/");
-  const csp = first.headers()["content-security-policy"] ?? "";
-  expect(csp).toMatch(/script-src 'nonce-[A-Za-z0-9+/=]{20,}'/);
-  expect(csp).not.toContain("unsafe-inline");
-  expect(csp).not.toContain("unsafe-eval");
-  expect(csp).toContain("object-src 'none'");
-  expect(csp).toContain("base-uri 'none'");
-  expect(csp).toContain("frame-ancestors 'none'");
-  expect(csp).toContain("form-action 'self'");
-  const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
-  expect(nonce).not.toBe(
-    /'nonce-([^']+)'/.exec(second.headers()["content-security-policy"] ?? "")?.[1],
-  );
-  // Every inline script React Router writes carries this response's nonce.
-  const html = await first.text();
-  const scripts = [...html.matchAll(/<script(?![^>]*type="application\/ld\+json")([^>]*)>/g)].map(
-    (m) => m[1],
-  );
-  expect(scripts.length).toBeGreaterThan(0);
-  for (const attrs of scripts) expect(attrs).toContain(`nonce="${nonce}"`);
+  for (const path of ["/", "/login", "/waitlist"]) {
+    const response = await request.get(path);
+    const csp = response.headers()["content-security-policy"] ?? "";
+    expect(csp).toMatch(/script-src 'self'( 'sha256-[A-Za-z0-9+/=]{44}')+;/);
+    expect(csp).toMatch(/style-src 'self'( 'sha256-[A-Za-z0-9+/=]{44}')+;/);
+    expect(csp).not.toContain("unsafe-inline");
+    expect(csp).not.toContain("unsafe-eval");
+    expect(csp).toContain("object-src 'none'");
+    expect(csp).toContain("base-uri 'none'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("form-action 'self'");
+    // Every inline script the page runs is allowed by exactly its hash.
+    const html = await response.text();
+    const inline = [
+      ...html.matchAll(
+        /<script(?![^>]*type="(?:application\/ld\+json|text\/plain)")[^>]*>([\s\S]*?)<\/script>/g,
+      ),
+    ];
+    expect(inline.length).toBeGreaterThan(0);
+    for (const [, body] of inline) {
+      expect(csp).toContain(
+        `'sha256-${createHash("sha256")
+          .update(body ?? "")
+          .digest("base64")}'`,
+      );
+    }
+    expect(html).not.toContain("nonce=");
+  }
 
-  const headers = first.headers();
+  const headers = (await request.get("/")).headers();
   expect(headers["x-content-type-options"]).toBe("nosniff");
   expect(headers["referrer-policy"]).toBe("strict-origin-when-cross-origin");
   expect(headers["x-powered-by"]).toBeUndefined();
@@ -104,6 +112,18 @@ test("HTML responses carry a strict, nonce-based Content-Security-Policy and bas
   expect(headers["cache-control"]).toBe("no-cache");
   // Plain HTTP on localhost: no HSTS (it is sent when SITE_URL is https; see the unit tests).
   expect(headers["strict-transport-security"]).toBeUndefined();
+});
+
+test("anonymous pages are served from memory: the same bytes, an ETag, and 304 on revalidation", async ({
+  request,
+}) => {
+  const first = await request.get("/contact");
+  const second = await request.get("/contact");
+  expect(await second.text()).toBe(await first.text());
+  const etag = first.headers()["etag"];
+  expect(etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
+  const again = await request.get("/contact", { headers: { "If-None-Match": etag! } });
+  expect(again.status()).toBe(304);
 });
 
 test("HTML is compressed for browsers that accept it", async ({ request }) => {

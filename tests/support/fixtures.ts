@@ -60,7 +60,11 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
   });
 }
 
-/** Waits until React has hydrated the page (the root route's scripts have run). */
+/**
+ * Waits until React has hydrated the page. Marketing and legal pages load their JavaScript on the
+ * first interaction (decision 006), so move the mouse as a visitor would.
+ */
 export async function waitForHydration(page: Page): Promise<void> {
+  await page.mouse.move(1, 1);
   await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
 }

@@ -64,6 +64,7 @@ function EmbedFacade({ embed }: { embed: DemoEmbed }) {
     <button
       type="button"
       onClick={() => setPlaying(true)}
+      data-replay=""
       className="group relative block aspect-video w-full cursor-pointer"
       aria-describedby="demo-description"
     >

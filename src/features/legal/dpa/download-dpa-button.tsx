@@ -41,7 +41,7 @@ export function DownloadDpaButton({ dpa }: { dpa: DpaDocument }) {
   }
 
   return (
-    <Button type="button" onClick={() => void handleClick()} disabled={busy}>
+    <Button type="button" onClick={() => void handleClick()} disabled={busy} data-replay="">
       <svg
         viewBox="0 0 20 20"
         aria-hidden="true"

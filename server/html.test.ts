@@ -1,0 +1,44 @@
+import { describe, expect, test } from "vitest";
+import { cspHash, finishPage, HYDRATION_LOADER } from "#server/html.ts";
+
+const MODULE = 'import "/assets/manifest.js";import("/assets/entry.client.js");';
+const page = (htmlAttributes: string) =>
+  `<!DOCTYPE html><html lang="en"${htmlAttributes}><head><link rel="stylesheet" href="/assets/app.css"/>` +
+  `<link rel="modulepreload" href="/assets/entry.client.js"/></head><body><main>Hello</main>` +
+  `<script>window.__ctx = 1;</script><script type="module" async="">${MODULE}</script>` +
+  `<script type="application/ld+json">{"@type":"Organization"}</script></body></html>`;
+
+describe("finishPage", () => {
+  test("inlines the stylesheet and hashes it", () => {
+    const { html, styleHashes } = finishPage(
+      page(""),
+      new Map([["/assets/app.css", "main{color:red}"]]),
+    );
+    expect(html).toContain(
+      '<style>main{color:red}</style><link rel="stylesheet" href="/assets/app.css" disabled/>',
+    );
+    expect(styleHashes).toEqual([cspHash("main{color:red}")]);
+  });
+
+  test("hashes every inline script it keeps, but not data blocks", () => {
+    const { scriptHashes, html } = finishPage(page(""), new Map());
+    expect(html).toContain('rel="modulepreload"');
+    expect(scriptHashes.sort()).toEqual([cspHash("window.__ctx = 1;"), cspHash(MODULE)].sort());
+  });
+
+  test("defers hydration on pages that ask for it, keeping the module's hash for the loader", () => {
+    const { html, scriptHashes } = finishPage(page(' data-hydrate="interaction"'), new Map());
+    expect(html).not.toContain('rel="modulepreload"');
+    expect(html).not.toMatch(/<script[^>]*type="module"/);
+    expect(html).toContain(
+      `<script type="text/plain" id="tieout-app" async="">${MODULE}</script><script>${HYDRATION_LOADER}</script>`,
+    );
+    expect(scriptHashes).toContain(cspHash(MODULE));
+    expect(scriptHashes).toContain(cspHash(HYDRATION_LOADER));
+  });
+
+  test("the hash is the one browsers compute", () => {
+    // sha256 of the empty string, base64: a well-known value.
+    expect(cspHash("")).toBe("'sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU='");
+  });
+});

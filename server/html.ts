@@ -1,0 +1,78 @@
+/**
+ * Last touches on every server-rendered page, and the Content-Security-Policy hashes that go with
+ * them (decision 006):
+ * - the stylesheet is inlined, so the first paint waits for no request;
+ * - on pages marked `data-hydrate="interaction"`, React Router's module script becomes inert data
+ *   and a tiny loader starts it on the visitor's first interaction: the page is complete HTML
+ *   and costs no JavaScript until someone reaches for it;
+ * - every inline script and style is hashed, so the policy allows exactly those and nothing else.
+ */
+import { createHash } from "node:crypto";
+
+export type FinishedPage = { html: string; scriptHashes: string[]; styleHashes: string[] };
+/** Stylesheets to inline, by their href. */
+export type Stylesheets = ReadonlyMap<string, string>;
+
+export const DEFERRED_APP_ID = "tieout-app";
+
+/**
+ * Runs the deferred module script on the first sign of a person (pointer, key, touch, focus,
+ * wheel). A click on a `data-replay` control that lands before React is ready is replayed once it
+ * is ('tieout:hydrated' is dispatched by the root route).
+ */
+export const HYDRATION_LOADER = `(()=>{const d=document,w=window,E=["pointerdown","mousemove","keydown","touchstart","focusin","wheel"],q=[];let s=0;const go=()=>{if(s)return;s=1;E.forEach(e=>w.removeEventListener(e,go,!0));const x=d.createElement("script");x.type="module";x.textContent=d.getElementById("${DEFERRED_APP_ID}").textContent;d.head.append(x)};E.forEach(e=>w.addEventListener(e,go,{capture:!0,passive:!0}));w.addEventListener("click",e=>{const t=e.target instanceof Element&&e.target.closest("[data-replay]");if(t&&!d.documentElement.hasAttribute("data-hydrated"))q.push(t)},!0);w.addEventListener("tieout:hydrated",()=>{q.splice(0).forEach(t=>t.isConnected&&t.click())})})();`;
+
+export function cspHash(text: string): string {
+  return `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;
+}
+
+const STYLESHEET_LINK = /<link\b[^>]*\brel="stylesheet"[^>]*>/g;
+const MODULEPRELOAD_LINK = /<link\b[^>]*\brel="modulepreload"[^>]*\/?>/g;
+const MODULE_SCRIPT = /<script\b[^>]*\btype="module"[^>]*>([\s\S]*?)<\/script>/;
+const INLINE_SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script>/g;
+const INLINE_STYLE = /<style\b[^>]*>([\s\S]*?)<\/style>/g;
+
+/*
+ * React hydrates the whole document and expects each element it rendered to be where it put it.
+ * So elements it hydrates in place are never removed: the ones to neutralise get an attribute React
+ * does not compare when hydrating (`disabled` on the stylesheet link, `type` on an inline script),
+ * and new ones are added as extra children of <head> and <body>, which React 19 skips over.
+ */
+export function finishPage(source: string, stylesheets: Stylesheets): FinishedPage {
+  let html = source.replace(STYLESHEET_LINK, (tag) => {
+    const text = stylesheets.get(/\bhref="([^"]+)"/.exec(tag)?.[1] ?? "");
+    // React finds its <link> by rel and href; `disabled` keeps the browser from fetching it.
+    return text === undefined
+      ? tag
+      : `<style>${text}</style>${tag.replace(/\/?>$/, " disabled/>")}`;
+  });
+
+  const extraScriptHashes: string[] = [];
+  const head = html.slice(0, html.indexOf(">", html.indexOf("<html")) + 1);
+  if (head.includes('data-hydrate="interaction"')) {
+    const module = MODULE_SCRIPT.exec(html);
+    if (module) {
+      const body = module[1] ?? "";
+      // The loader re-inserts this exact text as a module script: its hash must stay allowed.
+      extraScriptHashes.push(cspHash(body));
+      html = html
+        // Module preloads are hoisted resources to React, not hydrated in place: they can go.
+        .replace(MODULEPRELOAD_LINK, "")
+        .replace(
+          module[0],
+          () =>
+            `${module[0].replace(/\btype="module"/, `type="text/plain" id="${DEFERRED_APP_ID}"`)}<script>${HYDRATION_LOADER}</script>`,
+        );
+    }
+  }
+
+  const scriptHashes = new Set(extraScriptHashes);
+  for (const [, attributes = "", body = ""] of html.matchAll(INLINE_SCRIPT)) {
+    if (/\bsrc=/.test(attributes) || /type="(application\/ld\+json|text\/plain)"/.test(attributes))
+      continue;
+    scriptHashes.add(cspHash(body));
+  }
+  const styleHashes = new Set<string>();
+  for (const [, body = ""] of html.matchAll(INLINE_STYLE)) styleHashes.add(cspHash(body));
+  return { html, scriptHashes: [...scriptHashes], styleHashes: [...styleHashes] };
+}
