@@ -21,6 +21,7 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { chromium } from "@playwright/test";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "#tests/support/e2e-env.ts";
+import { makePosterImages } from "./make-poster-images.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const PAGE = path.join(ROOT, "scripts/media/demo.html");
@@ -166,6 +167,7 @@ async function main() {
     } finally {
       await browser.close();
     }
+    makePosterImages();
 
     const frameCount = (await readdir(tmp)).filter((f) => f.endsWith(".png")).length;
     const input = [

@@ -16,11 +16,13 @@ export type Stylesheets = ReadonlyMap<string, string>;
 export const DEFERRED_APP_ID = "tieout-app";
 
 /**
- * Runs the deferred module script on the first sign of a person (pointer, key, touch, focus,
- * wheel). A click on a `data-replay` control that lands before React is ready is replayed once it
- * is ('tieout:hydrated' is dispatched by the root route).
+ * Runs the deferred module script on the first sign of a person (pointer, mouse, key, touch, focus,
+ * wheel). Until React is ready ('tieout:hydrated', dispatched by the root route), a click on a
+ * `data-replay` control and the submission of a `data-replay` form are held (no default action)
+ * and replayed once it is. Should React not arrive within 10 s, a held form is sent natively, so
+ * nothing typed is lost.
  */
-export const HYDRATION_LOADER = `(()=>{const d=document,w=window,E=["pointerdown","mousemove","keydown","touchstart","focusin","wheel"],q=[];let s=0;const go=()=>{if(s)return;s=1;E.forEach(e=>w.removeEventListener(e,go,!0));const x=d.createElement("script");x.type="module";x.textContent=d.getElementById("${DEFERRED_APP_ID}").textContent;d.head.append(x)};E.forEach(e=>w.addEventListener(e,go,{capture:!0,passive:!0}));w.addEventListener("click",e=>{const t=e.target instanceof Element&&e.target.closest("[data-replay]");if(t&&!d.documentElement.hasAttribute("data-hydrated"))q.push(t)},!0);w.addEventListener("tieout:hydrated",()=>{q.splice(0).forEach(t=>t.isConnected&&t.click())})})();`;
+export const HYDRATION_LOADER = `(()=>{const d=document,w=window,h=()=>d.documentElement.hasAttribute("data-hydrated"),E=["pointerdown","mousemove","keydown","touchstart","focusin","wheel"],q=[];let s=0;const go=()=>{if(s)return;s=1;E.forEach(e=>w.removeEventListener(e,go,!0));const x=d.createElement("script");x.type="module";x.textContent=d.getElementById("${DEFERRED_APP_ID}").textContent;d.head.append(x)};E.forEach(e=>w.addEventListener(e,go,{capture:!0,passive:!0}));w.addEventListener("click",e=>{const t=e.target instanceof Element&&e.target.closest("[data-replay]");if(t&&t.tagName!=="FORM"&&!h()){e.preventDefault();q.push(()=>t.click())}},!0);w.addEventListener("submit",e=>{const f=e.target;if(f instanceof HTMLFormElement&&f.hasAttribute("data-replay")&&!h()){e.preventDefault();go();let sent=0;q.push(()=>{sent=1;f.requestSubmit()});setTimeout(()=>{if(!sent&&!h())f.submit()},1e4)}},!0);w.addEventListener("tieout:hydrated",()=>{q.splice(0).forEach(r=>r())})})();`;
 
 export function cspHash(text: string): string {
   return `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;

@@ -23,12 +23,10 @@ import { Button } from "#src/ui/button.tsx";
 import { Container } from "#src/ui/container.tsx";
 import { NoticesProvider } from "#src/ui/notices.tsx";
 import appCss from "./app.css?url";
-import interFont from "../node_modules/@fontsource-variable/inter/files/inter-latin-wght-normal.woff2?url";
-import serifFont from "../node_modules/@fontsource-variable/source-serif-4/files/source-serif-4-latin-wght-normal.woff2?url";
+import serifFont from "../node_modules/@fontsource/source-serif-4/files/source-serif-4-latin-600-normal.woff2?url";
 
 export const links: Route.LinksFunction = () => [
   { rel: "preload", href: serifFont, as: "font", type: "font/woff2", crossOrigin: "anonymous" },
-  { rel: "preload", href: interFont, as: "font", type: "font/woff2", crossOrigin: "anonymous" },
   { rel: "stylesheet", href: appCss },
   { rel: "icon", href: "/favicon.ico", sizes: "32x32" },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },

@@ -25,6 +25,12 @@ export const SITE = {
     webm: "/media/tieout-demo.webm",
     mp4: "/media/tieout-demo.mp4",
     poster: "/media/tieout-demo-poster.jpg",
+    /** Poster sizes for the click-to-play facade (scripts/make-poster-images.ts). */
+    posterWebp: [
+      { width: 480, src: "/media/tieout-demo-poster-480.webp" },
+      { width: 800, src: "/media/tieout-demo-poster-800.webp" },
+      { width: 1280, src: "/media/tieout-demo-poster-1280.webp" },
+    ],
     width: 1280,
     height: 720,
     captions: "/media/tieout-demo.en.vtt",

@@ -1,3 +1,4 @@
+import { createUser, uniqueEmail } from "#tests/support/emulator.ts";
 import { expect, test } from "#tests/support/fixtures.ts";
 
 test("the home page costs no JavaScript and no stylesheet request until the visitor interacts", async ({
@@ -10,7 +11,9 @@ test("the home page costs no JavaScript and no stylesheet request until the visi
   expect(requests.filter((r) => r.type === "script")).toEqual([]);
   expect(requests.filter((r) => r.type === "stylesheet")).toEqual([]);
   // Styled all the same: the CSS is in the page.
-  expect(await page.evaluate(() => getComputedStyle(document.body).fontFamily)).toContain("Inter");
+  expect(
+    await page.evaluate(() => getComputedStyle(document.querySelector("h1")!).fontFamily),
+  ).toContain("Source Serif 4");
   await expect(page.locator("html[data-hydrated]")).toHaveCount(0);
 
   await page.mouse.move(200, 200);
@@ -18,8 +21,45 @@ test("the home page costs no JavaScript and no stylesheet request until the visi
   expect(requests.filter((r) => r.type === "script").length).toBeGreaterThan(0);
 });
 
-test("the sign-in page hydrates at once, without waiting for an interaction", async ({ page }) => {
+test("a sign-in sent before React is ready is held and sent once it is", async ({ page }) => {
+  const email = uniqueEmail("early");
+  await createUser(email, "early-bird-1");
+  // Hold the app's scripts back so the form is submitted while the page is still plain HTML.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route("**/assets/entry.client-*.js", async (route) => {
+    await held;
+    await route.continue();
+  });
   await page.goto("/login");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill("early-bird-1");
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await expect(page.locator("html[data-hydrated]")).toHaveCount(0);
+  expect(page.url()).not.toContain("early-bird-1");
+  release();
+  await expect(page).toHaveURL("/");
+  await expect(page.getByRole("banner").getByRole("button", { name: "Sign Out" })).toBeVisible();
+});
+
+test("with JavaScript off, the sign-in form says it needs JavaScript and sends the password nowhere", async ({
+  browser,
+}) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto("/login");
+  await page.getByLabel("Email").fill("someone@example.com");
+  await page.getByLabel("Password", { exact: true }).fill("secret-password");
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await expect(page.getByRole("alert")).toContainText("Signing in needs JavaScript");
+  expect(page.url()).toMatch(/\/login$/);
+  await context.close();
+});
+
+test("the password-reset link page, which has work to do at once, hydrates without waiting", async ({
+  page,
+}) => {
+  await page.goto("/auth/action?mode=resetPassword&oobCode=unknown");
   await expect(page.locator("html[data-hydrated]")).toHaveCount(1);
 });
 

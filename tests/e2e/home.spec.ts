@@ -26,20 +26,41 @@ test.describe("home page", () => {
     await expect(page.getByRole("heading", { level: 1, name: "Join the Waitlist" })).toBeVisible();
   });
 
-  test("the demo video is a real clip that plays, with captions, and never autoplays", async ({
+  test("the demo is a real clip behind a light poster: nothing loads or plays until asked", async ({
     page,
     request,
   }) => {
+    const media: string[] = [];
+    page.on("request", (r) => {
+      if (r.url().includes("/media/tieout-demo.")) media.push(r.url());
+    });
     await page.goto("/");
     await waitForHydration(page);
+    await expect(page.locator("video")).toHaveCount(0);
+    const poster = page.getByRole("link", { name: "Play the demo video" });
+    await expect(poster.locator("img")).toHaveAttribute("loading", "lazy");
+    await expect(poster.locator("source[type='image/webp']")).toHaveAttribute(
+      "srcset",
+      /480w.*800w.*1280w/,
+    );
+    // Space is reserved before any image arrives: no layout shift.
+    const box = await poster.boundingBox();
+    expect(box!.height).toBeGreaterThan(box!.width * 0.5);
+    expect(media).toEqual([]);
+
+    await poster.click();
     const video = page.locator("video");
-    await expect(video).toHaveAttribute("poster", "/media/tieout-demo-poster.jpg");
-    expect(await video.getAttribute("autoplay")).toBeNull();
-    expect(await video.evaluate((v: HTMLVideoElement) => v.paused)).toBe(true);
+    await expect(video).toBeVisible();
     await expect(video.locator("track[kind=captions]")).toHaveAttribute(
       "src",
       "/media/tieout-demo.en.vtt",
     );
+    expect(await video.evaluate((v: HTMLVideoElement) => v.muted)).toBe(true);
+    await expect
+      .poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 10_000 })
+      .toBeGreaterThan(0.5);
+    expect(await video.evaluate((v: HTMLVideoElement) => v.duration)).toBeGreaterThan(10);
+    await expect(video).toBeFocused();
 
     for (const path of [
       "/media/tieout-demo.webm",
@@ -47,34 +68,36 @@ test.describe("home page", () => {
       "/media/tieout-demo-poster.jpg",
       "/media/tieout-demo.en.vtt",
     ]) {
-      const response = await request.get(path);
-      expect(response.status(), path).toBe(200);
+      expect((await request.get(path)).status(), path).toBe(200);
     }
     const ranged = await request.get("/media/tieout-demo.mp4", {
       headers: { Range: "bytes=0-99" },
     });
     expect(ranged.status()).toBe(206);
     expect((await ranged.body()).length).toBe(100);
-
-    // Space is reserved before any byte of video arrives: no layout shift.
-    const box = await video.boundingBox();
-    expect(box!.height).toBeGreaterThan(box!.width * 0.5);
-
-    await video.scrollIntoViewIfNeeded();
-    await video.evaluate((v: HTMLVideoElement) => v.play());
-    await expect
-      .poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 10_000 })
-      .toBeGreaterThan(0.5);
-    expect(await video.evaluate((v: HTMLVideoElement) => v.duration)).toBeGreaterThan(10);
   });
 
-  test("the video can be started from the keyboard", async ({ page }) => {
+  test("the demo can be started and paused from the keyboard", async ({ page }) => {
     await page.goto("/");
     await waitForHydration(page);
+    await page.getByRole("link", { name: "Play the demo video" }).focus();
+    await page.keyboard.press("Enter");
     const video = page.locator("video");
-    await video.focus();
-    await page.keyboard.press("Space");
+    await expect(video).toBeFocused();
     await expect.poll(() => video.evaluate((v: HTMLVideoElement) => !v.paused)).toBe(true);
+    await page.keyboard.press("Space");
+    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.paused)).toBe(true);
+  });
+
+  test("without JavaScript the poster links to the clip itself", async ({ browser }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto("/");
+    await expect(page.getByRole("link", { name: "Play the demo video" })).toHaveAttribute(
+      "href",
+      "/media/tieout-demo.mp4",
+    );
+    await context.close();
   });
 });
 

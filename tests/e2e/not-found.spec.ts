@@ -66,8 +66,8 @@ test.describe("nothing but the built public assets is served", () => {
   }
 
   test("the real assets are served, compressed and cached for a year", async ({ request }) => {
-    // The sign-in page loads its scripts at once (marketing pages wait for an interaction).
-    const html = await (await request.get("/login")).text();
+    // The reset-link page loads its scripts at once (reading pages wait for an interaction).
+    const html = await (await request.get("/auth/action?mode=resetPassword&oobCode=x")).text();
     const script = /<link rel="modulepreload" href="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
     expect(script).toBeTruthy();
     const response = await request.get(script!, { headers: { "Accept-Encoding": "br" } });

@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { data, useActionData } from "react-router";
 import { BackButton } from "#src/ui/back-button.tsx";
 import { Container } from "#src/ui/container.tsx";
 
@@ -45,12 +46,34 @@ export function AuthCard({
 
 export const textLink = "font-semibold text-ledger-dark underline-offset-4 hover:underline";
 
-/** Shown only with JavaScript off: signing in runs Firebase in the browser. */
+const NEEDS_JAVASCRIPT =
+  "Signing in needs JavaScript. Please turn it on for this site, or email us if you cannot.";
+
+/**
+ * The account forms post to their own page only when JavaScript never ran (Firebase works in the
+ * browser): the page answers with this, and nothing typed is sent anywhere else.
+ */
+export function needsJavaScriptAction() {
+  return data({ needsJavaScript: true }, { status: 400 });
+}
+
+/** With JavaScript off, says so up front; after a form was posted without it, says so as an alert. */
 export function NeedsJavaScript() {
+  const posted = useActionData<typeof needsJavaScriptAction>();
+  if (posted?.needsJavaScript) {
+    return (
+      <p
+        role="alert"
+        className="mb-5 rounded-md border border-danger/30 bg-danger-soft px-4 py-3 text-sm font-medium text-danger"
+      >
+        {NEEDS_JAVASCRIPT}
+      </p>
+    );
+  }
   return (
     <noscript>
       <p className="mb-5 rounded-md border border-tick/40 bg-tick-soft px-4 py-3 text-sm">
-        Signing in needs JavaScript. Please turn it on for this site, or email us if you cannot.
+        {NEEDS_JAVASCRIPT}
       </p>
     </noscript>
   );

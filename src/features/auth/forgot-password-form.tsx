@@ -3,16 +3,14 @@ import { Link } from "react-router";
 import { AuthCard, NeedsJavaScript, textLink } from "#src/features/auth/auth-card.tsx";
 import { authErrorNotice } from "#src/features/auth/auth-errors.ts";
 import { useAuth } from "#src/features/auth/auth-provider.tsx";
-import { useHydrated } from "#src/lib/use-hydrated.ts";
 import { Button } from "#src/ui/button.tsx";
 import { Field } from "#src/ui/field.tsx";
+import { formText } from "#src/lib/form-text.ts";
 import { useNotify } from "#src/ui/notices.tsx";
 
 export function ForgotPasswordForm() {
   const { resetPassword, prepare } = useAuth();
   const notify = useNotify();
-  const hydrated = useHydrated();
-  const [email, setEmail] = useState("");
   const [sentTo, setSentTo] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
@@ -29,6 +27,8 @@ export function ForgotPasswordForm() {
 
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    // Uncontrolled, so what was typed before the page's script ran is kept.
+    const email = formText(new FormData(event.currentTarget), "email");
     setBusy(true);
     try {
       await resetPassword(email);
@@ -56,14 +56,7 @@ export function ForgotPasswordForm() {
           It can take a minute to arrive. If you don&apos;t see it, check your spam or junk folder.
         </p>
         <div className="mt-7 grid gap-3">
-          <Button
-            type="button"
-            variant="secondary"
-            onClick={() => {
-              setEmail("");
-              setSentTo(null);
-            }}
-          >
+          <Button type="button" variant="secondary" onClick={() => setSentTo(null)}>
             Try a Different Email
           </Button>
           <Button asChild>
@@ -88,7 +81,12 @@ export function ForgotPasswordForm() {
       }
     >
       <NeedsJavaScript />
-      <form onSubmit={(e) => void handleSubmit(e)} className="space-y-5">
+      <form
+        method="post"
+        data-replay=""
+        onSubmit={(e) => void handleSubmit(e)}
+        className="space-y-5"
+      >
         <Field label="Email">
           {(props) => (
             <input
@@ -100,12 +98,10 @@ export function ForgotPasswordForm() {
               autoComplete="email"
               inputMode="email"
               spellCheck={false}
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
             />
           )}
         </Field>
-        <Button type="submit" className="w-full" disabled={!hydrated || busy}>
+        <Button type="submit" className="w-full" disabled={busy}>
           {busy ? "Sending..." : "Send Reset Link"}
         </Button>
       </form>

@@ -2,7 +2,6 @@ import type { FormEvent } from "react";
 import { Link } from "react-router";
 import { AuthCard, NeedsJavaScript, textLink } from "#src/features/auth/auth-card.tsx";
 import { useAuth } from "#src/features/auth/auth-provider.tsx";
-import { useHydrated } from "#src/lib/use-hydrated.ts";
 import { formText } from "#src/lib/form-text.ts";
 import { Button } from "#src/ui/button.tsx";
 import { Field, PasswordInput } from "#src/ui/field.tsx";
@@ -10,7 +9,6 @@ import { useAuthForm } from "#src/features/auth/use-auth-form.ts";
 
 export function LoginForm() {
   const { signInWithEmail } = useAuth();
-  const hydrated = useHydrated();
   const { busy, run } = useAuthForm("signIn", {
     title: "Welcome back!",
     description: "Successfully signed in to your account.",
@@ -36,7 +34,7 @@ export function LoginForm() {
       }
     >
       <NeedsJavaScript />
-      <form onSubmit={handleSubmit} className="space-y-5">
+      <form method="post" data-replay="" onSubmit={handleSubmit} className="space-y-5">
         <Field label="Email">
           {(props) => (
             <input
@@ -60,7 +58,7 @@ export function LoginForm() {
             Forgot password?
           </Link>
         </div>
-        <Button type="submit" className="w-full" disabled={!hydrated || busy}>
+        <Button type="submit" className="w-full" disabled={busy}>
           {busy ? "Signing in..." : "Sign In"}
         </Button>
       </form>

@@ -5,13 +5,11 @@ import { useAuth } from "#src/features/auth/auth-provider.tsx";
 import { checkNewPassword, MIN_PASSWORD_LENGTH } from "#src/features/auth/password-rules.ts";
 import { formText } from "#src/lib/form-text.ts";
 import { useAuthForm } from "#src/features/auth/use-auth-form.ts";
-import { useHydrated } from "#src/lib/use-hydrated.ts";
 import { Button } from "#src/ui/button.tsx";
 import { Field, PasswordInput } from "#src/ui/field.tsx";
 
 export function SignupForm() {
   const { signUpWithEmail } = useAuth();
-  const hydrated = useHydrated();
   const { busy, run, notify } = useAuthForm("signUp", {
     title: "Account Created!",
     description: "Welcome! Your account has been successfully created.",
@@ -43,7 +41,7 @@ export function SignupForm() {
       }
     >
       <NeedsJavaScript />
-      <form onSubmit={handleSubmit} className="space-y-5">
+      <form method="post" data-replay="" onSubmit={handleSubmit} className="space-y-5">
         <Field label="Email">
           {(props) => (
             <input
@@ -67,7 +65,7 @@ export function SignupForm() {
             <PasswordInput {...props} name="confirmPassword" required autoComplete="new-password" />
           )}
         </Field>
-        <Button type="submit" className="w-full" disabled={!hydrated || busy}>
+        <Button type="submit" className="w-full" disabled={busy}>
           {busy ? "Creating account..." : "Create Account"}
         </Button>
       </form>

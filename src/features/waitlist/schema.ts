@@ -4,6 +4,9 @@
  */
 import { z } from "zod";
 
+// zod would probe for eval to compile faster parsers; the site's CSP forbids eval, so don't ask.
+z.config({ jitless: true });
+
 export const WAITLIST_LIMITS = {
   name: 200,
   email: 254,
