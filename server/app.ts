@@ -1,5 +1,6 @@
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 import Fastify, {
+  LogController,
   type FastifyBaseLogger,
   type FastifyError,
   type FastifyInstance,
@@ -38,6 +39,23 @@ export type AppOptions = {
   /** Structured logs; none when omitted (development, some tests). */
   loggerInstance?: FastifyBaseLogger;
 };
+
+/** One log line per request, when it completes, instead of Fastify's two. */
+class OneLinePerRequest extends LogController {
+  override incomingRequest() {}
+  override requestCompleted(error: Error | null, req: FastifyRequest, reply: FastifyReply) {
+    // The path only: query strings can carry one-time codes (password reset links).
+    const line = {
+      method: req.method,
+      path: req.url.split("?")[0],
+      status: reply.statusCode,
+      ms: Math.round(reply.elapsedTime * 10) / 10,
+    };
+    if (error || reply.statusCode >= 500)
+      req.log.error({ ...line, err: error ?? undefined }, "request failed");
+    else req.log.info(line, "request");
+  }
+}
 
 type FormFields = Record<string, string | string[]>;
 
@@ -81,6 +99,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   const { env, assets, mode } = options;
   const app = Fastify({
     ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: false }),
+    logController: new OneLinePerRequest(),
     bodyLimit: 16 * 1024,
     requestTimeout: 30_000,
     connectionTimeout: 60_000,

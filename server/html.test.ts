@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { cspHash, finishPage, HYDRATION_LOADER } from "#server/html.ts";
+import { cspHash, cssForPage, finishPage, HYDRATION_LOADER } from "#server/html.ts";
 
 const MODULE = 'import "/assets/manifest.js";import("/assets/entry.client.js");';
 const page = (htmlAttributes: string) =>
@@ -40,5 +40,21 @@ describe("finishPage", () => {
   test("the hash is the one browsers compute", () => {
     // sha256 of the empty string, base64: a well-known value.
     expect(cspHash("")).toBe("'sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU='");
+  });
+});
+
+describe("cssForPage", () => {
+  const css =
+    "@layer theme{:root{--x:1}}@layer base{body{margin:0}}@layer components;@layer utilities{.flex{display:flex}.hidden{display:none}" +
+    ".sm\\:px-8{@media (width>=40rem){padding-inline:2rem}}.hover\\:underline{&:hover{text-decoration:underline}}.\\[content-visibility\\:auto\\]{content-visibility:auto}}" +
+    '@property --tw-a{syntax:"*";inherits:false}';
+
+  test("keeps the utilities the page's markup uses, and everything outside the utilities layer", () => {
+    const page = '<div class="flex sm:px-8 [content-visibility:auto]">x</div>';
+    expect(cssForPage(css, page)).toBe(
+      "@layer theme{:root{--x:1}}@layer base{body{margin:0}}@layer components;@layer utilities{.flex{display:flex}" +
+        ".sm\\:px-8{@media (width>=40rem){padding-inline:2rem}}.\\[content-visibility\\:auto\\]{content-visibility:auto}}" +
+        '@property --tw-a{syntax:"*";inherits:false}',
+    );
   });
 });

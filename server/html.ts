@@ -46,7 +46,7 @@ export function finishPage(source: string, stylesheets: Stylesheets): FinishedPa
     // React finds its <link> by rel and href; `disabled` keeps the browser from fetching it.
     return text === undefined
       ? tag
-      : `<style>${text}</style>${tag.replace(/\/?>$/, " disabled/>")}`;
+      : `<style>${cssForPage(text, source)}</style>${tag.replace(/\/?>$/, " disabled/>")}`;
   });
 
   const extraScriptHashes: string[] = [];
@@ -77,4 +77,56 @@ export function finishPage(source: string, stylesheets: Stylesheets): FinishedPa
   const styleHashes = new Set<string>();
   for (const [, body = ""] of html.matchAll(INLINE_STYLE)) styleHashes.add(cspHash(body));
   return { html, scriptHashes: [...scriptHashes], styleHashes: [...styleHashes] };
+}
+
+const CLASS_ATTRIBUTE = /\bclass="([^"]*)"/g;
+const CLASS_TOKEN = /\.((?:\\.|[A-Za-z0-9_-])+)/g;
+
+/** Each top-level rule or block of a CSS text, with its prelude (the part before "{"). */
+function topLevelRules(css: string): { prelude: string; text: string }[] {
+  const rules: { prelude: string; text: string }[] = [];
+  let depth = 0;
+  let start = 0;
+  let prelude = "";
+  for (let i = 0; i < css.length; i++) {
+    const ch = css[i];
+    if (ch === "{") {
+      if (depth === 0) prelude = css.slice(start, i);
+      depth++;
+    } else if (ch === "}") {
+      depth--;
+      if (depth === 0) {
+        rules.push({ prelude: prelude.trim(), text: css.slice(start, i + 1) });
+        start = i + 1;
+      }
+    } else if (ch === ";" && depth === 0) {
+      rules.push({ prelude: css.slice(start, i).trim(), text: css.slice(start, i + 1) });
+      start = i + 1;
+    }
+  }
+  return rules;
+}
+
+/**
+ * The stylesheet cut down to what one page uses: every rule of Tailwind's utilities layer whose
+ * selector names no class found in the page's markup is dropped; everything else is kept whole.
+ * The full stylesheet is enabled after hydration, for whatever React renders later.
+ */
+export function cssForPage(css: string, html: string): string {
+  const used = new Set<string>();
+  for (const [, classes = ""] of html.matchAll(CLASS_ATTRIBUTE))
+    for (const name of classes.split(/\s+/)) if (name) used.add(name);
+  return topLevelRules(css)
+    .map((rule) => {
+      if (rule.prelude !== "@layer utilities") return rule.text;
+      const inner = rule.text.slice(rule.text.indexOf("{") + 1, -1);
+      const kept = topLevelRules(inner).filter((utility) => {
+        const names = [...utility.prelude.matchAll(CLASS_TOKEN)].map(([, token = ""]) =>
+          token.replace(/\\(.)/g, "$1"),
+        );
+        return names.length === 0 || names.some((name) => used.has(name));
+      });
+      return `@layer utilities{${kept.map((u) => u.text).join("")}}`;
+    })
+    .join("");
 }

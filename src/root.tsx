@@ -23,10 +23,8 @@ import { Button } from "#src/ui/button.tsx";
 import { Container } from "#src/ui/container.tsx";
 import { NoticesProvider } from "#src/ui/notices.tsx";
 import appCss from "./app.css?url";
-import serifFont from "../node_modules/@fontsource/source-serif-4/files/source-serif-4-latin-600-normal.woff2?url";
 
 export const links: Route.LinksFunction = () => [
-  { rel: "preload", href: serifFont, as: "font", type: "font/woff2", crossOrigin: "anonymous" },
   { rel: "stylesheet", href: appCss },
   { rel: "icon", href: "/favicon.ico", sizes: "32x32" },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
@@ -95,6 +93,9 @@ export default function App() {
   useEffect(() => {
     // Marks the moment the page became interactive; the browser tests wait for it.
     document.documentElement.dataset.hydrated = "";
+    // The page came with only the CSS its own markup needs; what React renders next needs the rest.
+    for (const link of document.querySelectorAll<HTMLLinkElement>("link[rel=stylesheet][disabled]"))
+      link.disabled = false;
     window.dispatchEvent(new Event("tieout:hydrated"));
     rememberLanding();
   }, []);

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "#db/client.ts";
 import { waitlistEntries, type WaitlistRow } from "#db/schema.ts";
 import type { Env } from "#server/env.ts";
+import { createInsertBatcher } from "#server/waitlist/insert-batcher.ts";
 import { hitRateLimit, pruneRateLimits } from "#server/waitlist/rate-limit.ts";
 import { HONEYPOT_FIELD, parseWaitlistEntry } from "#src/features/waitlist/schema.ts";
 import type {
@@ -37,6 +38,7 @@ export function createWaitlistService({
   log: FastifyBaseLogger;
 }): WaitlistService {
   const listeners: (() => void)[] = [];
+  const insertEntry = createInsertBatcher(db);
   let submissions = 0;
 
   return {
@@ -71,27 +73,23 @@ export function createWaitlistService({
           };
         const { entry } = parsed;
         const forwarding = env.waitlistForward !== undefined;
-        // Success is answered only after this insert has committed.
-        const inserted = await db
-          .insert(waitlistEntries)
-          .values({
-            name: entry.name,
-            email: entry.email,
-            company: entry.company,
-            message: entry.message,
-            utmSource: entry.utm_source,
-            utmMedium: entry.utm_medium,
-            utmCampaign: entry.utm_campaign,
-            utmTerm: entry.utm_term,
-            utmContent: entry.utm_content,
-            referrer: entry.referrer,
-            landingPath: entry.landing_path,
-            forwardStatus: forwarding ? "pending" : "none",
-            forwardNextAt: forwarding ? sql`now()` : null,
-          })
-          .onConflictDoNothing()
-          .returning({ id: waitlistEntries.id });
-        if (inserted.length === 0) return { kind: "exists" };
+        // Success is answered only after this row has committed (group commit, see insert-batcher).
+        const created = await insertEntry({
+          name: entry.name,
+          email: entry.email,
+          company: entry.company,
+          message: entry.message,
+          utmSource: entry.utm_source,
+          utmMedium: entry.utm_medium,
+          utmCampaign: entry.utm_campaign,
+          utmTerm: entry.utm_term,
+          utmContent: entry.utm_content,
+          referrer: entry.referrer,
+          landingPath: entry.landing_path,
+          forwardStatus: forwarding ? "pending" : "none",
+          forwardNextAt: forwarding ? new Date() : null,
+        });
+        if (!created) return { kind: "exists" };
         if (forwarding) for (const listener of listeners) listener();
         return { kind: "created" };
       } catch (error) {

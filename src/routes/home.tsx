@@ -57,7 +57,11 @@ export default function Home() {
         </Container>
       </section>
 
-      <section id="demo" aria-labelledby="demo-title" className="scroll-mt-20 py-16 sm:py-24">
+      <section
+        id="demo"
+        aria-labelledby="demo-title"
+        className="scroll-mt-20 py-16 render-when-near sm:py-24"
+      >
         <Container>
           <div className="max-w-2xl">
             <p className="text-sm font-semibold tracking-[0.14em] text-ledger uppercase">
@@ -82,7 +86,7 @@ export default function Home() {
 
       <section
         aria-labelledby="features-title"
-        className="border-y border-rule bg-card py-16 sm:py-24"
+        className="border-y border-rule bg-card py-16 render-when-near sm:py-24"
       >
         <Container>
           <h2
@@ -108,7 +112,7 @@ export default function Home() {
         </Container>
       </section>
 
-      <section aria-labelledby="how-title" className="py-16 sm:py-24">
+      <section aria-labelledby="how-title" className="py-16 render-when-near sm:py-24">
         <Container className="grid gap-12 lg:grid-cols-[1fr_1.4fr]">
           <div>
             <h2
@@ -141,7 +145,10 @@ export default function Home() {
         </Container>
       </section>
 
-      <section aria-labelledby="trust-title" className="bg-ink py-16 text-paper sm:py-24">
+      <section
+        aria-labelledby="trust-title"
+        className="bg-ink py-16 text-paper render-when-near sm:py-24"
+      >
         <Container>
           <h2
             id="trust-title"
@@ -174,7 +181,7 @@ export default function Home() {
         </Container>
       </section>
 
-      <section aria-labelledby="cta-title" className="py-16 sm:py-24">
+      <section aria-labelledby="cta-title" className="py-16 render-when-near sm:py-24">
         <Container>
           <div className="flex flex-col items-start gap-6 rounded-2xl border border-ledger/20 bg-ledger-soft px-7 py-12 sm:px-12 lg:flex-row lg:items-center lg:justify-between">
             <div className="max-w-xl">

@@ -183,6 +183,8 @@ test.describe("session", () => {
     const email = uniqueEmail("stays");
     await createUser(email, PASSWORD);
     await signInThroughForm(page, email, PASSWORD);
+    // The form moves on to / once the server has the session (the header changes a moment sooner).
+    await expect(page).toHaveURL("/");
     await expect(header(page).getByRole("button", { name: "Sign Out" })).toBeVisible();
 
     // Watch the header from the first byte of every document: any 'Sign In' in it is recorded.

@@ -94,7 +94,8 @@ function BulletList({ items }: { items: readonly string[] }) {
 
 export function LegalSectionView({ section }: { section: LegalSection }) {
   return (
-    <section aria-labelledby={section.id} className="scroll-mt-24">
+    // Sections below the fold are laid out only when scrolled near: long documents paint at once.
+    <section aria-labelledby={section.id} className="scroll-mt-24 render-when-near">
       <h2
         id={section.id}
         className="group font-serif text-2xl font-semibold tracking-tight text-ink"

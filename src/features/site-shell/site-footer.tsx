@@ -6,7 +6,7 @@ import { Container } from "#src/ui/container.tsx";
 export function SiteFooter() {
   const { address } = SITE;
   return (
-    <footer className="border-t border-rule bg-ink text-paper">
+    <footer className="border-t border-rule bg-ink text-paper render-when-near">
       <Container className="grid gap-10 py-14 sm:grid-cols-2 lg:grid-cols-[1.4fr_1fr_1fr]">
         <div className="max-w-sm">
           <p className="flex items-center gap-2.5 font-serif text-xl font-semibold">

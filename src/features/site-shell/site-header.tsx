@@ -11,7 +11,7 @@ import { Container } from "#src/ui/container.tsx";
  */
 export function SiteHeader({ authSlot }: { authSlot: ReactNode }) {
   return (
-    <header className="fixed inset-x-0 top-0 z-40 border-b border-rule/80 bg-paper/95 backdrop-blur supports-[backdrop-filter]:bg-paper/85">
+    <header className="fixed inset-x-0 top-0 z-40 border-b border-rule/80 bg-paper/95">
       <Container className="flex h-16 items-center justify-between gap-3">
         <Link
           to="/"

@@ -1,0 +1,49 @@
+import { waitlistEntries } from "#db/schema.ts";
+import type { Db } from "#db/client.ts";
+
+export type NewEntry = typeof waitlistEntries.$inferInsert & { email: string };
+
+const MAX_BATCH = 200;
+
+/**
+ * Group commit: submissions that arrive while a commit is under way wait for the next one and are
+ * written together, one multi-row INSERT, one transaction, one flush to disk. Each caller still
+ * hears only after its own row is committed, so nothing is acknowledged early; under load, many
+ * share the cost of a durable commit. Resolves true for a new address, false for one already there
+ * (including a repeat within the same batch: the first one wins, as it would one at a time).
+ */
+export function createInsertBatcher(db: Db) {
+  let queue: {
+    entry: NewEntry;
+    resolve: (created: boolean) => void;
+    reject: (error: unknown) => void;
+  }[] = [];
+  let writing = false;
+
+  async function drain() {
+    writing = true;
+    while (queue.length > 0) {
+      const batch = queue.slice(0, MAX_BATCH);
+      queue = queue.slice(MAX_BATCH);
+      try {
+        const rows = await db
+          .insert(waitlistEntries)
+          .values(batch.map((item) => item.entry))
+          .onConflictDoNothing()
+          .returning({ email: waitlistEntries.email });
+        const inserted = new Set(rows.map((row) => row.email.toLowerCase()));
+        for (const item of batch) item.resolve(inserted.delete(item.entry.email.toLowerCase()));
+      } catch (error) {
+        for (const item of batch) item.reject(error);
+      }
+    }
+    writing = false;
+  }
+
+  return function insert(entry: NewEntry): Promise<boolean> {
+    return new Promise((resolve, reject) => {
+      queue.push({ entry, resolve, reject });
+      if (!writing) void drain();
+    });
+  };
+}
