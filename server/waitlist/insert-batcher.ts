@@ -6,8 +6,8 @@ export type NewEntry = typeof waitlistEntries.$inferInsert & { email: string };
 const MAX_BATCH = 200;
 
 /**
- * Group commit: submissions that arrive while a commit is under way wait for the next one and are
- * written together, one multi-row INSERT, one transaction, one flush to disk. Each caller still
+ * Group commit: submissions received in the same turn of the event loop, or while a commit is
+ * under way, are written together: one multi-row INSERT, one transaction, one flush to disk. Each caller still
  * hears only after its own row is committed, so nothing is acknowledged early; under load, many
  * share the cost of a durable commit. Resolves true for a new address, false for one already there
  * (including a repeat within the same batch: the first one wins, as it would one at a time).
@@ -21,7 +21,6 @@ export function createInsertBatcher(db: Db) {
   let writing = false;
 
   async function drain() {
-    writing = true;
     while (queue.length > 0) {
       const batch = queue.slice(0, MAX_BATCH);
       queue = queue.slice(MAX_BATCH);
@@ -43,7 +42,13 @@ export function createInsertBatcher(db: Db) {
   return function insert(entry: NewEntry): Promise<boolean> {
     return new Promise((resolve, reject) => {
       queue.push({ entry, resolve, reject });
-      if (!writing) void drain();
+      // PGlite runs on this thread: writing at once would finish before the next request is even
+      // read. Waiting for the end of this turn of the event loop lets every request already
+      // received join the same statement and the same commit.
+      if (!writing) {
+        writing = true;
+        setImmediate(() => void drain());
+      }
     });
   };
 }
