@@ -9,6 +9,7 @@ import type { ServerBuild } from "react-router";
 import { createApp } from "#server/app.ts";
 import { EnvError, parseEnv } from "#server/env.ts";
 import { DatabaseStartError } from "#db/client.ts";
+import { PUBLIC_PATHS } from "#server/seo.ts";
 import { openServices } from "#server/services.ts";
 import { isDirectory, loadStaticAssets } from "#server/static-assets.ts";
 
@@ -59,6 +60,15 @@ async function main() {
 
   await app.listen({ port: env.port, host: env.host });
   console.log(`Tieout is running at ${env.siteUrl} (listening on ${env.host}:${env.port})`);
+
+  // Render and compress the public pages now, so no visitor waits for a cold cache.
+  const warmStart = performance.now();
+  for (const url of PUBLIC_PATHS)
+    await app.inject({ method: "GET", url, headers: { "accept-encoding": "br" } });
+  log.info(
+    { pages: PUBLIC_PATHS.length, ms: Math.round(performance.now() - warmStart) },
+    "page cache warmed",
+  );
 
   let closing = false;
   const shutdown = (signal: string) => {

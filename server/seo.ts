@@ -10,6 +10,9 @@ export const INDEXED_PATHS = [
   "/dpa",
 ] as const;
 
+/** Every page an anonymous visitor can open: rendered into the page cache right after start-up. */
+export const PUBLIC_PATHS = [...INDEXED_PATHS, "/login", "/signup", "/forgot-password"] as const;
+
 export function robotsTxt(env: Env): string {
   return [
     "User-agent: *",
