@@ -226,7 +226,8 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
         response.status === 200 &&
         cookies.length === 0 &&
         !/private|no-store/.test(out["cache-control"]);
-      if (cacheKey && cacheable) {
+      // Only a GET fills the cache: a HEAD response has no body to keep.
+      if (cacheKey && cacheable && req.method === "GET") {
         return sendCached(
           req,
           reply,

@@ -34,17 +34,6 @@ const TYPES: Record<string, string> = {
   ".xml": "application/xml",
 };
 
-export const COMPRESSIBLE = new Set([
-  ".js",
-  ".css",
-  ".svg",
-  ".ico",
-  ".vtt",
-  ".webmanifest",
-  ".json",
-  ".txt",
-  ".xml",
-]);
 export const IMMUTABLE = "public, max-age=31536000, immutable";
 
 async function walk(dir: string): Promise<string[]> {

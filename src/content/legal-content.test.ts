@@ -42,7 +42,7 @@ describe.each([
     expect(doc.sections.map((s) => s.number)).toEqual(doc.sections.map((_, i) => String(i + 1)));
   });
 
-  test("names the product from the site config and has no placeholder text", () => {
+  test("names the product from the site config and has no filler or template text", () => {
     const text = fullText(doc);
     expect(text).toContain(SITE.name);
     expect(text).not.toMatch(/lorem|ipsum|\[(company|name|date)\]|TODO|TBD/i);

@@ -1,10 +1,10 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Link } from "react-router";
+import { EmailField } from "#src/features/auth/email-field.tsx";
 import { AuthCard, NeedsJavaScript, textLink } from "#src/features/auth/auth-card.tsx";
 import { authErrorNotice } from "#src/features/auth/auth-errors.ts";
 import { useAuth } from "#src/features/auth/auth-provider.tsx";
 import { Button } from "#src/ui/button.tsx";
-import { Field } from "#src/ui/field.tsx";
 import { formText } from "#src/lib/form-text.ts";
 import { useNotify } from "#src/ui/notices.tsx";
 
@@ -87,20 +87,7 @@ export function ForgotPasswordForm() {
         onSubmit={(e) => void handleSubmit(e)}
         className="space-y-5"
       >
-        <Field label="Email">
-          {(props) => (
-            <input
-              {...props}
-              ref={emailInput}
-              name="email"
-              type="email"
-              required
-              autoComplete="email"
-              inputMode="email"
-              spellCheck={false}
-            />
-          )}
-        </Field>
+        <EmailField inputRef={emailInput} />
         <Button type="submit" className="w-full" disabled={busy}>
           {busy ? "Sending..." : "Send Reset Link"}
         </Button>

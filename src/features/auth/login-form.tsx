@@ -1,5 +1,6 @@
 import type { FormEvent } from "react";
 import { Link } from "react-router";
+import { EmailField } from "#src/features/auth/email-field.tsx";
 import { AuthCard, NeedsJavaScript, textLink } from "#src/features/auth/auth-card.tsx";
 import { useAuth } from "#src/features/auth/auth-provider.tsx";
 import { formText } from "#src/lib/form-text.ts";
@@ -35,19 +36,7 @@ export function LoginForm() {
     >
       <NeedsJavaScript />
       <form method="post" data-replay="" onSubmit={handleSubmit} className="space-y-5">
-        <Field label="Email">
-          {(props) => (
-            <input
-              {...props}
-              name="email"
-              type="email"
-              required
-              autoComplete="email"
-              inputMode="email"
-              spellCheck={false}
-            />
-          )}
-        </Field>
+        <EmailField />
         <Field label="Password">
           {(props) => (
             <PasswordInput {...props} name="password" required autoComplete="current-password" />

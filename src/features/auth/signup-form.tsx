@@ -1,5 +1,6 @@
 import type { FormEvent } from "react";
 import { Link } from "react-router";
+import { EmailField } from "#src/features/auth/email-field.tsx";
 import { AuthCard, NeedsJavaScript, textLink } from "#src/features/auth/auth-card.tsx";
 import { useAuth } from "#src/features/auth/auth-provider.tsx";
 import { checkNewPassword, MIN_PASSWORD_LENGTH } from "#src/features/auth/password-rules.ts";
@@ -42,19 +43,7 @@ export function SignupForm() {
     >
       <NeedsJavaScript />
       <form method="post" data-replay="" onSubmit={handleSubmit} className="space-y-5">
-        <Field label="Email">
-          {(props) => (
-            <input
-              {...props}
-              name="email"
-              type="email"
-              required
-              autoComplete="email"
-              inputMode="email"
-              spellCheck={false}
-            />
-          )}
-        </Field>
+        <EmailField />
         <Field label="Password" hint={`Must be at least ${MIN_PASSWORD_LENGTH} characters long`}>
           {(props) => (
             <PasswordInput {...props} name="password" required autoComplete="new-password" />
