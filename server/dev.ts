@@ -9,8 +9,12 @@ import { createApp } from "#server/app.ts";
 import { parseEnv } from "#server/env.ts";
 import { pino } from "pino";
 import { openServices } from "#server/services.ts";
+import { startAuthEmulator } from "../scripts/auth-emulator.mjs";
 
 const env = parseEnv({ NODE_ENV: "development", ...process.env });
+if (env.firebase.mode === "emulator") {
+  await startAuthEmulator({ projectId: env.firebase.projectId, host: env.firebase.emulatorHost });
+}
 const vite = await createServer({ server: { middlewareMode: true }, appType: "custom" });
 const app = await createApp({
   env,

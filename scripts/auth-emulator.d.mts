@@ -1,0 +1,4 @@
+export function startAuthEmulator(options: {
+  projectId: string;
+  host: string;
+}): Promise<{ stop: () => void; started: boolean }>;
