@@ -46,14 +46,17 @@ describe("finishPage", () => {
 describe("cssForPage", () => {
   const css =
     "@layer theme{:root{--x:1}}@layer base{body{margin:0}}@layer components;@layer utilities{.flex{display:flex}.hidden{display:none}" +
-    ".sm\\:px-8{@media (width>=40rem){padding-inline:2rem}}.hover\\:underline{&:hover{text-decoration:underline}}.\\[content-visibility\\:auto\\]{content-visibility:auto}}" +
+    ".sm\\:px-8{@media (width>=40rem){padding-inline:2rem}}.hover\\:underline{&:hover{text-decoration:underline}}.\\[content-visibility\\:auto\\]{content-visibility:auto}" +
+    ".\\[\\&_svg\\]\\:size-4 svg{width:1rem}}" +
     '@property --tw-a{syntax:"*";inherits:false}';
 
   test("keeps the utilities the page's markup uses, and everything outside the utilities layer", () => {
-    const page = '<div class="flex sm:px-8 [content-visibility:auto]">x</div>';
+    // As React writes it: the & of a variant is escaped in the attribute.
+    const page = '<div class="flex sm:px-8 [content-visibility:auto] [&amp;_svg]:size-4">x</div>';
     expect(cssForPage(css, page)).toBe(
       "@layer theme{:root{--x:1}}@layer base{body{margin:0}}@layer components;@layer utilities{.flex{display:flex}" +
-        ".sm\\:px-8{@media (width>=40rem){padding-inline:2rem}}.\\[content-visibility\\:auto\\]{content-visibility:auto}}" +
+        ".sm\\:px-8{@media (width>=40rem){padding-inline:2rem}}.\\[content-visibility\\:auto\\]{content-visibility:auto}" +
+        ".\\[\\&_svg\\]\\:size-4 svg{width:1rem}}" +
         '@property --tw-a{syntax:"*";inherits:false}',
     );
   });

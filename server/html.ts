@@ -80,6 +80,14 @@ export function finishPage(source: string, stylesheets: Stylesheets): FinishedPa
 }
 
 const CLASS_ATTRIBUTE = /\bclass="([^"]*)"/g;
+const HTML_ENTITIES: Record<string, string> = {
+  "&amp;": "&",
+  "&quot;": '"',
+  "&#x27;": "'",
+  "&#39;": "'",
+  "&lt;": "<",
+  "&gt;": ">",
+};
 const CLASS_TOKEN = /\.((?:\\.|[A-Za-z0-9_-])+)/g;
 
 /** Each top-level rule or block of a CSS text, with its prelude (the part before "{"). */
@@ -114,8 +122,14 @@ function topLevelRules(css: string): { prelude: string; text: string }[] {
  */
 export function cssForPage(css: string, html: string): string {
   const used = new Set<string>();
-  for (const [, classes = ""] of html.matchAll(CLASS_ATTRIBUTE))
+  for (const [, attribute = ""] of html.matchAll(CLASS_ATTRIBUTE)) {
+    // React escapes the attribute: `[&_svg]:size-4` arrives as `[&amp;_svg]:size-4`.
+    const classes = attribute.replace(
+      /&(amp|quot|#x27|#39|lt|gt);/g,
+      (entity) => HTML_ENTITIES[entity] ?? entity,
+    );
     for (const name of classes.split(/\s+/)) if (name) used.add(name);
+  }
   return topLevelRules(css)
     .map((rule) => {
       if (rule.prelude !== "@layer utilities") return rule.text;

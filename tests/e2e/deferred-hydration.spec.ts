@@ -73,3 +73,18 @@ test("a click on Download DPA that arrives before React is ready still downloads
   await page.getByRole("button", { name: "Download DPA" }).click();
   expect((await download).suggestedFilename()).toBe("Tieout_DPA.docx");
 });
+
+test("before any JavaScript, the page's own CSS styles every control it shows", async ({
+  page,
+}) => {
+  await page.goto("/login");
+  await page.waitForLoadState("networkidle");
+  await expect(page.locator("html[data-hydrated]")).toHaveCount(0);
+  // The Back button's chevron is sized by a variant utility ([&_svg]:size-4) in the inlined CSS.
+  const chevron = await page.getByRole("button", { name: "Back" }).locator("svg").boundingBox();
+  expect(chevron?.width).toBe(16);
+  const submit = await page
+    .getByRole("button", { name: "Sign In" })
+    .evaluate((b) => getComputedStyle(b).backgroundColor);
+  expect(submit).toBe("rgb(31, 122, 90)");
+});
