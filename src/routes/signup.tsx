@@ -1,15 +1,12 @@
-import { redirect } from "react-router";
 import type { Route } from "./+types/signup";
 import { SITE } from "#src/content/site.ts";
 import { SignupForm } from "#src/features/auth/signup-form.tsx";
 import { needsJavaScriptAction } from "#src/features/auth/auth-card.tsx";
+import { requireAnonymous } from "#src/features/auth/require-anonymous.ts";
 import { pageMeta } from "#src/lib/meta.ts";
 import { HYDRATE_ON_INTERACTION } from "#src/lib/route-handle.ts";
 
-export function loader({ context }: Route.LoaderArgs) {
-  if (context.sessionUser) throw redirect("/");
-  return null;
-}
+export const loader = requireAnonymous;
 
 export const handle = HYDRATE_ON_INTERACTION;
 

@@ -24,6 +24,13 @@ async function signInThroughForm(page: Page, email: string, password: string) {
 
 const header = (page: Page) => page.getByRole("banner");
 
+async function submitSignUp(page: Page, email: string, password: string) {
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByLabel("Confirm Password").fill(password);
+  await page.getByRole("button", { name: "Create Account" }).click();
+}
+
 test.describe("sign-up", () => {
   test("creates the account, says so, lands on / and shows Sign Out", async ({ page }) => {
     const email = uniqueEmail("new");
@@ -34,10 +41,7 @@ test.describe("sign-up", () => {
       "href",
       "/login",
     );
-    await page.getByLabel("Email").fill(email);
-    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-    await page.getByLabel("Confirm Password").fill(PASSWORD);
-    await page.getByRole("button", { name: "Create Account" }).click();
+    await submitSignUp(page, email, PASSWORD);
     await expectNotice(
       page,
       "Account Created!",
@@ -75,10 +79,7 @@ test.describe("sign-up", () => {
       await createUser(email, PASSWORD);
       await page.goto("/signup");
       await waitForHydration(page);
-      await page.getByLabel("Email").fill(email);
-      await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-      await page.getByLabel("Confirm Password").fill(PASSWORD);
-      await page.getByRole("button", { name: "Create Account" }).click();
+      await submitSignUp(page, email, PASSWORD);
       await expectNotice(
         page,
         "Sign Up Failed",
