@@ -108,7 +108,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     requestTimeout: 30_000,
     connectionTimeout: 60_000,
     keepAliveTimeout: 5_000,
-    maxParamLength: 200,
+    routerOptions: { maxParamLength: 200 },
     return503OnClosing: true,
     // X-Forwarded-For and -Proto are believed only from the configured proxies.
     trustProxy: env.trustProxy.length > 0 ? [...env.trustProxy] : false,

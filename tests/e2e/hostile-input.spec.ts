@@ -1,0 +1,388 @@
+/**
+ * Issue 7, hostile input: random and malicious payloads (fast-check) at every endpoint and every
+ * form of a real production server with its own database. Whatever arrives, the answer is never
+ * a 5xx (the database is up, so not even 503), never shows a stack trace or echoes markup
+ * unescaped, and a refused request stores nothing: at the end the database holds exactly the
+ * addresses the server acknowledged.
+ */
+import fc from "fast-check";
+import { expect, test } from "@playwright/test";
+import { createUser, uniqueEmail } from "#tests/support/emulator.ts";
+import { startServer, type RunningServer } from "#tests/support/server.ts";
+import { countsByEmail } from "#tests/support/waitlist-db.ts";
+import { PUBLIC_PAGES } from "#tests/support/pages.ts";
+
+test.describe.configure({ mode: "serial" });
+
+const RUNS = 80;
+
+/** Strings a hostile visitor would try, mixed into the random ones. */
+const NASTY = [
+  "<script>alert(1)</script>",
+  '"><img src=x onerror=alert(1)>',
+  "javascript:alert(1)",
+  "' OR '1'='1' --",
+  "'; DROP TABLE waitlist_entries; --",
+  '=HYPERLINK("https://evil.example","x")',
+  "+cmd|' /C calc'!A0",
+  "../../../../etc/passwd",
+  "..%2f..%2f..%2fetc%2fpasswd",
+  "\u0000",
+  "%00",
+  "{{7*7}}${7*7}<%= 7*7 %>",
+  "__proto__",
+  "constructor",
+  "\r\nSet-Cookie: owned=1",
+  "\u202eevil\u202c",
+  "😀".repeat(300),
+  "a".repeat(20_000),
+  " ",
+  "",
+];
+
+const hostileText = fc.oneof(
+  fc.constantFrom(...NASTY),
+  fc.string({ maxLength: 300 }),
+  fc.string({ unit: "binary", maxLength: 300 }),
+  fc.string({ unit: "grapheme", maxLength: 2000 }),
+);
+const emailish = fc.oneof(
+  fc.emailAddress(),
+  fc.emailAddress().map((e) => ` ${e.toUpperCase()} `),
+  hostileText,
+  fc.tuple(hostileText, fc.domain()).map(([local, domain]) => `${local}@${domain}`),
+);
+const anyJson = fc.oneof(fc.jsonValue(), fc.anything());
+const waitlistFields = fc.record(
+  {
+    name: fc.oneof(hostileText, anyJson),
+    email: fc.oneof(emailish, anyJson),
+    company: fc.oneof(hostileText, anyJson),
+    message: fc.oneof(hostileText, anyJson),
+    utm_source: hostileText,
+    utm_campaign: hostileText,
+    referrer: hostileText,
+    landing_path: hostileText,
+    __proto__: fc.constant({ admin: true }),
+    extra: anyJson,
+  },
+  { requiredKeys: [] },
+);
+/** Submissions that are mostly fine, so the acknowledged path is exercised as hard as the rest. */
+const plausibleFields = fc.record(
+  {
+    name: fc.oneof(fc.string({ minLength: 1, maxLength: 80 }), fc.constantFrom(...NASTY)),
+    email: fc.oneof(
+      fc.emailAddress(),
+      fc.emailAddress().map((e) => ` ${e.toUpperCase()} `),
+      fc
+        .tuple(
+          fc.stringMatching(/^[a-z0-9._+-]{1,20}$/),
+          fc.constantFrom("example.com", "firm.cpa"),
+        )
+        .map(([local, domain]) => `${local}@${domain}`),
+    ),
+    company: fc.oneof(fc.string({ maxLength: 80 }), fc.constantFrom(...NASTY)),
+    message: fc.oneof(fc.string({ maxLength: 500 }), fc.constantFrom(...NASTY)),
+  },
+  { requiredKeys: ["name", "email"] },
+);
+const someFields = fc.oneof(waitlistFields, plausibleFields);
+
+/** Header values fetch can carry: visible ASCII, spaces and tabs. */
+const headerValue = fc.string({
+  unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)),
+  maxLength: 600,
+});
+const pathSegment = fc.oneof(
+  fc.constantFrom(
+    "..",
+    "%2e%2e",
+    "%2f",
+    "%ff",
+    "%",
+    "%00",
+    ".git",
+    ".env",
+    "assets",
+    "api",
+    "admin",
+    "waitlist.data",
+    "_root.data",
+    "login.data",
+    "index.html",
+    "~",
+    "%E2%80%AE",
+  ),
+  fc.webSegment(),
+  fc.string({ maxLength: 40 }).map(encodeURIComponent),
+);
+const hostilePath = fc
+  .array(pathSegment, { minLength: 1, maxLength: 6 })
+  .map((segments) => `/${segments.join("/")}`);
+const query = fc.oneof(
+  fc.constant(""),
+  fc.webQueryParameters().map((q) => `?${q}`),
+  fc
+    .dictionary(
+      fc.constantFrom("q", "mode", "oobCode", "_routes", "utm_source", "index"),
+      hostileText,
+    )
+    .map((d) => `?${new URLSearchParams(d).toString()}`),
+);
+
+/** What no answer may ever contain: traces, file paths, or a hostile tag put back as markup. */
+function leaks(body: string): string | null {
+  if (/\n\s+at .+[:(].*\d+:\d+\)?/.test(body)) return "a stack trace";
+  if (/node_modules|\/work\/|build\/server/.test(body)) return "a server file path";
+  if (/<img src=x onerror|<script>alert\(1\)/i.test(body)) return "unescaped hostile markup";
+  if (/Set-Cookie: owned/i.test(body) && !/&quot;|&lt;|\\r\\n|value=/.test(body))
+    return "an injected header";
+  return null;
+}
+
+type Sent = { method: string; path: string; status: number; body: string; note?: string };
+
+let server: RunningServer;
+/** Addresses the server acknowledged (201 or 200), normalised as the database keys them. */
+const acknowledged = new Set<string>();
+/** Addresses inside requests the server refused. */
+const refused = new Set<string>();
+
+async function send(
+  method: string,
+  path: string,
+  init: { headers?: Record<string, string>; body?: string } = {},
+): Promise<Sent> {
+  const response = await fetch(`${server.url}${path}`, {
+    method,
+    headers: init.headers,
+    body: init.body,
+    redirect: "manual",
+  });
+  return { method, path, status: response.status, body: await response.text() };
+}
+
+function check(sent: Sent) {
+  expect(sent.status, `${sent.method} ${sent.path} answered ${sent.status}`).toBeLessThan(500);
+  expect(leaks(sent.body), `${sent.method} ${sent.path} showed ${leaks(sent.body)}`).toBeNull();
+}
+
+function emailOf(fields: Record<string, unknown>): string | null {
+  return typeof fields.email === "string" ? fields.email.trim().toLowerCase() : null;
+}
+
+function record(fields: Record<string, unknown>, status: number) {
+  const email = emailOf(fields);
+  if (email === null) return;
+  if (status === 200 || status === 201) acknowledged.add(email);
+  else refused.add(email);
+}
+
+/** The fields as a form carries them: every value a string. */
+function asFormFields(fields: Record<string, unknown>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(fields).map(([key, value]) => [
+      key,
+      typeof value === "string" ? value : (JSON.stringify(value) ?? ""),
+    ]),
+  );
+}
+
+test.beforeAll(async () => {
+  server = await startServer({ ADMIN_EMAILS: "admin-hostile@tieout.test" });
+});
+
+test.afterAll(async () => {
+  await server?.stop("SIGKILL");
+});
+
+test("the waitlist API takes any JSON body without a 5xx or a leak", async () => {
+  await fc.assert(
+    fc.asyncProperty(someFields, async (fields) => {
+      const sent = await send("POST", "/api/waitlist", {
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(fields),
+      });
+      check(sent);
+      expect([200, 201, 400, 413, 422]).toContain(sent.status);
+      record(fields, sent.status);
+    }),
+    { numRuns: RUNS },
+  );
+});
+
+test("the waitlist API refuses broken bodies and odd content types with a 4xx", async () => {
+  const contentType = fc.oneof(
+    fc.constantFrom(
+      "application/json",
+      "application/json; charset=utf-16",
+      "application/x-www-form-urlencoded",
+      "text/plain",
+      "multipart/form-data; boundary=x",
+      "application/xml",
+      "",
+    ),
+    headerValue,
+  );
+  const rawBody = fc.oneof(
+    fc.string({ maxLength: 2000 }),
+    fc.constantFrom("{", "[]", "null", '{"email":', '{"__proto__":{"x":1}}', "a=1&a=2&email="),
+    fc.string({ unit: "binary", maxLength: 500 }),
+  );
+  await fc.assert(
+    fc.asyncProperty(contentType, rawBody, async (type, body) => {
+      const headers: Record<string, string> = type ? { "Content-Type": type } : {};
+      const sent = await send("POST", "/api/waitlist", { headers, body });
+      check(sent);
+      // Parse the same way the server would, to know whether an address could have been accepted.
+      if (sent.status === 200 || sent.status === 201) {
+        const fields = type.startsWith("application/json")
+          ? (JSON.parse(body) as Record<string, unknown>)
+          : Object.fromEntries(new URLSearchParams(body));
+        record(fields, sent.status);
+      }
+    }),
+    { numRuns: RUNS },
+  );
+});
+
+test("the waitlist form (no JavaScript) takes any fields without a 5xx or a leak", async () => {
+  await fc.assert(
+    fc.asyncProperty(someFields, async (fields) => {
+      const form = asFormFields(fields);
+      const sent = await send("POST", "/waitlist", {
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams(form).toString(),
+      });
+      check(sent);
+      expect([200, 201, 413, 422]).toContain(sent.status);
+      // The page thanks the visitor exactly when the entry was taken.
+      expect(/on the list!/.test(sent.body)).toBe(sent.status === 200 || sent.status === 201);
+      record(form, sent.status);
+    }),
+    { numRuns: RUNS },
+  );
+});
+
+test("the sign-in, sign-up and reset forms posted without JavaScript never fail", async () => {
+  const fields = fc.dictionary(
+    fc.constantFrom("email", "password", "confirmPassword", "name", "oobCode", "mode", "_data"),
+    hostileText,
+  );
+  const path = fc.constantFrom(
+    "/login",
+    "/signup",
+    "/forgot-password",
+    "/auth/action",
+    "/login.data",
+  );
+  await fc.assert(
+    fc.asyncProperty(path, fields, async (to, form) => {
+      const sent = await send("POST", to, {
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams(form).toString(),
+      });
+      check(sent);
+    }),
+    { numRuns: RUNS },
+  );
+});
+
+test("the session endpoints refuse any token but a real one, and never fail", async () => {
+  const authorization = fc.oneof(
+    headerValue,
+    headerValue.map((v) => `Bearer ${v}`),
+    fc
+      .tuple(fc.base64String(), fc.base64String(), fc.base64String())
+      .map((parts) => `Bearer ${parts.join(".").replace(/=/g, "")}`),
+    fc.constant(`Bearer ${"a".repeat(5000)}`),
+  );
+  await fc.assert(
+    fc.asyncProperty(
+      fc.constantFrom("POST", "DELETE", "PUT", "PATCH"),
+      authorization,
+      fc.option(fc.string({ maxLength: 500 })),
+      async (method, auth, body) => {
+        const sent = await send(method, "/api/session", {
+          headers: { Authorization: auth, "Content-Type": "application/json" },
+          body: body ?? undefined,
+        });
+        check(sent);
+        if (method === "POST") expect(sent.status).toBeGreaterThanOrEqual(400);
+      },
+    ),
+    { numRuns: RUNS },
+  );
+});
+
+test("the admin export never opens to a forged token or cookie", async () => {
+  const cookie = fc.oneof(
+    headerValue,
+    headerValue.map((v) => `tieout_session=${v}`),
+    fc
+      .tuple(fc.base64String(), fc.base64String())
+      .map(([data, sig]) => `tieout_session=${data}.${sig}`),
+    fc
+      .string({ maxLength: 40 })
+      .map(
+        (uid) =>
+          `tieout_session=${Buffer.from(JSON.stringify({ u: uid, e: "admin-hostile@tieout.test", v: true, x: 4102444800 })).toString("base64url")}.forged`,
+      ),
+  );
+  await fc.assert(
+    fc.asyncProperty(
+      fc.option(headerValue.map((v) => `Bearer ${v}`)),
+      cookie,
+      fc.constantFrom("/api/admin/waitlist.csv", "/admin/waitlist", "/admin/waitlist?q=%25"),
+      async (auth, cookieHeader, path) => {
+        const headers: Record<string, string> = { Cookie: cookieHeader };
+        if (auth) headers.Authorization = auth;
+        const sent = await send("GET", path, { headers });
+        check(sent);
+        expect(sent.body).not.toContain("Joined (UTC)");
+        if (path.startsWith("/api/")) expect([401, 403]).toContain(sent.status);
+      },
+    ),
+    { numRuns: RUNS },
+  );
+});
+
+test("any path, query and method is answered without a 5xx or a leak", async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.oneof(hostilePath, fc.constantFrom(...PUBLIC_PAGES.map((p) => p.path))),
+      query,
+      fc.constantFrom("GET", "HEAD", "OPTIONS", "PUT", "PATCH", "DELETE", "POST"),
+      fc.option(headerValue),
+      async (path, q, method, cookie) => {
+        const headers: Record<string, string> = {};
+        if (cookie !== null) headers.Cookie = cookie;
+        const sent = await send(method, `${path}${q}`, { headers });
+        check(sent);
+      },
+    ),
+    { numRuns: RUNS * 2 },
+  );
+});
+
+test("a real account's token still works after all that (the server is healthy)", async () => {
+  const email = uniqueEmail("hostile");
+  const { idToken } = await createUser(email, "a sound passphrase 42");
+  const sent = await send("POST", "/api/session", {
+    headers: { Authorization: `Bearer ${idToken}` },
+  });
+  expect(sent.status).toBe(200);
+  expect((await send("GET", "/api/health")).status).toBe(200);
+});
+
+test("the database holds exactly the acknowledged addresses, nothing from a refused request", async () => {
+  expect(acknowledged.size, "some random submissions were valid").toBeGreaterThan(0);
+  expect(await server.stop("SIGTERM")).toBe(0);
+  const stored = await countsByEmail({ dataDir: server.dataDir });
+  expect([...stored.keys()].sort()).toEqual([...acknowledged].sort());
+  for (const [email, n] of stored) expect(n, email).toBe(1);
+  for (const email of refused) {
+    if (!acknowledged.has(email)) expect(stored.has(email), email).toBe(false);
+  }
+});
