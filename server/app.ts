@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 import Fastify, {
   LogController,
@@ -13,6 +14,7 @@ import { getPublicEnv } from "#server/public-env.ts";
 import { finishPage } from "#server/html.ts";
 import { createPageCache, type CachedPage } from "#server/page-cache.ts";
 import { baseSecurityHeaders, htmlSecurityHeaders } from "#server/security-headers.ts";
+import { createRequestGuards } from "#server/request-guards.ts";
 import { robotsTxt, sitemapXml } from "#server/seo.ts";
 import {
   getSessionUser,
@@ -100,11 +102,17 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: false }),
     logController: new OneLinePerRequest(),
+    // Limits for unkind clients: small bodies and headers, and no request may dawdle.
     bodyLimit: 16 * 1024,
+    http: { maxHeaderSize: 16 * 1024, headersTimeout: 10_000 },
     requestTimeout: 30_000,
     connectionTimeout: 60_000,
+    keepAliveTimeout: 5_000,
+    maxParamLength: 200,
     return503OnClosing: true,
-    trustProxy: false,
+    // X-Forwarded-For and -Proto are believed only from the configured proxies.
+    trustProxy: env.trustProxy.length > 0 ? [...env.trustProxy] : false,
+    genReqId: () => randomUUID(),
   });
 
   // Only JSON (Fastify's own parser) and forms are read; anything else is refused with 415.
@@ -118,8 +126,10 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   );
 
   const baseHeaders = baseSecurityHeaders(env);
-  app.addHook("onRequest", async (_req, reply) => {
-    reply.headers(baseHeaders);
+  const guards = createRequestGuards(env);
+  app.addHook("onRequest", async (req, reply) => {
+    reply.headers(baseHeaders).header("X-Request-Id", req.id);
+    return guards(req, reply);
   });
 
   app.get("/robots.txt", async (_req, reply) =>
@@ -201,6 +211,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       publicEnv,
       sessionUser,
       clientKey: clientKey(req),
+      requestId: req.id,
       waitlist: options.waitlist,
       adminAccess: adminAccessFor(session, env),
     });

@@ -33,7 +33,26 @@ describe("parseEnv", () => {
 
   test("SITE_URL follows PORT and loses a trailing slash", () => {
     expect(parseEnv({ PORT: "8080" }).siteUrl).toBe("http://localhost:8080");
-    expect(parseEnv({ SITE_URL: "https://tieout.ai/" }).siteUrl).toBe("https://tieout.ai");
+    expect(parseEnv({ SITE_URL: "https://tieout.ai/", TRUST_PROXY: "loopback" }).siteUrl).toBe(
+      "https://tieout.ai",
+    );
+  });
+
+  test("TRUST_PROXY lists addresses, ranges and names; nothing is trusted by default", () => {
+    expect(parseEnv({}).trustProxy).toEqual([]);
+    expect(
+      parseEnv({ TRUST_PROXY: "10.0.0.0/8, 127.0.0.1,::1, fd00::/8,loopback" }).trustProxy,
+    ).toEqual(["10.0.0.0/8", "127.0.0.1", "::1", "fd00::/8", "loopback"]);
+    for (const bad of ["*", "true", "10.0.0.0/33", "::1/129", "example.com", "10.0.0.1/8/2", "1"]) {
+      expect(problems({ TRUST_PROXY: bad }), bad).toEqual([expect.stringMatching(/^TRUST_PROXY:/)]);
+    }
+  });
+
+  test("an https origin needs a trusted TLS-terminating proxy, or every request would redirect", () => {
+    expect(problems({ SITE_URL: "https://tieout.ai" })).toEqual([
+      expect.stringMatching(/^TRUST_PROXY: required when SITE_URL is https/),
+    ]);
+    expect(problems({ SITE_URL: "http://localhost:3000" })).toEqual([]);
   });
 
   test("each bad value is named", () => {

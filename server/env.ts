@@ -2,6 +2,7 @@
  * The one place that reads process.env. Everything is checked at start-up; a bad value stops the
  * server with a message naming the variable. Empty strings count as unset.
  */
+import { isIP } from "node:net";
 import { z } from "zod";
 import { parseDemoEmbed, type DemoEmbed } from "#src/lib/demo-embed.ts";
 
@@ -18,6 +19,8 @@ const RawEnvSchema = z.object({
   PORT: optional(z.string().regex(/^\d{1,5}$/, "a port number from 1 to 65535")),
   HOST: optional(z.string()),
   SITE_URL: optional(z.string()),
+  TRUST_PROXY: optional(z.string()),
+  LOG_LEVEL: optional(z.enum(["debug", "info", "warn", "error", "silent"])),
   DATA_DIR: optional(z.string()),
   DATABASE_URL: optional(
     z.string().regex(/^postgres(ql)?:\/\//, "a postgres:// or postgresql:// connection URL"),
@@ -45,6 +48,13 @@ export type Env = {
   host: string;
   /** Canonical origin, no trailing slash. */
   siteUrl: string;
+  /**
+   * The proxies whose X-Forwarded-Proto and X-Forwarded-For are believed (addresses, CIDR ranges or
+   * proxy-addr's names such as loopback), for Fastify's trustProxy. Empty: believe no one.
+   */
+  trustProxy: readonly string[];
+  /** pino's level: info by default, warn under NODE_ENV=test. */
+  logLevel: "debug" | "info" | "warn" | "error" | "silent";
   dataDir: string;
   databaseUrl: string | undefined;
   firebase:
@@ -57,6 +67,17 @@ export type Env = {
   waitlistForward: { url: string; fields: readonly [string, string, string, string] } | undefined;
   demoEmbed: DemoEmbed | undefined;
 };
+
+const PROXY_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_NAMES.has(entry)) return true;
+  const [address = "", prefix, extra] = entry.split("/");
+  const version = isIP(address);
+  if (version === 0 || extra !== undefined) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
+}
 
 export class EnvError extends Error {
   constructor(readonly problems: readonly string[]) {
@@ -91,6 +112,25 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     if (u.pathname !== "/" || u.search || u.hash || u.username) throw new Error();
   } catch {
     problems.push("SITE_URL: an origin such as https://tieout.ai (http or https, no path)");
+  }
+
+  const trustProxy = (raw.TRUST_PROXY ?? "")
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean);
+  for (const entry of trustProxy) {
+    if (!isProxyAddress(entry)) {
+      problems.push(
+        `TRUST_PROXY: "${entry}" is not an IP address, a CIDR range (10.0.0.0/8) or one of loopback, linklocal, uniquelocal`,
+      );
+    }
+  }
+  // The server itself speaks plain HTTP: an https origin means a TLS-terminating proxy in front,
+  // and without trusting it every request would look like plain HTTP and be redirected forever.
+  if (siteUrl.startsWith("https://") && trustProxy.length === 0) {
+    problems.push(
+      "TRUST_PROXY: required when SITE_URL is https: the address or range of the TLS-terminating proxy or load balancer (for example 10.0.0.0/8, or loopback)",
+    );
   }
 
   let firebase: Env["firebase"];
@@ -174,11 +214,15 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
 
   if (problems.length > 0) throw new EnvError(problems);
 
+  const nodeEnv = (raw.NODE_ENV ?? "production") as Env["nodeEnv"];
   return {
-    nodeEnv: (raw.NODE_ENV ?? "production") as Env["nodeEnv"],
+    nodeEnv,
+    logLevel:
+      (raw.LOG_LEVEL as Env["logLevel"] | undefined) ?? (nodeEnv === "test" ? "warn" : "info"),
     port,
     host: raw.HOST ?? "0.0.0.0",
     siteUrl,
+    trustProxy,
     dataDir: raw.DATA_DIR ?? "./data",
     databaseUrl: raw.DATABASE_URL,
     firebase,

@@ -8,6 +8,7 @@ import { pino } from "pino";
 import type { ServerBuild } from "react-router";
 import { createApp } from "#server/app.ts";
 import { EnvError, parseEnv } from "#server/env.ts";
+import { LOG_REDACT } from "#server/log-safety.ts";
 import { DatabaseStartError } from "#db/client.ts";
 import { PUBLIC_PATHS } from "#server/seo.ts";
 import { openServices } from "#server/services.ts";
@@ -38,7 +39,7 @@ async function main() {
     pathToFileURL(path.join(root, "build/server/index.js")).href
   )) as ServerBuild;
   const assets = await loadStaticAssets(clientDir);
-  const log = pino({ level: env.nodeEnv === "test" ? "warn" : "info" });
+  const log = pino({ level: env.logLevel, redact: LOG_REDACT });
   let services;
   try {
     services = await openServices(env, log);

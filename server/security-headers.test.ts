@@ -17,7 +17,7 @@ describe("security headers", () => {
 
   test("HSTS and upgrade-insecure-requests only when the public origin is HTTPS", () => {
     const http = parseEnv({});
-    const https = parseEnv({ SITE_URL: "https://tieout.ai" });
+    const https = parseEnv({ SITE_URL: "https://tieout.ai", TRUST_PROXY: "10.0.0.0/8" });
     expect(baseSecurityHeaders(http)["Strict-Transport-Security"]).toBeUndefined();
     expect(baseSecurityHeaders(https)["Strict-Transport-Security"]).toBe(
       "max-age=63072000; includeSubDomains",

@@ -9,6 +9,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Env } from "#server/env.ts";
+import { maskEmail } from "#server/log-safety.ts";
 import type { SessionUser } from "#src/lib/public-env.ts";
 
 /** The spec's "ID token max-age for token sync": a token older than this is not accepted. */
@@ -101,12 +102,6 @@ function cookieAttributes(env: Env, maxAge: number): string {
   return `Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure}`;
 }
 
-/** Requests from another site are refused: a browser always sends Origin on POST and DELETE. */
-function sameOrigin(req: FastifyRequest, env: Env): boolean {
-  const origin = req.headers.origin;
-  return origin === undefined || origin === new URL(env.siteUrl).origin;
-}
-
 function bearerToken(req: FastifyRequest): string | null {
   const header = req.headers.authorization;
   const match = header ? /^Bearer ([A-Za-z0-9._-]{20,4096})$/.exec(header) : null;
@@ -125,20 +120,34 @@ export function registerSessionRoutes(
   const refuse = (reply: FastifyReply, status: number, error: string) =>
     reply.status(status).header("Cache-Control", "no-store").send({ error });
 
+  // Cross-site requests never get here: server/request-guards.ts refuses them for every route.
   app.post("/api/session", async (req, reply) => {
-    if (!sameOrigin(req, env)) return refuse(reply, 403, "Cross-site requests are not accepted.");
     const token = bearerToken(req);
-    if (!token) return refuse(reply, 401, "Send the Firebase ID token as a Bearer token.");
+    if (!token) {
+      req.log.warn({ event: "session.token_missing" }, "sign-in refused: no ID token");
+      return refuse(reply, 401, "Send the Firebase ID token as a Bearer token.");
+    }
     let decoded: VerifiedToken;
     try {
       decoded = await verifyIdToken(token);
     } catch {
-      req.log.warn("token sync refused: the ID token did not verify");
+      req.log.warn(
+        { event: "session.token_refused" },
+        "sign-in refused: the ID token did not verify",
+      );
       return refuse(reply, 401, "The ID token is not valid.");
     }
     if (Date.now() / 1000 - decoded.iat > MAX_ID_TOKEN_AGE_SECONDS) {
+      req.log.warn(
+        { event: "session.token_stale", uid: decoded.uid },
+        "sign-in refused: the ID token is too old",
+      );
       return refuse(reply, 401, "stale-token");
     }
+    req.log.info(
+      { event: "session.created", uid: decoded.uid, email: maskEmail(decoded.email) },
+      "signed in",
+    );
     const value = codec.encode({
       uid: decoded.uid,
       email: decoded.email ?? null,
@@ -150,8 +159,7 @@ export function registerSessionRoutes(
       .send({ uid: decoded.uid, email: decoded.email ?? null });
   });
 
-  app.delete("/api/session", async (req, reply) => {
-    if (!sameOrigin(req, env)) return refuse(reply, 403, "Cross-site requests are not accepted.");
+  app.delete("/api/session", async (_req, reply) => {
     return reply
       .header("Set-Cookie", `${name}=; ${cookieAttributes(env, 0)}`)
       .header("Cache-Control", "no-store")

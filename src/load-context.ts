@@ -11,6 +11,8 @@ declare module "react-router" {
     sessionUser: SessionUser | null;
     /** The rate-limit key of this client. */
     clientKey: string;
+    /** This request's id, as in the server's log lines. */
+    requestId: string;
     waitlist: WaitlistPort;
     adminAccess: AdminAccess;
   }

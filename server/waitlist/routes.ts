@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Env } from "#server/env.ts";
+import { maskEmail } from "#server/log-safety.ts";
+import { isCrossSite } from "#server/request-guards.ts";
 import { getSessionUser, type SessionCodec, type TokenVerifier } from "#server/session.ts";
 import { toCsv } from "#server/waitlist/csv.ts";
 import type { WaitlistService } from "#server/waitlist/service.ts";
@@ -62,6 +64,7 @@ export function registerWaitlistRoutes(
   },
 ) {
   const { env, waitlist } = deps;
+  const siteOrigin = new URL(env.siteUrl).origin;
 
   app.get("/api/health", async (_req, reply) => {
     reply.header("Cache-Control", "no-store");
@@ -74,7 +77,10 @@ export function registerWaitlistRoutes(
   });
 
   app.post("/api/waitlist", async (req, reply) =>
-    sendSubmitResult(reply, await waitlist.submit(req.body, { clientKey: clientKey(req) })),
+    sendSubmitResult(
+      reply,
+      await waitlist.submit(req.body, { clientKey: clientKey(req), requestId: req.id }),
+    ),
   );
 
   app.get("/api/admin/waitlist.csv", async (req, reply) => {
@@ -95,15 +101,29 @@ export function registerWaitlistRoutes(
         return reply.status(401).send({ ok: false, message: "The token is not valid." });
       }
     } else {
+      // The cookie rides along on a link from any site (SameSite=Lax): trust it only from ours.
+      if (isCrossSite(req, siteOrigin)) {
+        req.log.warn({ event: "admin.cross_site_refused" }, "admin export refused: cross-site");
+        return reply
+          .status(403)
+          .send({ ok: false, message: "Open the export from the waitlist admin page." });
+      }
       user = getSessionUser(req, env, deps.codec);
     }
     const access = adminAccessFor(user, env);
-    if (access === "signed-out")
+    if (access === "signed-out") {
+      req.log.warn({ event: "admin.signed_out" }, "admin export refused: not signed in");
       return reply.status(401).send({ ok: false, message: "Sign in as an administrator." });
-    if (access === "forbidden")
+    }
+    if (access === "forbidden") {
+      req.log.warn(
+        { event: "admin.forbidden", email: maskEmail(user?.email) },
+        "admin export refused: not an administrator",
+      );
       return reply
         .status(403)
         .send({ ok: false, message: "This account may not export the waitlist." });
+    }
 
     let rows;
     try {

@@ -51,7 +51,7 @@ export function createWaitlistService({
         const retryAfterSeconds = await hitRateLimit(db, meta.clientKey, env.waitlistRateLimit);
         if (retryAfterSeconds > 0) {
           log.warn(
-            { event: "waitlist.rate_limited", retryAfterSeconds },
+            { event: "waitlist.rate_limited", reqId: meta.requestId, retryAfterSeconds },
             "waitlist submission refused: rate limit",
           );
           return { kind: "rate-limited", retryAfterSeconds };
@@ -94,7 +94,7 @@ export function createWaitlistService({
         return { kind: "created" };
       } catch (error) {
         log.error(
-          { err: error, event: "waitlist.unavailable" },
+          { err: error, event: "waitlist.unavailable", reqId: meta.requestId },
           "waitlist submission failed: database unavailable",
         );
         return { kind: "unavailable" };

@@ -35,7 +35,10 @@ type ActionResult =
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   const fields = Object.fromEntries([...form.keys()].map((key) => [key, formText(form, key)]));
-  const result = await context.waitlist.submit(fields, { clientKey: context.clientKey });
+  const result = await context.waitlist.submit(fields, {
+    clientKey: context.clientKey,
+    requestId: context.requestId,
+  });
   const values: WaitlistValues = {
     name: fields.name ?? "",
     email: fields.email ?? "",

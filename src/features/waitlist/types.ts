@@ -10,7 +10,8 @@ export type SubmitResult =
   | { kind: "rate-limited"; retryAfterSeconds: number }
   | { kind: "unavailable" };
 
-export type SubmitMeta = { clientKey: string };
+/** Who is asking: the rate-limit key, and the request id that ties log lines together. */
+export type SubmitMeta = { clientKey: string; requestId?: string };
 
 export type AdminEntry = {
   id: number;

@@ -1,0 +1,51 @@
+/**
+ * Checks that run before any route: plain HTTP is sent to the HTTPS origin, and state-changing
+ * requests from other sites are refused (the cookie is SameSite=Lax, this is the second lock).
+ */
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { Env } from "#server/env.ts";
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * Whether a browser sent this request from another site. Fetch metadata first (every current
+ * browser sends Sec-Fetch-Site); then the Origin header; a request with neither is not from a
+ * browser page and carries no ambient credentials worth forging. The same rule as Go's
+ * net/http CrossOriginProtection.
+ */
+export function isCrossSite(req: FastifyRequest, siteOrigin: string): boolean {
+  const site = req.headers["sec-fetch-site"];
+  if (site !== undefined) return site !== "same-origin" && site !== "none";
+  const origin = req.headers.origin;
+  return origin !== undefined && origin !== siteOrigin;
+}
+
+/** The https:// URL a plain-HTTP request should have used, or null when it is fine as it is. */
+export function httpsRedirectTarget(req: FastifyRequest, env: Env): string | null {
+  if (!env.siteUrl.startsWith("https://") || req.protocol === "https") return null;
+  // Load balancers probe health over plain HTTP from inside the network.
+  if (req.url === "/api/health") return null;
+  return `${env.siteUrl}${req.url.startsWith("/") ? req.url : "/"}`;
+}
+
+export function createRequestGuards(env: Env) {
+  const siteOrigin = new URL(env.siteUrl).origin;
+  return async function requestGuards(req: FastifyRequest, reply: FastifyReply) {
+    const target = httpsRedirectTarget(req, env);
+    if (target) {
+      // 308 keeps the method and body; the browser then remembers HSTS and never asks again.
+      return reply
+        .status(308)
+        .header("Location", target)
+        .header("Cache-Control", "no-store")
+        .send();
+    }
+    if (!SAFE_METHODS.has(req.method) && isCrossSite(req, siteOrigin)) {
+      req.log.warn({ event: "request.cross_site_refused" }, "cross-site request refused");
+      const message = "Requests from other sites are not accepted.";
+      reply.status(403).header("Cache-Control", "no-store");
+      if (req.url.startsWith("/api/")) return reply.send({ ok: false, message });
+      return reply.type("text/plain; charset=utf-8").send(message);
+    }
+  };
+}
