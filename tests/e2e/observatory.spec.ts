@@ -79,8 +79,9 @@ test.describe("the production configuration behind the TLS proxy", () => {
 
 test.describe("forwarded headers from anyone but the configured proxy", () => {
   test("a forged X-Forwarded-Proto: https is not believed: the request is still redirected", async () => {
-    // No TRUST_PROXY: the server trusts no proxy, so the header is just a client's claim.
-    const direct = await startServer({ SITE_URL });
+    // An https SITE_URL needs a TRUST_PROXY; this server's proxy is elsewhere (TEST-NET-1), so a
+    // request from 127.0.0.1 is a client's, and its X-Forwarded-* headers are only claims.
+    const direct = await startServer({ SITE_URL, TRUST_PROXY: "192.0.2.10" });
     try {
       const response = await send(`${direct.url}/some/path?q=1`, {
         headers: { "X-Forwarded-Proto": "https", "X-Forwarded-For": "203.0.113.7" },
