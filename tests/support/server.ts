@@ -17,7 +17,10 @@ export type RunningServer = {
   stop: (signal?: NodeJS.Signals) => Promise<number | null>;
 };
 
-let nextPort = 3300 + Number(process.env.TEST_WORKER_INDEX ?? 0) * 20;
+// TEST_SERVER_PORT_BASE moves the range when another suite already uses 3300 and up on this machine.
+let nextPort =
+  Number(process.env.TEST_SERVER_PORT_BASE ?? 3300) +
+  Number(process.env.TEST_WORKER_INDEX ?? 0) * 20;
 
 export async function startServer(
   env: Record<string, string> = {},
