@@ -104,7 +104,8 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     logController: new OneLinePerRequest(),
     // Limits for unkind clients: small bodies and headers, and no request may dawdle.
     bodyLimit: 16 * 1024,
-    http: { maxHeaderSize: 16 * 1024, headersTimeout: 10_000 },
+    // Headers must arrive within 10 s (checked every second): a slow-loris client is cut off.
+    http: { maxHeaderSize: 16 * 1024, headersTimeout: 10_000, connectionsCheckingInterval: 1_000 },
     requestTimeout: 30_000,
     connectionTimeout: 60_000,
     keepAliveTimeout: 5_000,

@@ -1,0 +1,120 @@
+/**
+ * Issue 7: requests from other sites, and clients that are too big or too slow. The cross-site
+ * tests use a real page on another origin (127.0.0.1 is another site than localhost), so the
+ * browser sends exactly what it would send for an attacker.
+ */
+import { createServer, type Server } from "node:http";
+import { connect } from "node:net";
+import type { AddressInfo } from "node:net";
+import { ensureUser, uniqueEmail } from "#tests/support/emulator.ts";
+import { BASE_URL, E2E_ADMIN_EMAIL } from "#tests/support/e2e-env.ts";
+import { expect, test } from "#tests/support/fixtures.ts";
+
+/** A page on another site, serving the given HTML. */
+async function otherSite(html: string): Promise<{ url: string; server: Server }> {
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" }).end(html);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, server };
+}
+
+test.describe("requests from another site", () => {
+  // The browser reports the refused request in the console: that is the expected outcome here.
+  test.use({ expectedConsoleErrors: ["status of 403"] });
+
+  test("a form posted from another site to the waitlist is refused and stores nothing", async ({
+    page,
+    request,
+  }) => {
+    const email = uniqueEmail("cross-site");
+    const attacker = await otherSite(`<!doctype html><title>Win a prize</title>
+      <form method="post" action="${BASE_URL}/waitlist">
+        <input name="name" value="Forged Lead"><input name="email" value="${email}">
+        <button>Claim</button>
+      </form>`);
+    try {
+      await page.goto(attacker.url);
+      const answer = page.waitForResponse(`${BASE_URL}/waitlist`);
+      await page.getByRole("button", { name: "Claim" }).click();
+      expect((await answer).status()).toBe(403);
+      await expect(page.getByText("Requests from other sites are not accepted.")).toBeVisible();
+    } finally {
+      attacker.server.close();
+    }
+    // Had the forged post been stored, the same address would now answer 200 (already listed).
+    const real = await request.post("/api/waitlist", {
+      data: { name: "Real Lead", email },
+    });
+    expect(real.status()).toBe(201);
+  });
+
+  test("a signed-in administrator's cookie opens no export from another site's link", async ({
+    page,
+    request,
+  }) => {
+    const token = await ensureUser(E2E_ADMIN_EMAIL, "admin-password-1", { verified: true });
+    const session = await request.post("/api/session", {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    expect(session.status()).toBe(200);
+    const cookie = /tieout_session=([^;]+)/.exec(session.headers()["set-cookie"] ?? "")?.[1];
+    expect(cookie).toBeTruthy();
+    await page
+      .context()
+      .addCookies([
+        { name: "tieout_session", value: cookie ?? "", url: BASE_URL, sameSite: "Lax" },
+      ]);
+
+    // The same cookie works from our own site.
+    const own = await page.request.get("/api/admin/waitlist.csv", {
+      headers: { "Sec-Fetch-Site": "same-origin" },
+    });
+    expect(own.status()).toBe(200);
+
+    const attacker = await otherSite(`<!doctype html><title>Invoice</title>
+      <a href="${BASE_URL}/api/admin/waitlist.csv">Open invoice</a>`);
+    try {
+      await page.goto(attacker.url);
+      const answer = page.waitForResponse(`${BASE_URL}/api/admin/waitlist.csv`);
+      await page.getByRole("link", { name: "Open invoice" }).click();
+      const response = await answer;
+      expect(response.status()).toBe(403);
+      expect(await response.text()).toContain("Open the export from the waitlist admin page.");
+    } finally {
+      attacker.server.close();
+    }
+  });
+});
+
+test.describe("clients that are too big or too slow", () => {
+  test("headers over 16 KB are refused with 431", async () => {
+    const response = await fetch(`${BASE_URL}/`, { headers: { "X-Padding": "a".repeat(20_000) } });
+    expect(response.status).toBe(431);
+  });
+
+  test("a body over 16 KB is refused with 413 and a message", async ({ request }) => {
+    const email = uniqueEmail("too-big");
+    const response = await request.post("/api/waitlist", {
+      data: { name: "Big Lead", email, message: "x".repeat(20_000) },
+    });
+    expect(response.status()).toBe(413);
+    expect(await response.json()).toEqual({ ok: false, message: "The request is too large." });
+    expect((await request.post("/api/waitlist", { data: { name: "Big", email } })).status()).toBe(
+      201,
+    );
+  });
+
+  test("a client that never finishes its headers is disconnected", async () => {
+    const socket = connect(Number(new URL(BASE_URL).port), "127.0.0.1");
+    let received = "";
+    socket.on("data", (chunk: Buffer) => (received += chunk.toString()));
+    const closed = new Promise<void>((resolve) => socket.on("close", () => resolve()));
+    await new Promise((resolve) => socket.once("connect", resolve));
+    // A slow-loris client: a request line and one header, then nothing more, ever.
+    socket.write("GET / HTTP/1.1\r\nHost: localhost\r\nX-Slow: 1\r\n");
+    await closed;
+    // Node answers 408 before it hangs up; either way the connection is gone.
+    expect(received === "" || received.startsWith("HTTP/1.1 408")).toBe(true);
+  });
+});

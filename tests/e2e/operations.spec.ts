@@ -1,0 +1,215 @@
+/**
+ * Issue 7, operations: what the server writes to its logs (a request id on every line, the
+ * security events, and never a password, token, cookie or full email), a graceful SIGTERM, and
+ * no secret from the environment in anything the browser receives.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { connect, type Socket } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import { createUser, uniqueEmail } from "#tests/support/emulator.ts";
+import { BASE_URL, E2E_DATA_DIR } from "#tests/support/e2e-env.ts";
+import { ALL_PAGES } from "#tests/support/pages.ts";
+import { startServer } from "#tests/support/server.ts";
+import { countsByEmail } from "#tests/support/waitlist-db.ts";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+type LogLine = Record<string, unknown> & { msg?: string; event?: string; reqId?: string };
+
+function logLines(output: string): LogLine[] {
+  return output
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line) as LogLine);
+}
+
+test("logs: a request id on every line, security events kept, no secret or full email", async () => {
+  const server = await startServer({
+    LOG_LEVEL: "info",
+    WAITLIST_RATE_LIMIT: "2",
+    ADMIN_EMAILS: "ops-admin@tieout.test",
+  });
+  try {
+    const email = uniqueEmail("ops-user");
+    const password = "a log-safe passphrase 7";
+    const { idToken } = await createUser(email, password);
+    const post = (url: string, init: RequestInit = {}) =>
+      fetch(`${server.url}${url}`, { method: "POST", ...init });
+
+    const forged = `${idToken.slice(0, -12)}AAAAAAAAAAAA`;
+    const refused = await post("/api/session", { headers: { Authorization: `Bearer ${forged}` } });
+    expect(refused.status).toBe(401);
+    const refusedId = refused.headers.get("x-request-id");
+    expect(refusedId).toMatch(UUID);
+
+    const signedIn = await post("/api/session", {
+      headers: { Authorization: `Bearer ${idToken}` },
+    });
+    expect(signedIn.status).toBe(200);
+    const cookie = (signedIn.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+    const cookieValue = cookie.split("=")[1] ?? "";
+    expect(cookieValue.length).toBeGreaterThan(20);
+
+    const notAdmin = await fetch(`${server.url}/api/admin/waitlist.csv`, {
+      headers: { Cookie: cookie },
+    });
+    expect(notAdmin.status).toBe(403);
+
+    const lead = uniqueEmail("ops-lead");
+    const statuses: number[] = [];
+    let limitedId: string | null = null;
+    for (let i = 0; i < 3; i++) {
+      const response = await post("/api/waitlist", {
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ name: "Dana Ledger", email: lead, company: "Ledger & Co" }),
+      });
+      statuses.push(response.status);
+      if (response.status === 429) limitedId = response.headers.get("x-request-id");
+    }
+    expect(statuses).toEqual([201, 200, 429]);
+
+    const crossSite = await post("/api/waitlist", {
+      headers: { "Content-Type": "application/json", Origin: "https://evil.example" },
+      body: "{}",
+    });
+    expect(crossSite.status).toBe(403);
+
+    // pino writes as it goes; wait for the last request's line.
+    await expect
+      .poll(() => logLines(server.output()).filter((l) => l.msg === "request").length)
+      .toBeGreaterThanOrEqual(7);
+    const lines = logLines(server.output());
+    const byEvent = (event: string) => lines.filter((l) => l.event === event);
+
+    for (const line of lines.filter((l) => l.msg === "request")) {
+      expect(line.reqId, JSON.stringify(line)).toMatch(UUID);
+      expect(String(line.path)).not.toContain("?");
+    }
+    expect(byEvent("session.token_refused").map((l) => l.reqId)).toEqual([refusedId]);
+    expect(byEvent("session.created")).toHaveLength(1);
+    expect(byEvent("session.created")[0]?.email).toBe(`${email[0]}***@example.com`);
+    expect(byEvent("admin.forbidden")[0]?.email).toBe(`${email[0]}***@example.com`);
+    expect(byEvent("waitlist.rate_limited").map((l) => l.reqId)).toEqual([limitedId]);
+    expect(byEvent("request.cross_site_refused")).toHaveLength(1);
+
+    const everything = server.output();
+    for (const secret of [password, idToken, forged, cookieValue, email, lead]) {
+      expect(everything, `the logs hold ${secret.slice(0, 12)}…`).not.toContain(secret);
+    }
+  } finally {
+    await server.stop("SIGKILL");
+  }
+});
+
+/** Reads one HTTP response from a socket (enough for a small JSON answer). */
+function readResponse(socket: Socket): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let data = "";
+    socket.on("data", (chunk: Buffer) => {
+      data += chunk.toString();
+      const end = data.indexOf("\r\n\r\n");
+      const length = Number(/content-length: (\d+)/i.exec(data)?.[1] ?? NaN);
+      if (end >= 0 && data.length >= end + 4 + length) resolve(data);
+    });
+    socket.on("error", reject);
+    socket.on("close", () => resolve(data));
+  });
+}
+
+test("SIGTERM: no new connections, the request in flight is finished and kept, exit 0", async () => {
+  const server = await startServer();
+  const email = uniqueEmail("sigterm");
+  const body = JSON.stringify({ name: "Sam Closing", email, company: "Year End LLP" });
+  const half = Math.floor(body.length / 2);
+
+  const socket = connect(server.port, "127.0.0.1");
+  await new Promise((resolve) => socket.once("connect", resolve));
+  const answer = readResponse(socket);
+  // The request is under way: headers and half the body are in, the rest is still to come.
+  socket.write(
+    `POST /api/waitlist HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, half)}`,
+  );
+  // The server has the request once its body stream exists; a health request on another
+  // connection answered after our write means the server has read what we wrote.
+  expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
+
+  server.process.kill("SIGTERM");
+  await expect.poll(() => server.output()).toContain("SIGTERM received");
+  // New connections are refused from now on.
+  await expect
+    .poll(async () => {
+      try {
+        await fetch(`${server.url}/api/health`, { signal: AbortSignal.timeout(2000) });
+        return "answered";
+      } catch {
+        return "refused";
+      }
+    })
+    .toBe("refused");
+
+  socket.write(body.slice(half));
+  const response = await answer;
+  expect(response).toMatch(/^HTTP\/1\.1 201 /);
+  socket.destroy();
+
+  expect(await server.stop()).toBe(0);
+  // The database was closed cleanly and the entry is there.
+  expect((await countsByEmail({ dataDir: server.dataDir })).get(email)).toBe(1);
+});
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    return statSync(full).isDirectory() ? filesUnder(full) : [full];
+  });
+}
+
+test("no secret from the environment reaches a client asset or a page", async () => {
+  test.setTimeout(180_000);
+  // Build the client with canary secrets in the environment (plain and VITE_-prefixed, which is
+  // what Vite would expose if the code ever read import.meta.env), then search every file.
+  const canaries = {
+    SESSION_SECRET: "canary-session-secret-5f1c9e0a7d3b42e8a6c4",
+    DATABASE_URL: "postgres://canary_user:canary-db-password-91ab@db.internal:5432/tieout",
+    WAITLIST_FORWARD_URL: "https://collector.internal/canary-forward-path-77d2",
+    ADMIN_EMAILS: "canary-admin-4c1d@tieout.test",
+    FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099",
+  };
+  const env: Record<string, string> = { ...(process.env as Record<string, string>) };
+  for (const [key, value] of Object.entries(canaries)) {
+    env[key] = value;
+    env[`VITE_${key}`] = value;
+  }
+  const outDir = mkdtempSync(path.join(tmpdir(), "tieout-secret-scan-"));
+  try {
+    execFileSync(process.execPath, ["node_modules/@react-router/dev/bin.js", "build"], {
+      env: { ...env, NODE_ENV: "production", TIEOUT_BUILD_DIRECTORY: outDir },
+      stdio: "pipe",
+    });
+    const files = filesUnder(path.join(outDir, "client"));
+    expect(files.some((f) => f.endsWith(".js"))).toBe(true);
+    for (const file of files) {
+      const text = readFileSync(file).toString("latin1");
+      for (const [key, value] of Object.entries(canaries)) {
+        if (key === "FIREBASE_AUTH_EMULATOR_HOST") continue; // public, and not a secret
+        expect(text.includes(value), `${key} is in ${path.relative(outDir, file)}`).toBe(false);
+      }
+    }
+  } finally {
+    rmSync(outDir, { recursive: true, force: true });
+  }
+
+  // The running test server's own secrets: the session key it keeps in its data folder and the
+  // administrators' addresses, in no page it serves.
+  const sessionSecret = readFileSync(path.join(E2E_DATA_DIR, "session-secret"), "utf8").trim();
+  expect(sessionSecret.length).toBeGreaterThanOrEqual(32);
+  for (const { path: page } of ALL_PAGES) {
+    const html = await (await fetch(`${BASE_URL}${page}`)).text();
+    expect(html).not.toContain(sessionSecret);
+    expect(html).not.toContain("admin@tieout.test");
+  }
+});
