@@ -35,3 +35,11 @@ export const rateLimitWindows = pgTable(
 );
 
 export type WaitlistRow = typeof waitlistEntries.$inferSelect;
+
+export const sessions = pgTable("sessions", {
+  id: text("id").primaryKey(),
+  uid: text("uid").notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  revokedAt: timestamp("revoked_at", { withTimezone: true }),
+});

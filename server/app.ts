@@ -16,12 +16,7 @@ import { createPageCache, type CachedPage } from "#server/page-cache.ts";
 import { baseSecurityHeaders, htmlSecurityHeaders } from "#server/security-headers.ts";
 import { createRequestGuards } from "#server/request-guards.ts";
 import { robotsTxt, sitemapXml } from "#server/seo.ts";
-import {
-  getSessionUser,
-  registerSessionRoutes,
-  type SessionCodec,
-  type TokenVerifier,
-} from "#server/session.ts";
+import { registerSessionRoutes, type Sessions, type TokenVerifier } from "#server/session.ts";
 import type { StaticAsset } from "#server/static-assets.ts";
 import { adminAccessFor, clientKey, registerWaitlistRoutes } from "#server/waitlist/routes.ts";
 import type { WaitlistService } from "#server/waitlist/service.ts";
@@ -33,7 +28,7 @@ export type AppOptions = {
   assets: Map<string, StaticAsset>;
   /** In development Vite serves modules and injects inline scripts of its own: no CSP there. */
   mode: "production" | "development";
-  sessionCodec: SessionCodec;
+  sessions: Sessions;
   verifyIdToken: TokenVerifier;
   waitlist: WaitlistService;
   /** Answers when the database does; throws when it does not. */
@@ -148,14 +143,14 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
 
   registerSessionRoutes(app, {
     env,
-    codec: options.sessionCodec,
+    sessions: options.sessions,
     verifyIdToken: options.verifyIdToken,
   });
   registerWaitlistRoutes(app, {
     env,
     waitlist: options.waitlist,
     ping: options.ping,
-    codec: options.sessionCodec,
+    sessions: options.sessions,
     verifyIdToken: options.verifyIdToken,
   });
 
@@ -182,7 +177,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   }
 
   async function renderPage(req: FastifyRequest, reply: FastifyReply) {
-    const session = getSessionUser(req, env, options.sessionCodec);
+    const session = await options.sessions.userFrom(req);
     // Anonymous GETs of plain URLs get the same bytes every time: render once, then serve from memory.
     const cacheKey =
       mode === "production" &&

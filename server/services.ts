@@ -6,7 +6,8 @@ import type { FastifyBaseLogger } from "fastify";
 import { openDatabase } from "#db/client.ts";
 import type { Env } from "#server/env.ts";
 import { createTokenVerifier } from "#server/firebase-admin.ts";
-import { createSessionCodec, resolveSessionSecret } from "#server/session.ts";
+import { createSessionCodec, createSessions, resolveSessionSecret } from "#server/session.ts";
+import { createSessionStore } from "#server/session-store.ts";
 import { startForwarder } from "#server/waitlist/forwarder.ts";
 import { createWaitlistService } from "#server/waitlist/service.ts";
 
@@ -19,7 +20,11 @@ export async function openServices(env: Env, log: FastifyBaseLogger) {
     database,
     waitlist,
     ping: database.ping,
-    sessionCodec: createSessionCodec(await resolveSessionSecret(env)),
+    sessions: createSessions(
+      env,
+      createSessionCodec(await resolveSessionSecret(env)),
+      createSessionStore(database.db),
+    ),
     verifyIdToken: createTokenVerifier(env),
     async close() {
       await forwarder.stop();

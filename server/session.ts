@@ -10,6 +10,7 @@ import path from "node:path";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Env } from "#server/env.ts";
 import { maskEmail } from "#server/log-safety.ts";
+import type { SessionStore } from "#server/session-store.ts";
 import type { SessionUser } from "#src/lib/public-env.ts";
 
 /** The spec's "ID token max-age for token sync": a token older than this is not accepted. */
@@ -19,7 +20,10 @@ export const SESSION_MAX_AGE_SECONDS = 14 * 24 * 60 * 60;
 export type VerifiedToken = { uid: string; email?: string; email_verified?: boolean; iat: number };
 export type TokenVerifier = (idToken: string) => Promise<VerifiedToken>;
 
-type Payload = { u: string; e: string | null; v: boolean; x: number };
+/** u: uid, e: email, v: email verified, x: expiry (seconds), s: the server-side session's id. */
+type Payload = { u: string; e: string | null; v: boolean; x: number; s: string };
+
+export type CookieSession = SessionUser & { emailVerified: boolean; sessionId: string };
 
 export function sessionCookieName(env: Env): string {
   // __Host- needs Secure, so plain-HTTP development uses an unprefixed name.
@@ -39,7 +43,7 @@ export function createSessionCodec(secret: string) {
   const sign = (data: string) => createHmac("sha256", secret).update(data).digest("base64url");
   return {
     encode(
-      user: { uid: string; email: string | null; emailVerified: boolean },
+      user: { uid: string; email: string | null; emailVerified: boolean; sessionId: string },
       now = Date.now(),
     ): string {
       const payload: Payload = {
@@ -47,14 +51,12 @@ export function createSessionCodec(secret: string) {
         e: user.email,
         v: user.emailVerified,
         x: Math.floor(now / 1000) + SESSION_MAX_AGE_SECONDS,
+        s: user.sessionId,
       };
       const data = Buffer.from(JSON.stringify(payload)).toString("base64url");
       return `${data}.${sign(data)}`;
     },
-    decode(
-      value: string | undefined,
-      now = Date.now(),
-    ): (SessionUser & { emailVerified: boolean }) | null {
+    decode(value: string | undefined, now = Date.now()): CookieSession | null {
       if (!value || value.length > 2048) return null;
       const [data, signature, extra] = value.split(".");
       if (!data || !signature || extra !== undefined) return null;
@@ -66,11 +68,12 @@ export function createSessionCodec(secret: string) {
           Buffer.from(data, "base64url").toString("utf8"),
         ) as Partial<Payload>;
         if (typeof payload.u !== "string" || typeof payload.x !== "number") return null;
-        if (payload.x * 1000 <= now) return null;
+        if (typeof payload.s !== "string" || payload.x * 1000 <= now) return null;
         return {
           uid: payload.u,
           email: typeof payload.e === "string" ? payload.e : null,
           emailVerified: payload.v === true,
+          sessionId: payload.s,
         };
       } catch {
         return null;
@@ -108,15 +111,37 @@ function bearerToken(req: FastifyRequest): string | null {
   return match?.[1] ?? null;
 }
 
-export function getSessionUser(req: FastifyRequest, env: Env, codec: SessionCodec) {
-  return codec.decode(readCookie(req.headers.cookie, sessionCookieName(env)));
+/** The cookie's session and its row, together: what the server believes about this request. */
+export function createSessions(env: Env, codec: SessionCodec, store: SessionStore) {
+  const name = sessionCookieName(env);
+  return {
+    codec,
+    store,
+    cookieName: name,
+    /** The signed cookie, and only while its session is active; anonymous when in doubt. */
+    async userFrom(req: FastifyRequest): Promise<CookieSession | null> {
+      const session = codec.decode(readCookie(req.headers.cookie, name));
+      if (!session) return null;
+      try {
+        return (await store.isActive(session.sessionId)) ? session : null;
+      } catch (error) {
+        req.log.warn({ event: "session.check_failed", err: error }, "session check failed");
+        return null;
+      }
+    },
+  };
 }
+
+export type Sessions = ReturnType<typeof createSessions>;
 
 export function registerSessionRoutes(
   app: FastifyInstance,
-  { env, codec, verifyIdToken }: { env: Env; codec: SessionCodec; verifyIdToken: TokenVerifier },
+  { env, sessions, verifyIdToken }: { env: Env; sessions: Sessions; verifyIdToken: TokenVerifier },
 ) {
-  const name = sessionCookieName(env);
+  const { codec, store, cookieName: name } = sessions;
+  /** The session this request's cookie names, valid signature required (active or not). */
+  const previousSessionId = (req: FastifyRequest) =>
+    codec.decode(readCookie(req.headers.cookie, name))?.sessionId ?? null;
   const refuse = (reply: FastifyReply, status: number, error: string) =>
     reply.status(status).header("Cache-Control", "no-store").send({ error });
 
@@ -144,6 +169,19 @@ export function registerSessionRoutes(
       );
       return refuse(reply, 401, "stale-token");
     }
+    let sessionId: string;
+    try {
+      sessionId = await store.create(
+        decoded.uid,
+        new Date(Date.now() + SESSION_MAX_AGE_SECONDS * 1000),
+      );
+      // A new sign-in replaces the session this browser had: the old cookie is worth nothing now.
+      const previous = previousSessionId(req);
+      if (previous) await store.revoke(previous);
+    } catch (error) {
+      req.log.error({ event: "session.store_failed", err: error }, "session could not be stored");
+      return refuse(reply, 503, "unavailable");
+    }
     req.log.info(
       { event: "session.created", uid: decoded.uid, email: maskEmail(decoded.email) },
       "signed in",
@@ -152,6 +190,7 @@ export function registerSessionRoutes(
       uid: decoded.uid,
       email: decoded.email ?? null,
       emailVerified: decoded.email_verified === true,
+      sessionId,
     });
     return reply
       .header("Set-Cookie", `${name}=${value}; ${cookieAttributes(env, SESSION_MAX_AGE_SECONDS)}`)
@@ -159,7 +198,19 @@ export function registerSessionRoutes(
       .send({ uid: decoded.uid, email: decoded.email ?? null });
   });
 
-  app.delete("/api/session", async (_req, reply) => {
+  app.delete("/api/session", async (req, reply) => {
+    const sessionId = previousSessionId(req);
+    if (sessionId) {
+      try {
+        await store.revoke(sessionId);
+        req.log.info({ event: "session.ended" }, "signed out");
+      } catch (error) {
+        // This browser forgets the cookie all the same; the 503 says the row could not be ended.
+        req.log.error({ event: "session.store_failed", err: error }, "session could not be ended");
+        reply.header("Set-Cookie", `${name}=; ${cookieAttributes(env, 0)}`);
+        return refuse(reply, 503, "unavailable");
+      }
+    }
     return reply
       .header("Set-Cookie", `${name}=; ${cookieAttributes(env, 0)}`)
       .header("Cache-Control", "no-store")

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Env } from "#server/env.ts";
 import { maskEmail } from "#server/log-safety.ts";
 import { isCrossSite } from "#server/request-guards.ts";
-import { getSessionUser, type SessionCodec, type TokenVerifier } from "#server/session.ts";
+import type { Sessions, TokenVerifier } from "#server/session.ts";
 import { toCsv } from "#server/waitlist/csv.ts";
 import type { WaitlistService } from "#server/waitlist/service.ts";
 import { WAITLIST_SUCCESS } from "#src/features/waitlist/schema.ts";
@@ -59,7 +59,7 @@ export function registerWaitlistRoutes(
     env: Env;
     waitlist: WaitlistService;
     ping: () => Promise<void>;
-    codec: SessionCodec;
+    sessions: Sessions;
     verifyIdToken: TokenVerifier;
   },
 ) {
@@ -108,7 +108,7 @@ export function registerWaitlistRoutes(
           .status(403)
           .send({ ok: false, message: "Open the export from the waitlist admin page." });
       }
-      user = getSessionUser(req, env, deps.codec);
+      user = await deps.sessions.userFrom(req);
     }
     const access = adminAccessFor(user, env);
     if (access === "signed-out") {

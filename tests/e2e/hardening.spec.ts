@@ -87,6 +87,43 @@ test.describe("requests from another site", () => {
   });
 });
 
+test.describe("sessions", () => {
+  test("signing out ends the session for good: a copy of the cookie opens nothing afterwards", async ({
+    request,
+  }) => {
+    const token = await ensureUser(E2E_ADMIN_EMAIL, "admin-password-1", { verified: true });
+    const signIn = async (cookie?: string) => {
+      const response = await request.post("/api/session", {
+        headers: { Authorization: `Bearer ${token}`, ...(cookie ? { Cookie: cookie } : {}) },
+      });
+      expect(response.status()).toBe(200);
+      return /tieout_session=[^;]+/.exec(response.headers()["set-cookie"] ?? "")?.[0] ?? "";
+    };
+    const exportWith = async (cookie: string) =>
+      (await request.get("/api/admin/waitlist.csv", { headers: { Cookie: cookie } })).status();
+    const headerWith = async (cookie: string) =>
+      (await (await request.get("/contact", { headers: { Cookie: cookie } })).text()).includes(
+        ">Sign In<",
+      )
+        ? "signed out"
+        : "signed in";
+
+    const copied = await signIn();
+    expect(await exportWith(copied)).toBe(200);
+    expect(await headerWith(copied)).toBe("signed in");
+    const signOut = await request.delete("/api/session", { headers: { Cookie: copied } });
+    expect(signOut.status()).toBe(204);
+    expect(await exportWith(copied)).toBe(401);
+    expect(await headerWith(copied)).toBe("signed out");
+
+    // Signing in again replaces the browser's session: the cookie it had before is void.
+    const first = await signIn();
+    const second = await signIn(first);
+    expect(await exportWith(first)).toBe(401);
+    expect(await exportWith(second)).toBe(200);
+  });
+});
+
 test.describe("clients that are too big or too slow", () => {
   test("headers over 16 KB are refused with 431", async () => {
     const response = await fetch(`${BASE_URL}/`, { headers: { "X-Padding": "a".repeat(20_000) } });

@@ -75,9 +75,26 @@ test("robots.txt and sitemap.xml use the configured origin", async ({ request, b
 test("HTML responses carry a strict, hash-based Content-Security-Policy and baseline headers", async ({
   request,
 }) => {
-  for (const path of ["/", "/login", "/waitlist"]) {
+  const paths = [
+    ...ALL_PAGES.map((p) => p.path),
+    "/no-such-page",
+    "/auth/action?mode=resetPassword&oobCode=abc",
+  ];
+  for (const path of paths) {
     const response = await request.get(path);
-    const csp = response.headers()["content-security-policy"] ?? "";
+    const headers = response.headers();
+    expect(headers["content-type"], path).toContain("text/html");
+    expect(headers["cross-origin-opener-policy"], path).toBe("same-origin");
+    expect(headers["cross-origin-resource-policy"], path).toBe("same-origin");
+    expect(headers["x-content-type-options"], path).toBe("nosniff");
+    expect(headers["x-request-id"], path).toMatch(/^[0-9a-f-]{36}$/);
+    // The reset pages carry a one-time code in their URL or form: no Referer leaves them.
+    expect(headers["referrer-policy"], path).toBe(
+      /^\/(forgot-password|auth\/action)/.test(path)
+        ? "no-referrer"
+        : "strict-origin-when-cross-origin",
+    );
+    const csp = headers["content-security-policy"] ?? "";
     expect(csp).toMatch(/script-src 'self'( 'sha256-[A-Za-z0-9+/=]{44}')+;/);
     expect(csp).toMatch(/style-src 'self'( 'sha256-[A-Za-z0-9+/=]{44}')+;/);
     expect(csp).not.toContain("unsafe-inline");
