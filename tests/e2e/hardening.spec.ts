@@ -8,7 +8,7 @@ import { connect } from "node:net";
 import type { AddressInfo } from "node:net";
 import { ensureUser, uniqueEmail } from "#tests/support/emulator.ts";
 import { BASE_URL, E2E_ADMIN_EMAIL } from "#tests/support/e2e-env.ts";
-import { expect, test } from "#tests/support/fixtures.ts";
+import { expect, test, waitForHydration } from "#tests/support/fixtures.ts";
 
 /** A page on another site, serving the given HTML. */
 async function otherSite(html: string): Promise<{ url: string; server: Server }> {
@@ -84,6 +84,40 @@ test.describe("requests from another site", () => {
     } finally {
       attacker.server.close();
     }
+  });
+});
+
+test.describe("an unkind network", () => {
+  test.use({ expectedConsoleErrors: ["ERR_INTERNET_DISCONNECTED"] });
+
+  test("a lead typed while offline is kept on screen, said to have failed, and sent on retry", async ({
+    page,
+    request,
+  }) => {
+    const email = uniqueEmail("offline");
+    await page.goto("/waitlist");
+    await waitForHydration(page);
+    await page.getByLabel("Full Name").fill("Riley Offline");
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Company (Optional)").fill("Train & Tunnel CPAs");
+
+    await page.context().setOffline(true);
+    await page.getByRole("button", { name: "Join Waitlist" }).click();
+    await expect(
+      page.getByText("There was an error submitting your request. Please try again."),
+    ).toBeVisible();
+    // Nothing typed is lost.
+    await expect(page.getByLabel("Full Name")).toHaveValue("Riley Offline");
+    await expect(page.getByLabel("Email")).toHaveValue(email);
+    await expect(page.getByLabel("Company (Optional)")).toHaveValue("Train & Tunnel CPAs");
+
+    await page.context().setOffline(false);
+    await page.getByRole("button", { name: "Join Waitlist" }).click();
+    await expect(page.getByRole("heading", { name: "You're on the list!" })).toBeVisible();
+    // Stored once: the same address now answers "already there".
+    expect((await request.post("/api/waitlist", { data: { name: "R", email } })).status()).toBe(
+      200,
+    );
   });
 });
 
