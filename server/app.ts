@@ -12,8 +12,13 @@ import { createRequestHandler, type ServerBuild } from "react-router";
 import type { Env } from "#server/env.ts";
 import { getPublicEnv } from "#server/public-env.ts";
 import { finishPage } from "#server/html.ts";
+import { maskEmail } from "#server/log-safety.ts";
 import { createPageCache, type CachedPage } from "#server/page-cache.ts";
-import { baseSecurityHeaders, htmlSecurityHeaders } from "#server/security-headers.ts";
+import {
+  baseSecurityHeaders,
+  htmlSecurityHeaders,
+  NON_DOCUMENT_CSP,
+} from "#server/security-headers.ts";
 import { createRequestGuards } from "#server/request-guards.ts";
 import { robotsTxt, sitemapXml } from "#server/seo.ts";
 import { registerSessionRoutes, type Sessions, type TokenVerifier } from "#server/session.ts";
@@ -47,6 +52,8 @@ class OneLinePerRequest extends LogController {
       path: req.url.split("?")[0],
       status: reply.statusCode,
       ms: Math.round(reply.elapsedTime * 10) / 10,
+      ip: req.ip,
+      uid: req.sessionUid ?? undefined,
     };
     if (error || reply.statusCode >= 500)
       req.log.error({ ...line, err: error ?? undefined }, "request failed");
@@ -54,13 +61,21 @@ class OneLinePerRequest extends LogController {
   }
 }
 
+declare module "fastify" {
+  interface FastifyRequest {
+    /** Who a valid session cookie named, once it has been checked (for the request log line). */
+    sessionUid: string | null;
+  }
+}
+
 type FormFields = Record<string, string | string[]>;
 
 /** application/x-www-form-urlencoded to an object; a repeated key becomes an array. */
 function parseForm(body: string): FormFields {
-  const fields: FormFields = {};
+  // No prototype: a field named toString or __proto__ is just a field.
+  const fields = Object.create(null) as FormFields;
   for (const [key, value] of new URLSearchParams(body)) {
-    const seen = fields[key];
+    const seen = Object.hasOwn(fields, key) ? fields[key] : undefined;
     fields[key] =
       seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
   }
@@ -111,6 +126,8 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     genReqId: () => randomUUID(),
   });
 
+  app.decorateRequest("sessionUid", null);
+
   // Only JSON (Fastify's own parser) and forms are read; anything else is refused with 415.
   app.removeContentTypeParser("text/plain");
   app.addContentTypeParser(
@@ -121,7 +138,12 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     },
   );
 
-  const baseHeaders = baseSecurityHeaders(env);
+  const baseHeaders: Record<string, string> = {
+    ...baseSecurityHeaders(env),
+    // Anything that is not a page (JSON, CSV, text, files) may load and frame nothing; pages
+    // replace this with their own policy. Development's Vite pages need their inline scripts.
+    ...(mode === "production" ? { "Content-Security-Policy": NON_DOCUMENT_CSP } : {}),
+  };
   const guards = createRequestGuards(env);
   app.addHook("onRequest", async (req, reply) => {
     reply.headers(baseHeaders).header("X-Request-Id", req.id);
@@ -203,13 +225,20 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       body: formBody,
     });
     const sessionUser = session ? { uid: session.uid, email: session.email } : null;
+    const adminAccess = adminAccessFor(session, env);
+    if (adminAccess !== "ok" && /^\/admin(\/|$)/.test(req.url)) {
+      req.log.warn(
+        { event: "admin.page_refused", access: adminAccess, email: maskEmail(session?.email) },
+        "admin page refused",
+      );
+    }
     const response = await handleRequest(request, {
       publicEnv,
       sessionUser,
       clientKey: clientKey(req),
       requestId: req.id,
       waitlist: options.waitlist,
-      adminAccess: adminAccessFor(session, env),
+      adminAccess,
     });
 
     const out: Record<string, string> = {};

@@ -1,6 +1,15 @@
 import { describe, expect, test } from "vitest";
 import { EnvError, parseEnv } from "#server/env.ts";
 
+/** A real Firebase project's settings, which a public https site needs. */
+const REAL_FIREBASE = {
+  SESSION_SECRET: "x".repeat(32),
+  FIREBASE_API_KEY: "AIzaSyExample",
+  FIREBASE_AUTH_DOMAIN: "tieout.firebaseapp.com",
+  FIREBASE_PROJECT_ID: "tieout",
+  FIREBASE_APP_ID: "1:123:web:abc",
+};
+
 function problems(source: Record<string, string>): string[] {
   try {
     parseEnv(source);
@@ -33,9 +42,10 @@ describe("parseEnv", () => {
 
   test("SITE_URL follows PORT and loses a trailing slash", () => {
     expect(parseEnv({ PORT: "8080" }).siteUrl).toBe("http://localhost:8080");
-    expect(parseEnv({ SITE_URL: "https://tieout.ai/", TRUST_PROXY: "loopback" }).siteUrl).toBe(
-      "https://tieout.ai",
-    );
+    expect(
+      parseEnv({ ...REAL_FIREBASE, SITE_URL: "https://tieout.ai/", TRUST_PROXY: "loopback" })
+        .siteUrl,
+    ).toBe("https://tieout.ai");
   });
 
   test("TRUST_PROXY lists addresses, ranges and names; nothing is trusted by default", () => {
@@ -49,10 +59,20 @@ describe("parseEnv", () => {
   });
 
   test("an https origin needs a trusted TLS-terminating proxy, or every request would redirect", () => {
-    expect(problems({ SITE_URL: "https://tieout.ai" })).toEqual([
+    expect(problems({ ...REAL_FIREBASE, SITE_URL: "https://tieout.ai" })).toEqual([
       expect.stringMatching(/^TRUST_PROXY: required when SITE_URL is https/),
     ]);
     expect(problems({ SITE_URL: "http://localhost:3000" })).toEqual([]);
+  });
+
+  test("the Auth emulator (unsigned tokens) is refused for a public https site, kept for localhost", () => {
+    expect(problems({ SITE_URL: "https://tieout.ai", TRUST_PROXY: "loopback" })).toEqual([
+      expect.stringMatching(/^FIREBASE_API_KEY: a public https site needs a real Firebase project/),
+    ]);
+    expect(problems({ SITE_URL: "https://localhost", TRUST_PROXY: "loopback" })).toEqual([]);
+    expect(
+      problems({ ...REAL_FIREBASE, SITE_URL: "https://tieout.ai", TRUST_PROXY: "loopback" }),
+    ).toEqual([]);
   });
 
   test("each bad value is named", () => {

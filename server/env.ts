@@ -68,6 +68,14 @@ export type Env = {
   demoEmbed: DemoEmbed | undefined;
 };
 
+function isLocalOrigin(origin: string): boolean {
+  try {
+    return ["localhost", "127.0.0.1", "[::1]"].includes(new URL(origin).hostname);
+  } catch {
+    return false;
+  }
+}
+
 const PROXY_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
 
 function isProxyAddress(entry: string): boolean {
@@ -165,6 +173,12 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     if (!/^demo-[a-z0-9-]+$/.test(projectId)) {
       problems.push(
         "FIREBASE_PROJECT_ID: in emulator mode (no FIREBASE_API_KEY) it must start with demo-, for example demo-tieout",
+      );
+    }
+    // Emulator tokens are unsigned: fine on a developer's machine, never on a public origin.
+    if (siteUrl.startsWith("https://") && !isLocalOrigin(siteUrl)) {
+      problems.push(
+        "FIREBASE_API_KEY: a public https site needs a real Firebase project (FIREBASE_API_KEY, FIREBASE_AUTH_DOMAIN, FIREBASE_PROJECT_ID, FIREBASE_APP_ID); the Auth emulator is for local use",
       );
     }
     firebase = {

@@ -32,6 +32,15 @@ export function createRequestGuards(env: Env) {
   const siteOrigin = new URL(env.siteUrl).origin;
   return async function requestGuards(req: FastifyRequest, reply: FastifyReply) {
     const target = httpsRedirectTarget(req, env);
+    if (target && req.url.startsWith("/api/")) {
+      // A script that sent a token over plain HTTP has already leaked it: say so, never hide it
+      // behind a redirect (ASVS 4.1.2). Pages, which people open, are redirected.
+      req.log.warn({ event: "request.plain_http_api_refused" }, "API request over plain HTTP");
+      return reply
+        .status(403)
+        .header("Cache-Control", "no-store")
+        .send({ ok: false, message: `This API is served over HTTPS only: ${env.siteUrl}` });
+    }
     if (target) {
       // 308 keeps the method and body; the browser then remembers HSTS and never asks again.
       return reply

@@ -17,7 +17,15 @@ describe("security headers", () => {
 
   test("HSTS and upgrade-insecure-requests only when the public origin is HTTPS", () => {
     const http = parseEnv({});
-    const https = parseEnv({ SITE_URL: "https://tieout.ai", TRUST_PROXY: "10.0.0.0/8" });
+    const https = parseEnv({
+      SITE_URL: "https://tieout.ai",
+      TRUST_PROXY: "10.0.0.0/8",
+      SESSION_SECRET: "x".repeat(32),
+      FIREBASE_API_KEY: "AIzaSyExample",
+      FIREBASE_AUTH_DOMAIN: "tieout.firebaseapp.com",
+      FIREBASE_PROJECT_ID: "tieout",
+      FIREBASE_APP_ID: "1:123:web:abc",
+    });
     expect(baseSecurityHeaders(http)["Strict-Transport-Security"]).toBeUndefined();
     expect(baseSecurityHeaders(https)["Strict-Transport-Security"]).toBe(
       "max-age=63072000; includeSubDomains",

@@ -19,6 +19,9 @@ export function baseSecurityHeaders(env: Env): Record<string, string> {
   return headers;
 }
 
+/** For every response that is not an HTML page: load nothing, be framed by no one. */
+export const NON_DOCUMENT_CSP = "default-src 'none'; frame-ancestors 'none'";
+
 /**
  * The policy for HTML documents: scripts and styles from this origin, plus exactly the inline ones
  * this page carries, by hash. No 'unsafe-inline', no eval, no plugins, no framing, forms post home.

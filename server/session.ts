@@ -123,7 +123,9 @@ export function createSessions(env: Env, codec: SessionCodec, store: SessionStor
       const session = codec.decode(readCookie(req.headers.cookie, name));
       if (!session) return null;
       try {
-        return (await store.isActive(session.sessionId)) ? session : null;
+        if (!(await store.isActive(session.sessionId))) return null;
+        req.sessionUid = session.uid;
+        return session;
       } catch (error) {
         req.log.warn({ event: "session.check_failed", err: error }, "session check failed");
         return null;

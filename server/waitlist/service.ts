@@ -62,15 +62,29 @@ export function createWaitlistService({
           typeof input === "object" && input !== null
             ? (input as Record<string, unknown>)[HONEYPOT_FIELD]
             : undefined;
-        if (typeof honeypot === "string" && honeypot.trim() !== "") return { kind: "ignored" };
+        if (typeof honeypot === "string" && honeypot.trim() !== "") {
+          log.info({ event: "waitlist.honeypot", reqId: meta.requestId }, "waitlist bot ignored");
+          return { kind: "ignored" };
+        }
 
         const parsed = parseWaitlistEntry(input);
-        if (!parsed.ok)
+        if (!parsed.ok) {
+          // Which fields were wrong, never what was in them.
+          log.info(
+            {
+              event: "waitlist.invalid",
+              reqId: meta.requestId,
+              fields: Object.keys(parsed.fieldErrors),
+              formErrors: parsed.formErrors.length,
+            },
+            "waitlist submission refused: invalid",
+          );
           return {
             kind: "invalid",
             fieldErrors: parsed.fieldErrors,
             formErrors: parsed.formErrors,
           };
+        }
         const { entry } = parsed;
         const forwarding = env.waitlistForward !== undefined;
         // Success is answered only after this row has committed (group commit, see insert-batcher).

@@ -20,8 +20,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (context.adminAccess === "forbidden")
     throw data("This account may not see the waitlist.", { status: 403 });
   const query = new URL(request.url).searchParams.get("q")?.slice(0, 200) ?? "";
-  const result = await context.waitlist.list({ query, limit: PAGE_SIZE });
-  return { query, ...result };
+  try {
+    return { query, ...(await context.waitlist.list({ query, limit: PAGE_SIZE })) };
+  } catch {
+    throw data("The waitlist is unavailable for a moment. Please try again in a minute.", {
+      status: 503,
+      headers: { "Retry-After": "30" },
+    });
+  }
 }
 
 const dateTime = new Intl.DateTimeFormat("en-US", {

@@ -88,6 +88,14 @@ test.describe("forwarded headers from anyone but the configured proxy", () => {
       });
       expect([301, 308], `status ${response.status}`).toContain(response.status);
       expect(response.headers.location).toBe("https://localhost/some/path?q=1");
+      // An API call over plain HTTP is refused, not redirected: its token has already travelled
+      // in the clear, and a redirect would hide that from whoever wrote the script.
+      const api = await send(`${direct.url}/api/waitlist`, {
+        method: "POST",
+        headers: { "X-Forwarded-Proto": "https", "Content-Type": "application/json" },
+      });
+      expect(api.status).toBe(403);
+      expect(api.headers.location).toBeUndefined();
     } finally {
       await direct.stop();
     }

@@ -35,7 +35,7 @@ test("logs: a request id on every line, security events kept, no secret or full 
   try {
     const email = uniqueEmail("ops-user");
     const password = "a log-safe passphrase 7";
-    const { idToken } = await createUser(email, password);
+    const { uid, idToken } = await createUser(email, password);
     const post = (url: string, init: RequestInit = {}) =>
       fetch(`${server.url}${url}`, { method: "POST", ...init });
 
@@ -57,6 +57,14 @@ test("logs: a request id on every line, security events kept, no secret or full 
       headers: { Cookie: cookie },
     });
     expect(notAdmin.status).toBe(403);
+    const adminPage = await fetch(`${server.url}/admin/waitlist`, { headers: { Cookie: cookie } });
+    expect(adminPage.status).toBe(403);
+
+    const invalid = await post("/api/waitlist", {
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ name: "Typo Tess", email: "tess-at-example.com" }),
+    });
+    expect(invalid.status).toBe(422);
 
     const lead = uniqueEmail("ops-lead");
     const statuses: number[] = [];
@@ -80,7 +88,7 @@ test("logs: a request id on every line, security events kept, no secret or full 
     // pino writes as it goes; wait for the last request's line.
     await expect
       .poll(() => logLines(server.output()).filter((l) => l.msg === "request").length)
-      .toBeGreaterThanOrEqual(7);
+      .toBeGreaterThanOrEqual(9);
     const lines = logLines(server.output());
     const byEvent = (event: string) => lines.filter((l) => l.event === event);
 
@@ -94,9 +102,18 @@ test("logs: a request id on every line, security events kept, no secret or full 
     expect(byEvent("admin.forbidden")[0]?.email).toBe(`${email[0]}***@example.com`);
     expect(byEvent("waitlist.rate_limited").map((l) => l.reqId)).toEqual([limitedId]);
     expect(byEvent("request.cross_site_refused")).toHaveLength(1);
+    expect(byEvent("admin.page_refused")[0]?.access).toBe("forbidden");
+    expect(byEvent("waitlist.invalid")[0]?.fields).toEqual(["email"]);
+    // Who and from where: the client address on every request line, the account when signed in.
+    const requests = lines.filter((l) => l.msg === "request");
+    expect(requests.every((l) => l.ip === "127.0.0.1")).toBe(true);
+    const signedInLines = requests.filter(
+      (l) => l.path === "/admin/waitlist" || l.path === "/api/admin/waitlist.csv",
+    );
+    expect(signedInLines.map((l) => l.uid)).toEqual([uid, uid]);
 
     const everything = server.output();
-    for (const secret of [password, idToken, forged, cookieValue, email, lead]) {
+    for (const secret of [password, idToken, forged, cookieValue, email, lead, "tess-at-example"]) {
       expect(everything, `the logs hold ${secret.slice(0, 12)}…`).not.toContain(secret);
     }
   } finally {

@@ -1,4 +1,7 @@
 import { expect, test } from "@playwright/test";
+import { E2E_ADMIN_EMAIL } from "#tests/support/e2e-env.ts";
+import { ensureUser } from "#tests/support/emulator.ts";
+import { ALL_PAGES } from "#tests/support/pages.ts";
 import { startPostgres, type Postgres } from "#tests/support/postgres.ts";
 import { runServerExpectingExit, startServer } from "#tests/support/server.ts";
 import { countsByEmail } from "#tests/support/waitlist-db.ts";
@@ -60,7 +63,8 @@ test("two instances on one PostgreSQL share the list and the rate limit", async 
 });
 
 test("when the database goes away: 503 and never a false success; back when it returns", async () => {
-  const server = await startServer({ DATABASE_URL: pg.url });
+  const server = await startServer({ DATABASE_URL: pg.url, ADMIN_EMAILS: E2E_ADMIN_EMAIL });
+  const adminToken = await ensureUser(E2E_ADMIN_EMAIL, "admin-password-1", { verified: true });
   try {
     expect(
       (await post(server.url, { name: "Before", email: "before-outage@example.com" })).status,
@@ -71,6 +75,22 @@ test("when the database goes away: 503 and never a false success; back when it r
     expect(during.headers.get("retry-after")).toBeTruthy();
     expect(((await during.json()) as { ok: boolean }).ok).toBe(false);
     expect((await fetch(`${server.url}/api/health`)).status).toBe(503);
+    // Everything else either works without the database or says 503: never another 5xx.
+    for (const page of ALL_PAGES) {
+      expect((await fetch(`${server.url}${page.path}`)).status, page.path).toBe(200);
+    }
+    const form = await fetch(`${server.url}/waitlist`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ name: "Form", email: "form-outage@example.com" }).toString(),
+    });
+    expect(form.status).toBe(503);
+    expect(await form.text()).toContain("There was an error submitting your request.");
+    const bearer = { Authorization: `Bearer ${adminToken}` };
+    const signIn = await fetch(`${server.url}/api/session`, { method: "POST", headers: bearer });
+    expect(signIn.status).toBe(503);
+    const csv = await fetch(`${server.url}/api/admin/waitlist.csv`, { headers: bearer });
+    expect(csv.status).toBe(503);
     pg.start();
     await expect
       .poll(async () => (await fetch(`${server.url}/api/health`)).status, { timeout: 15_000 })
