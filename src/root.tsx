@@ -1,4 +1,4 @@
-import { useEffect, type ReactNode } from "react";
+import { useEffect, useRef, type ReactNode } from "react";
 import {
   isRouteErrorResponse,
   Link,
@@ -8,6 +8,7 @@ import {
   Scripts,
   ScrollRestoration,
   useRouteError,
+  useLocation,
   useMatches,
   useRouteLoaderData,
 } from "react-router";
@@ -99,7 +100,28 @@ export default function App() {
     window.dispatchEvent(new Event("tieout:hydrated"));
     rememberLanding();
   }, []);
+  useFocusOnNavigation();
   return <Outlet />;
+}
+
+/**
+ * After a client-side page change, focus the new page's h1 (or, without one, main), as a full page
+ * load would put a screen reader at the top of the new page; the next Tab continues from there.
+ * The title changes in the same commit (<Meta>); the scroll position is ScrollRestoration's.
+ * Changes of the hash or query alone are not page changes (decision 007).
+ */
+function useFocusOnNavigation() {
+  const { pathname } = useLocation();
+  const shown = useRef(pathname);
+  useEffect(() => {
+    if (shown.current === pathname) return;
+    shown.current = pathname;
+    const main = document.getElementById("main");
+    const target = main?.querySelector<HTMLElement>("h1") ?? main;
+    if (!target) return;
+    if (!target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");
+    target.focus({ preventScroll: true });
+  }, [pathname]);
 }
 
 export function ErrorBoundary() {

@@ -138,7 +138,7 @@ export default function Waitlist({ loaderData, actionData }: Route.ComponentProp
       <p className="mt-10 text-center text-[0.95rem] text-ink-soft">
         <Link
           to="/login"
-          className="font-semibold text-ledger-dark underline-offset-4 hover:underline"
+          className="inline-flex min-h-6 items-center font-semibold text-ledger-dark underline-offset-4 hover:underline"
         >
           Already have access? Sign in
         </Link>

@@ -4,7 +4,7 @@ import type { ComponentProps } from "react";
 import { cn } from "#src/lib/cn.ts";
 
 export const buttonVariants = cva(
-  "inline-flex min-h-11 items-center justify-center gap-2 rounded-md px-5 text-[0.95rem] font-semibold whitespace-nowrap transition-colors disabled:cursor-not-allowed disabled:opacity-60 [&_svg]:size-4 [&_svg]:shrink-0",
+  "inline-flex min-h-11 items-center justify-center gap-2 rounded-md text-[0.95rem] font-semibold whitespace-nowrap transition-colors disabled:cursor-not-allowed disabled:opacity-60 [&_svg]:size-4 [&_svg]:shrink-0",
   {
     variants: {
       variant: {
@@ -14,8 +14,10 @@ export const buttonVariants = cva(
         inverse: "bg-paper text-ink hover:bg-white",
       },
       size: {
-        md: "",
-        sm: "min-h-10 px-4 text-sm",
+        // Each size owns its padding: a shared px-5 would win over px-4 (later in the stylesheet).
+        md: "px-5",
+        // Narrower on phones, so the header fits a 320 px screen.
+        sm: "min-h-10 px-3 text-sm sm:px-4",
         lg: "min-h-12 px-6 text-base",
       },
     },

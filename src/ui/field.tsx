@@ -2,7 +2,7 @@ import { useId, useState, type ComponentProps, type ReactNode } from "react";
 import { cn } from "#src/lib/cn.ts";
 
 const inputClass =
-  "block min-h-11 w-full rounded-md border border-rule bg-white px-3.5 text-base text-ink shadow-xs placeholder:text-ink-soft/70 focus:border-ledger focus:outline-2 focus:outline-offset-0 focus:outline-ledger/40 aria-[invalid=true]:border-danger disabled:bg-paper";
+  "block min-h-11 w-full rounded-md border border-rule bg-white px-3.5 text-base text-ink shadow-xs placeholder:text-ink-soft/70 focus:border-ledger focus:outline-2 focus:outline-offset-0 focus:outline-ledger aria-[invalid=true]:border-danger disabled:bg-paper";
 
 type FieldProps = {
   label: string;

@@ -14,14 +14,24 @@ const NotifyContext = createContext<((notice: NoticeInput) => void) | null>(null
 
 let nextId = 1;
 
+/** What a screen reader says for a notice: its title, then its message. */
+function spoken(notice: Notice): string {
+  const title = /[.!?]$/.test(notice.title) ? notice.title : `${notice.title}.`;
+  return notice.description ? `${title} ${notice.description}` : title;
+}
+
 /**
- * Notices (toasts) announced through a live region. Destructive ones are announced assertively.
+ * Notices (toasts), announced through two live regions that are in the page from its first byte:
+ * screen readers reliably read what is added to a live region they already know, less so one
+ * created together with its message (Radix's own announcer, which is sent to a hidden sink so
+ * nothing is said twice). Destructive notices are announced assertively.
  * The viewport only mounts in the browser: Radix writes inline styles that the CSP would refuse in
  * server HTML.
  */
 export function NoticesProvider({ children }: { children: ReactNode }) {
   const [notices, setNotices] = useState<Notice[]>([]);
   const hydrated = useHydrated();
+  const [announcerSink, setAnnouncerSink] = useState<HTMLDivElement | null>(null);
   const notify = useCallback((notice: NoticeInput) => {
     setNotices((list) => [...list.slice(-2), { ...notice, id: nextId++ }]);
   }, []);
@@ -29,7 +39,12 @@ export function NoticesProvider({ children }: { children: ReactNode }) {
 
   return (
     <NotifyContext.Provider value={notify}>
-      <Toast.Provider duration={7000} swipeDirection="right" label="Notification">
+      <Toast.Provider
+        duration={7000}
+        swipeDirection="right"
+        label="Notification"
+        announcerContainer={announcerSink ?? undefined}
+      >
         {children}
         {notices.map((notice) => (
           <Toast.Root
@@ -76,6 +91,21 @@ export function NoticesProvider({ children }: { children: ReactNode }) {
             </Toast.Close>
           </Toast.Root>
         ))}
+        <div aria-live="polite" className="sr-only">
+          {notices
+            .filter((n) => n.variant !== "destructive")
+            .map((n) => (
+              <p key={n.id}>{spoken(n)}</p>
+            ))}
+        </div>
+        <div aria-live="assertive" className="sr-only">
+          {notices
+            .filter((n) => n.variant === "destructive")
+            .map((n) => (
+              <p key={n.id}>{spoken(n)}</p>
+            ))}
+        </div>
+        <div ref={setAnnouncerSink} hidden />
         {hydrated ? (
           <Toast.Viewport className="fixed right-0 bottom-0 z-50 flex w-full max-w-md flex-col gap-2 p-4 outline-none sm:top-20 sm:bottom-auto" />
         ) : null}

@@ -45,6 +45,8 @@ export function AuthCard({
 }
 
 export const textLink = "font-semibold text-ledger-dark underline-offset-4 hover:underline";
+/** A link on a line of its own: a target at least 24 px high (WCAG 2.5.8). */
+export const standaloneTextLink = `${textLink} inline-flex min-h-6 items-center`;
 
 const NEEDS_JAVASCRIPT =
   "Signing in needs JavaScript. Please turn it on for this site, or email us if you cannot.";

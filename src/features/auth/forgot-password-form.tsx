@@ -1,12 +1,14 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Link } from "react-router";
 import { EmailField } from "#src/features/auth/email-field.tsx";
-import { AuthCard, NeedsJavaScript, textLink } from "#src/features/auth/auth-card.tsx";
+import { AuthCard, NeedsJavaScript, standaloneTextLink } from "#src/features/auth/auth-card.tsx";
 import { authErrorNotice } from "#src/features/auth/auth-errors.ts";
 import { useAuth } from "#src/features/auth/auth-provider.tsx";
 import { Button } from "#src/ui/button.tsx";
 import { formText } from "#src/lib/form-text.ts";
 import { useNotify } from "#src/ui/notices.tsx";
+import { AUTH_FIELD_MESSAGES } from "#src/features/auth/field-messages.ts";
+import { useFieldErrors } from "#src/ui/use-field-errors.ts";
 
 export function ForgotPasswordForm() {
   const { resetPassword, prepare } = useAuth();
@@ -16,6 +18,7 @@ export function ForgotPasswordForm() {
   const heading = useRef<HTMLHeadingElement>(null);
   const emailInput = useRef<HTMLInputElement>(null);
   const switched = useRef(false);
+  const { errors, check } = useFieldErrors(AUTH_FIELD_MESSAGES);
 
   useEffect(() => prepare(), [prepare]);
   // When the view changes, move focus to what is new so screen readers follow.
@@ -27,6 +30,7 @@ export function ForgotPasswordForm() {
 
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    if (!check(event.currentTarget)) return;
     // Uncontrolled, so what was typed before the page's script ran is kept.
     const email = formText(new FormData(event.currentTarget), "email");
     setBusy(true);
@@ -74,7 +78,7 @@ export function ForgotPasswordForm() {
       description="Enter the email you sign in with and we will send you a link to choose a new password."
       footer={
         <p>
-          <Link to="/login" className={textLink}>
+          <Link to="/login" className={standaloneTextLink}>
             Back to Sign In
           </Link>
         </p>
@@ -84,10 +88,11 @@ export function ForgotPasswordForm() {
       <form
         method="post"
         data-replay=""
+        noValidate
         onSubmit={(e) => void handleSubmit(e)}
         className="space-y-5"
       >
-        <EmailField inputRef={emailInput} />
+        <EmailField inputRef={emailInput} error={errors.email} />
         <Button type="submit" className="w-full" disabled={busy}>
           {busy ? "Sending..." : "Send Reset Link"}
         </Button>

@@ -1,12 +1,19 @@
 import type { FormEvent } from "react";
 import { Link } from "react-router";
 import { EmailField } from "#src/features/auth/email-field.tsx";
-import { AuthCard, NeedsJavaScript, textLink } from "#src/features/auth/auth-card.tsx";
+import {
+  AuthCard,
+  NeedsJavaScript,
+  standaloneTextLink,
+  textLink,
+} from "#src/features/auth/auth-card.tsx";
 import { useAuth } from "#src/features/auth/auth-provider.tsx";
 import { formText } from "#src/lib/form-text.ts";
 import { Button } from "#src/ui/button.tsx";
 import { Field, PasswordInput } from "#src/ui/field.tsx";
 import { useAuthForm } from "#src/features/auth/use-auth-form.ts";
+import { AUTH_FIELD_MESSAGES } from "#src/features/auth/field-messages.ts";
+import { useFieldErrors } from "#src/ui/use-field-errors.ts";
 
 export function LoginForm() {
   const { signInWithEmail } = useAuth();
@@ -14,9 +21,11 @@ export function LoginForm() {
     title: "Welcome back!",
     description: "Successfully signed in to your account.",
   });
+  const { errors, check } = useFieldErrors(AUTH_FIELD_MESSAGES);
 
   function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    if (!check(event.currentTarget)) return;
     const form = new FormData(event.currentTarget);
     void run(() => signInWithEmail(formText(form, "email"), formText(form, "password")));
   }
@@ -35,15 +44,15 @@ export function LoginForm() {
       }
     >
       <NeedsJavaScript />
-      <form method="post" data-replay="" onSubmit={handleSubmit} className="space-y-5">
-        <EmailField />
-        <Field label="Password">
+      <form method="post" data-replay="" noValidate onSubmit={handleSubmit} className="space-y-5">
+        <EmailField error={errors.email} />
+        <Field label="Password" error={errors.password}>
           {(props) => (
             <PasswordInput {...props} name="password" required autoComplete="current-password" />
           )}
         </Field>
         <div className="flex justify-end">
-          <Link to="/forgot-password" className={`${textLink} text-sm`}>
+          <Link to="/forgot-password" className={`${standaloneTextLink} text-sm`}>
             Forgot password?
           </Link>
         </div>

@@ -6,6 +6,8 @@ import { useAuth } from "#src/features/auth/auth-provider.tsx";
 import { checkNewPassword, MIN_PASSWORD_LENGTH } from "#src/features/auth/password-rules.ts";
 import { formText } from "#src/lib/form-text.ts";
 import { useAuthForm } from "#src/features/auth/use-auth-form.ts";
+import { AUTH_FIELD_MESSAGES } from "#src/features/auth/field-messages.ts";
+import { useFieldErrors } from "#src/ui/use-field-errors.ts";
 import { Button } from "#src/ui/button.tsx";
 import { Field, PasswordInput } from "#src/ui/field.tsx";
 
@@ -15,9 +17,11 @@ export function SignupForm() {
     title: "Account Created!",
     description: "Welcome! Your account has been successfully created.",
   });
+  const { errors, check } = useFieldErrors(AUTH_FIELD_MESSAGES);
 
   function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    if (!check(event.currentTarget)) return;
     const form = new FormData(event.currentTarget);
     const password = formText(form, "password");
     const problem = checkNewPassword(password, formText(form, "confirmPassword"));
@@ -42,14 +46,18 @@ export function SignupForm() {
       }
     >
       <NeedsJavaScript />
-      <form method="post" data-replay="" onSubmit={handleSubmit} className="space-y-5">
-        <EmailField />
-        <Field label="Password" hint={`Must be at least ${MIN_PASSWORD_LENGTH} characters long`}>
+      <form method="post" data-replay="" noValidate onSubmit={handleSubmit} className="space-y-5">
+        <EmailField error={errors.email} />
+        <Field
+          label="Password"
+          hint={`Must be at least ${MIN_PASSWORD_LENGTH} characters long`}
+          error={errors.password}
+        >
           {(props) => (
             <PasswordInput {...props} name="password" required autoComplete="new-password" />
           )}
         </Field>
-        <Field label="Confirm Password">
+        <Field label="Confirm Password" error={errors.confirmPassword}>
           {(props) => (
             <PasswordInput {...props} name="confirmPassword" required autoComplete="new-password" />
           )}

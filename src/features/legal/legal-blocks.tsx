@@ -120,7 +120,7 @@ export function TableOfContents({ sections }: { sections: readonly LegalSection[
   return (
     <nav
       aria-labelledby="toc-title"
-      className="rounded-xl border border-rule bg-card p-5 lg:sticky lg:top-24"
+      className="rounded-xl border border-rule bg-card p-5 lg:sticky lg:top-24 lg:max-h-[calc(100dvh-7rem)] lg:overflow-y-auto"
     >
       <h2
         id="toc-title"

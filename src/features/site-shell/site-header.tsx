@@ -12,17 +12,17 @@ import { Container } from "#src/ui/container.tsx";
 export function SiteHeader({ authSlot }: { authSlot: ReactNode }) {
   return (
     <header className="fixed inset-x-0 top-0 z-40 border-b border-rule/80 bg-paper/95">
-      <Container className="flex h-16 items-center justify-between gap-3">
+      <Container className="flex h-16 items-center justify-between gap-2 sm:gap-3">
         <Link
           to="/"
-          className="flex min-h-11 items-center gap-2.5 rounded-md font-serif text-[1.35rem] font-semibold tracking-tight"
+          className="flex min-h-11 items-center gap-2 rounded-md font-serif text-[1.2rem] font-semibold tracking-tight sm:gap-2.5 sm:text-[1.35rem]"
         >
           <BrandMark className="size-7" />
           {SITE.name}
           <span className="sr-only">, home</span>
         </Link>
-        <nav aria-label="Account" className="flex items-center gap-1.5 sm:gap-3">
-          <div className="flex min-w-[5.5rem] justify-end">{authSlot}</div>
+        <nav aria-label="Account" className="flex items-center gap-1 sm:gap-3">
+          <div className="flex min-w-[5.25rem] justify-end sm:min-w-[5.5rem]">{authSlot}</div>
           <Button asChild size="sm">
             <Link to="/waitlist">
               <span className="sm:hidden">Waitlist</span>
