@@ -29,6 +29,7 @@ export function createTokenVerifier(env: Env): TokenVerifier {
         email: user.email,
         email_verified: user.emailVerified,
         iat: decoded.iat,
+        auth_time: decoded.auth_time,
       };
     }
     return {
@@ -36,6 +37,7 @@ export function createTokenVerifier(env: Env): TokenVerifier {
       email: decoded.email,
       email_verified: decoded.email_verified,
       iat: decoded.iat,
+      auth_time: decoded.auth_time,
     };
   };
 }

@@ -1,6 +1,12 @@
 import { createHmac } from "node:crypto";
 import { describe, expect, test } from "vitest";
-import { createSessionCodec, readCookie, SESSION_MAX_AGE_SECONDS } from "#server/session.ts";
+import {
+  createSessionCodec,
+  MAX_ID_TOKEN_AGE_SECONDS,
+  readCookie,
+  SESSION_MAX_AGE_SECONDS,
+  tokenProblem,
+} from "#server/session.ts";
 
 const SECRET = "a test secret that is long enough to sign with";
 const codec = createSessionCodec(SECRET);
@@ -45,5 +51,28 @@ describe("readCookie", () => {
     expect(readCookie(header, "tieout_session")).toBe("abc.def");
     expect(readCookie(header, "missing")).toBeUndefined();
     expect(readCookie(undefined, "tieout_session")).toBeUndefined();
+  });
+});
+
+describe("tokenProblem", () => {
+  const now = 1_800_000_000;
+
+  test("a token minted just now, from a recent sign-in, is fine", () => {
+    expect(tokenProblem({ iat: now - 10, auth_time: now - 3600 }, now)).toBeNull();
+  });
+
+  test("a token minted more than five minutes ago is stale", () => {
+    expect(tokenProblem({ iat: now - MAX_ID_TOKEN_AGE_SECONDS - 1, auth_time: now }, now)).toBe(
+      "stale-token",
+    );
+  });
+
+  test("a fresh token from a sign-in older than a session's lifetime needs the password again", () => {
+    expect(tokenProblem({ iat: now, auth_time: now - SESSION_MAX_AGE_SECONDS - 1 }, now)).toBe(
+      "reauthenticate",
+    );
+    expect(
+      tokenProblem({ iat: now, auth_time: now - SESSION_MAX_AGE_SECONDS + 60 }, now),
+    ).toBeNull();
   });
 });

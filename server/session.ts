@@ -17,7 +17,14 @@ import type { SessionUser } from "#src/lib/public-env.ts";
 export const MAX_ID_TOKEN_AGE_SECONDS = 5 * 60;
 export const SESSION_MAX_AGE_SECONDS = 14 * 24 * 60 * 60;
 
-export type VerifiedToken = { uid: string; email?: string; email_verified?: boolean; iat: number };
+/** What a verified Firebase ID token says: iat is when it was minted, auth_time when the password was typed. */
+export type VerifiedToken = {
+  uid: string;
+  email?: string;
+  email_verified?: boolean;
+  iat: number;
+  auth_time: number;
+};
 export type TokenVerifier = (idToken: string) => Promise<VerifiedToken>;
 
 /** u: uid, e: email, v: email verified, x: expiry (seconds), s: the server-side session's id. */
@@ -105,6 +112,21 @@ function cookieAttributes(env: Env, maxAge: number): string {
   return `Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure}`;
 }
 
+/**
+ * Why a verified token cannot start a session, if it cannot: minted over 5 minutes ago (the
+ * browser retries with a fresh one), or its password sign-in is older than a session may last.
+ * Firebase keeps a browser signed in indefinitely; without the second rule a session would be
+ * renewed for ever without the password being asked again (ASVS 7.3.2).
+ */
+export function tokenProblem(
+  token: Pick<VerifiedToken, "iat" | "auth_time">,
+  nowSeconds: number,
+): "stale-token" | "reauthenticate" | null {
+  if (nowSeconds - token.iat > MAX_ID_TOKEN_AGE_SECONDS) return "stale-token";
+  if (nowSeconds - token.auth_time > SESSION_MAX_AGE_SECONDS) return "reauthenticate";
+  return null;
+}
+
 function bearerToken(req: FastifyRequest): string | null {
   const header = req.headers.authorization;
   const match = header ? /^Bearer ([A-Za-z0-9._-]{20,4096})$/.exec(header) : null;
@@ -164,12 +186,20 @@ export function registerSessionRoutes(
       );
       return refuse(reply, 401, "The ID token is not valid.");
     }
-    if (Date.now() / 1000 - decoded.iat > MAX_ID_TOKEN_AGE_SECONDS) {
+    const problem = tokenProblem(decoded, Date.now() / 1000);
+    if (problem === "stale-token") {
       req.log.warn(
         { event: "session.token_stale", uid: decoded.uid },
         "sign-in refused: the ID token is too old",
       );
-      return refuse(reply, 401, "stale-token");
+      return refuse(reply, 401, problem);
+    }
+    if (problem === "reauthenticate") {
+      req.log.info(
+        { event: "session.reauth_required", uid: decoded.uid },
+        "sign-in refused: the password was last typed too long ago",
+      );
+      return refuse(reply, 401, problem);
     }
     let sessionId: string;
     try {

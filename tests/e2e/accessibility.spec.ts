@@ -95,6 +95,11 @@ test.describe("every journey by keyboard alone", () => {
     await page.keyboard.press("Enter");
     await expect(page).toHaveURL("/");
     await expect(header(page).getByRole("button", { name: "Sign Out" })).toBeVisible();
+
+    // Signing out on the home page: Sign In takes over the focus Sign Out had.
+    await tabTo(page, header(page).getByRole("button", { name: "Sign Out" }));
+    await page.keyboard.press("Enter");
+    await expect(header(page).getByRole("link", { name: "Sign In" })).toBeFocused();
   });
 
   test("password reset: request, the emailed link, a new password, and signing in with it", async ({

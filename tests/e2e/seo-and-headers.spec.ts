@@ -131,6 +131,36 @@ test("HTML responses carry a strict, hash-based Content-Security-Policy and base
   expect(headers["strict-transport-security"]).toBeUndefined();
 });
 
+test("everything that is not a page loads nothing and may not be framed; private answers are not stored", async ({
+  request,
+}) => {
+  const assetPath = /\/assets\/[^"]+\.js/.exec(await (await request.get("/")).text())?.[0];
+  expect(assetPath).toBeTruthy();
+  const answers = [
+    await request.get("/api/health"),
+    await request.get("/robots.txt"),
+    await request.get(assetPath ?? ""),
+    await request.post("/api/waitlist", { data: { name: "" } }),
+    await request.get("/api/admin/waitlist.csv"),
+    await request.post("/api/session"),
+  ];
+  for (const response of answers) {
+    const headers = response.headers();
+    expect(headers["content-security-policy"], response.url()).toBe(
+      "default-src 'none'; frame-ancestors 'none'",
+    );
+    expect(headers["x-content-type-options"], response.url()).toBe("nosniff");
+    expect(headers["x-frame-options"], response.url()).toBe("DENY");
+  }
+  // Answers about a person or a session are never kept by a browser or a proxy.
+  for (const response of answers.slice(3)) {
+    expect(response.headers()["cache-control"], response.url()).toBe("no-store");
+  }
+  expect(
+    (await request.get("/admin/waitlist", { maxRedirects: 0 })).headers()["cache-control"],
+  ).toBe("no-store");
+});
+
 test("anonymous pages are served from memory: the same bytes, an ETag, and 304 on revalidation", async ({
   request,
 }) => {

@@ -30,6 +30,13 @@ export type AuthContextValue = {
 
 const AuthContext = createContext<AuthContextValue | null>(null);
 
+/** The reason the session endpoint gave for a 401 ("stale-token", "reauthenticate"), if any. */
+async function refusalReason(response: Response): Promise<string | null> {
+  if (response.status !== 401) return null;
+  const body = (await response.json().catch(() => null)) as { error?: unknown } | null;
+  return typeof body?.error === "string" ? body.error : null;
+}
+
 async function postSession(user: User, forceRefresh: boolean): Promise<Response> {
   const token = await user.getIdToken(forceRefresh);
   return fetch("/api/session", {
@@ -60,27 +67,36 @@ export function AuthProvider({
   const syncing = useRef<Promise<void> | null>(null);
   const subscribed = useRef(false);
 
-  const syncSession = useCallback((user: User | null): Promise<void> => {
-    const run = async () => {
-      if (user) {
-        if (serverUid.current === user.uid) return;
-        let response = await postSession(user, false);
-        // The server takes only tokens minted in the last five minutes; a cached one may be older.
-        if (response.status === 401) response = await postSession(user, true);
-        if (response.ok) serverUid.current = user.uid;
-        else console.warn("Session sync was refused:", response.status);
-      } else if (serverUid.current !== null) {
-        const response = await fetch("/api/session", {
-          method: "DELETE",
-          credentials: "same-origin",
-        });
-        if (response.ok) serverUid.current = null;
-      }
-    };
-    const next = (syncing.current ?? Promise.resolve()).then(run, run);
-    syncing.current = next.catch((error: unknown) => console.warn("Session sync failed:", error));
-    return syncing.current;
-  }, []);
+  const syncSession = useCallback(
+    (user: User | null, signOut?: () => Promise<void>): Promise<void> => {
+      const run = async () => {
+        if (user) {
+          if (serverUid.current === user.uid) return;
+          let response = await postSession(user, false);
+          let reason = await refusalReason(response);
+          // The server takes only tokens minted in the last five minutes; a cached one may be older.
+          if (reason === "stale-token") {
+            response = await postSession(user, true);
+            reason = await refusalReason(response);
+          }
+          if (response.ok) serverUid.current = user.uid;
+          // The password was typed longer ago than a session may last: ask for it again.
+          else if (reason === "reauthenticate" && signOut) await signOut();
+          else console.warn("Session sync was refused:", response.status);
+        } else if (serverUid.current !== null) {
+          const response = await fetch("/api/session", {
+            method: "DELETE",
+            credentials: "same-origin",
+          });
+          if (response.ok) serverUid.current = null;
+        }
+      };
+      const next = (syncing.current ?? Promise.resolve()).then(run, run);
+      syncing.current = next.catch((error: unknown) => console.warn("Session sync failed:", error));
+      return syncing.current;
+    },
+    [],
+  );
 
   const load = useCallback(async () => {
     const firebase = await loadFirebaseAuth(config);
@@ -89,7 +105,7 @@ export function AuthProvider({
       firebase.sdk.onIdTokenChanged(firebase.auth, (user) => {
         setCurrentUser(user ? { uid: user.uid, email: user.email } : null);
         setLoading(false);
-        void syncSession(user);
+        void syncSession(user, () => firebase.sdk.signOut(firebase.auth));
       });
     }
     return firebase;

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { useAuth } from "#src/features/auth/auth-provider.tsx";
 import { Button } from "#src/ui/button.tsx";
@@ -10,16 +10,30 @@ export function AuthSlot() {
   const navigate = useNavigate();
   const notify = useNotify();
   const [busy, setBusy] = useState(false);
+  const signInLink = useRef<HTMLAnchorElement>(null);
+  /** Sign Out had focus when pressed: its replacement, Sign In, takes it over. */
+  const keepFocus = useRef(false);
+
+  useEffect(() => {
+    if (currentUser || !keepFocus.current) return;
+    keepFocus.current = false;
+    // A page change moves focus to the new page's heading (root); on the same page, stay here.
+    if (document.activeElement === document.body || document.activeElement === null)
+      signInLink.current?.focus();
+  }, [currentUser]);
 
   if (!currentUser) {
     return (
       <Button asChild variant="ghost" size="sm">
-        <Link to="/login">Sign In</Link>
+        <Link ref={signInLink} to="/login">
+          Sign In
+        </Link>
       </Button>
     );
   }
 
-  async function handleSignOut() {
+  async function handleSignOut(button: HTMLButtonElement) {
+    keepFocus.current = document.activeElement === button;
     setBusy(true);
     try {
       await logout();
@@ -41,7 +55,7 @@ export function AuthSlot() {
       variant="ghost"
       size="sm"
       disabled={busy}
-      onClick={() => void handleSignOut()}
+      onClick={(event) => void handleSignOut(event.currentTarget)}
     >
       Sign Out
     </Button>
