@@ -246,6 +246,8 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       if (key !== "set-cookie") out[key] = value;
     });
     const cookies = response.headers.getSetCookie();
+    // A redirect depends on who asked (signed in or not): never kept by a browser or proxy.
+    if (response.status >= 300 && response.status < 400) out["cache-control"] ??= "no-store";
     const type = response.headers.get("content-type") ?? "";
     let body: Buffer = Buffer.from(await response.arrayBuffer());
 

@@ -104,7 +104,9 @@ test.describe("an unkind network", () => {
     await page.context().setOffline(true);
     await page.getByRole("button", { name: "Join Waitlist" }).click();
     await expect(
-      page.getByText("There was an error submitting your request. Please try again."),
+      page.getByText("There was an error submitting your request. Please try again.", {
+        exact: true,
+      }),
     ).toBeVisible();
     // Nothing typed is lost.
     await expect(page.getByLabel("Full Name")).toHaveValue("Riley Offline");
