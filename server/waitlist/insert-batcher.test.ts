@@ -38,21 +38,25 @@ test("concurrent inserts share commits, and each address is created exactly once
   emails.forEach((e, i) => expect(results[i]).toBe(firstIndex.get(e.toLowerCase()) === i));
 });
 
-test("a failed commit rejects every caller in its batch and stores none of them; the next batch is fine", async () => {
+test("a row that cannot be written fails alone: the rest of its batch is stored", async () => {
   const insert = createInsertBatcher(database.db);
-  // Sent in one turn of the event loop: they share one statement and one commit.
+  // Sent in one turn of the event loop: they share one statement and one commit, which fails.
   const outcome = await Promise.allSettled([
     insert({ name: "Fine", email: "fine-in-bad-batch@example.com" }),
-    // Violates NOT NULL: the whole statement fails.
+    // Violates NOT NULL: the shared statement fails, and so does this row on its own.
     insert({ name: null as unknown as string, email: "broken@example.com" }),
+    insert({ name: "Also fine", email: "also-fine@example.com" }),
   ]);
-  expect(outcome.map((o) => o.status)).toEqual(["rejected", "rejected"]);
-  const [row] = await queryRows<{ n: number }>(
+  expect(outcome.map((o) => o.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+  const rows = await queryRows<{ email: string }>(
     database.db,
-    sql`SELECT count(*)::int AS n FROM waitlist_entries WHERE email = 'fine-in-bad-batch@example.com'`,
+    sql`SELECT email FROM waitlist_entries WHERE email IN ('fine-in-bad-batch@example.com', 'broken@example.com', 'also-fine@example.com') ORDER BY email`,
   );
-  expect(row?.n).toBe(0);
+  expect(rows.map((r) => r.email)).toEqual([
+    "also-fine@example.com",
+    "fine-in-bad-batch@example.com",
+  ]);
   await expect(insert({ name: "Fine", email: "fine-in-bad-batch@example.com" })).resolves.toBe(
-    true,
+    false,
   );
 });

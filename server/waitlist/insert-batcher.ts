@@ -11,6 +11,7 @@ const MAX_BATCH = 200;
  * hears only after its own row is committed, so nothing is acknowledged early; under load, many
  * share the cost of a durable commit. Resolves true for a new address, false for one already there
  * (including a repeat within the same batch: the first one wins, as it would one at a time).
+ * When a batch fails, its rows are retried one by one, so only a row that cannot be written fails.
  */
 export function createInsertBatcher(db: Db) {
   let queue: {
@@ -20,20 +21,36 @@ export function createInsertBatcher(db: Db) {
   }[] = [];
   let writing = false;
 
+  /** One statement, one commit; the addresses it created, in lower case. */
+  async function insertRows(entries: NewEntry[]): Promise<Set<string>> {
+    const rows = await db
+      .insert(waitlistEntries)
+      .values(entries)
+      .onConflictDoNothing()
+      .returning({ email: waitlistEntries.email });
+    return new Set(rows.map((row) => row.email.toLowerCase()));
+  }
+
   async function drain() {
     while (queue.length > 0) {
       const batch = queue.slice(0, MAX_BATCH);
       queue = queue.slice(MAX_BATCH);
       try {
-        const rows = await db
-          .insert(waitlistEntries)
-          .values(batch.map((item) => item.entry))
-          .onConflictDoNothing()
-          .returning({ email: waitlistEntries.email });
-        const inserted = new Set(rows.map((row) => row.email.toLowerCase()));
+        const inserted = await insertRows(batch.map((item) => item.entry));
         for (const item of batch) item.resolve(inserted.delete(item.entry.email.toLowerCase()));
       } catch (error) {
-        for (const item of batch) item.reject(error);
+        if (batch.length === 1) {
+          batch[0]?.reject(error);
+          continue;
+        }
+        // One row that cannot be written must not cost the others their place: each on its own.
+        for (const item of batch) {
+          try {
+            item.resolve((await insertRows([item.entry])).size === 1);
+          } catch (alone) {
+            item.reject(alone);
+          }
+        }
       }
     }
     writing = false;

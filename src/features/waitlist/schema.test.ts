@@ -65,4 +65,41 @@ describe("parseWaitlistEntry", () => {
     });
     expect(result.ok && result.entry.name).toBe("Zoë Ørsted-李");
   });
+
+  test("refuses control characters a person does not type (PostgreSQL cannot store NUL)", () => {
+    const result = parseWaitlistEntry({
+      name: "Ada\u0000",
+      email: "ada@example.com",
+      company: "Acme\u001b[31m",
+      message: "Line one\nLine two\twith a tab",
+    });
+    expect(result).toEqual({
+      ok: false,
+      fieldErrors: {
+        name: "Full name contains characters that cannot be saved (control characters).",
+        company: "Company contains characters that cannot be saved (control characters).",
+      },
+      formErrors: [],
+    });
+  });
+
+  test("attribution never costs a lead: cleaned, cut to length, or dropped", () => {
+    const result = parseWaitlistEntry({
+      name: "Ada",
+      email: "ada@example.com",
+      utm_source: "news\u0000letter",
+      utm_campaign: "c".repeat(900),
+      utm_term: 42,
+      referrer: "   ",
+    });
+    expect(result).toEqual({
+      ok: true,
+      entry: expect.objectContaining({
+        utm_source: "newsletter",
+        utm_campaign: "c".repeat(500),
+        utm_term: null,
+        referrer: null,
+      }) as unknown,
+    });
+  });
 });

@@ -15,16 +15,36 @@ export const WAITLIST_LIMITS = {
   attribution: 500,
 } as const;
 
+/** Control characters a person does not type; PostgreSQL cannot store NUL at all. */
+const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g;
+
 const text = (field: string, max: number) =>
   z
     .string({ error: `${field} must be text.` })
     .trim()
-    .max(max, `${field} must be at most ${max.toLocaleString("en-US")} characters.`);
+    .max(max, `${field} must be at most ${max.toLocaleString("en-US")} characters.`)
+    .refine(
+      (v) => !new RegExp(CONTROL_CHARACTERS.source).test(v),
+      `${field} contains characters that cannot be saved (control characters).`,
+    );
 
 const optionalText = (field: string, max: number) =>
   text(field, max)
     .nullish()
     .transform((v) => (v ? v : null));
+
+/**
+ * Where a lead came from: kept when it can be, never a reason to refuse the lead. It comes from
+ * link parameters nobody at the firm typed, so it is cleaned and cut to length rather than checked.
+ */
+const attribution = (max: number) =>
+  z
+    .unknown()
+    .optional()
+    .transform((v) => {
+      if (typeof v !== "string") return null;
+      return v.replace(CONTROL_CHARACTERS, "").trim().slice(0, max) || null;
+    });
 
 export const WaitlistEntrySchema = z.object({
   name: text("Full name", WAITLIST_LIMITS.name).min(1, "Please enter your name."),
@@ -35,13 +55,13 @@ export const WaitlistEntrySchema = z.object({
     .pipe(z.email("Please enter a valid email address.")),
   company: optionalText("Company", WAITLIST_LIMITS.company),
   message: optionalText("Use case", WAITLIST_LIMITS.message),
-  utm_source: optionalText("utm_source", WAITLIST_LIMITS.attribution),
-  utm_medium: optionalText("utm_medium", WAITLIST_LIMITS.attribution),
-  utm_campaign: optionalText("utm_campaign", WAITLIST_LIMITS.attribution),
-  utm_term: optionalText("utm_term", WAITLIST_LIMITS.attribution),
-  utm_content: optionalText("utm_content", WAITLIST_LIMITS.attribution),
-  referrer: optionalText("referrer", 2000),
-  landing_path: optionalText("landing_path", 2000),
+  utm_source: attribution(WAITLIST_LIMITS.attribution),
+  utm_medium: attribution(WAITLIST_LIMITS.attribution),
+  utm_campaign: attribution(WAITLIST_LIMITS.attribution),
+  utm_term: attribution(WAITLIST_LIMITS.attribution),
+  utm_content: attribution(WAITLIST_LIMITS.attribution),
+  referrer: attribution(2000),
+  landing_path: attribution(2000),
 });
 
 export type WaitlistEntry = z.infer<typeof WaitlistEntrySchema>;
