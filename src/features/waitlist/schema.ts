@@ -16,6 +16,7 @@ export const WAITLIST_LIMITS = {
 } as const;
 
 /** Control characters a person does not type; PostgreSQL cannot store NUL at all. */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point here
 const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g;
 
 const text = (field: string, max: number) =>
