@@ -413,3 +413,31 @@ test("a signed-out visitor's home page never downloads the Firebase SDK; the sig
   await expect(page).toHaveURL("/login");
   await expect.poll(() => scripts.some((s) => s.body.includes("identitytoolkit"))).toBe(true);
 });
+
+test.describe("passwords as typed", () => {
+  // The two wrong attempts are logged by the spec's error handler, as every failed sign-in is.
+  test.use({ expectedConsoleErrors: ["Error signing in with email", "Failed to load resource"] });
+
+  test("a long passphrase with spaces and mixed case works exactly as typed (ASVS 6.2.8, 6.2.9)", async ({
+    page,
+  }) => {
+    const email = uniqueEmail("passphrase");
+    const passphrase = " Ledger Tie-Out passphrase: 2026 busy season, Schedule K-1 and more! ";
+    expect(passphrase.length).toBeGreaterThanOrEqual(64);
+    await page.goto("/signup");
+    await waitForHydration(page);
+    await submitSignUp(page, email, passphrase);
+    await expect(header(page).getByRole("button", { name: "Sign Out" })).toBeVisible();
+    await header(page).getByRole("button", { name: "Sign Out" }).click();
+    await expect(header(page).getByRole("link", { name: "Sign In" })).toBeVisible();
+
+    // Nothing is trimmed or folded: the same words without the spaces, or in lower case, fail.
+    for (const wrong of [passphrase.trim(), passphrase.toLowerCase()]) {
+      await signInThroughForm(page, email, wrong);
+      await expectNotice(page, "Sign In Failed", "Incorrect password. Please try again.");
+    }
+    await signInThroughForm(page, email, passphrase);
+    await expect(page).toHaveURL("/");
+    await expect(header(page).getByRole("button", { name: "Sign Out" })).toBeVisible();
+  });
+});

@@ -3,7 +3,7 @@
  * tests use a real page on another origin (127.0.0.1 is another site than localhost), so the
  * browser sends exactly what it would send for an attacker.
  */
-import { createServer, type Server } from "node:http";
+import { createServer, request as httpRequest, type Server } from "node:http";
 import { connect } from "node:net";
 import type { AddressInfo } from "node:net";
 import { ensureUser, uniqueEmail } from "#tests/support/emulator.ts";
@@ -176,6 +176,24 @@ test.describe("clients that are too big or too slow", () => {
     expect((await request.post("/api/waitlist", { data: { name: "Big", email } })).status()).toBe(
       201,
     );
+  });
+
+  test("TRACE is not answered with the request (no cross-site tracing)", async () => {
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = httpRequest(
+        `${BASE_URL}/`,
+        { method: "TRACE", headers: { Cookie: "tieout_session=trace-me" } },
+        (res) => {
+          let body = "";
+          res.on("data", (chunk: Buffer) => (body += chunk.toString()));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+        },
+      );
+      req.on("error", reject);
+      req.end();
+    });
+    expect([404, 405]).toContain(answer.status);
+    expect(answer.body).not.toContain("trace-me");
   });
 
   test("a client that never finishes its headers is disconnected", async () => {
