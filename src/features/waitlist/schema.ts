@@ -17,7 +17,8 @@ export const WAITLIST_LIMITS = {
 
 /** Control characters a person does not type; PostgreSQL cannot store NUL at all. */
 // eslint-disable-next-line no-control-regex -- finding control characters is the point here
-const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g;
+const CONTROL_CHARACTER = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+const CONTROL_CHARACTERS = new RegExp(CONTROL_CHARACTER.source, "g");
 
 const text = (field: string, max: number) =>
   z
@@ -25,7 +26,7 @@ const text = (field: string, max: number) =>
     .trim()
     .max(max, `${field} must be at most ${max.toLocaleString("en-US")} characters.`)
     .refine(
-      (v) => !new RegExp(CONTROL_CHARACTERS.source).test(v),
+      (v) => !CONTROL_CHARACTER.test(v),
       `${field} contains characters that cannot be saved (control characters).`,
     );
 
