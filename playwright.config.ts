@@ -37,7 +37,7 @@ export default defineConfig({
     stdout: "pipe",
     stderr: "pipe",
     env: {
-      NODE_ENV: "test",
+      LOG_LEVEL: "warn",
       PORT: String(E2E_PORT),
       HOST: "127.0.0.1",
       SITE_URL: BASE_URL,

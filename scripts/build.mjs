@@ -56,16 +56,25 @@ for await (const file of walk(path.join(root, "build/client"))) {
   compressed++;
 }
 
-await build({
-  entryPoints: [path.join(root, "server/index.ts")],
-  outfile: path.join(root, "build/server/app.js"),
+const serverOptions = {
   bundle: true,
   platform: "node",
   format: "esm",
-  target: "node20",
+  target: "node24",
   packages: "external",
   sourcemap: true,
   logLevel: "warning",
+};
+// app.js only sets NODE_ENV=production, then loads main.js (the server): see server/production.ts.
+await build({
+  ...serverOptions,
+  entryPoints: [path.join(root, "server/index.ts")],
+  outfile: path.join(root, "build/server/main.js"),
+});
+await build({
+  ...serverOptions,
+  entryPoints: [path.join(root, "server/production.ts")],
+  outfile: path.join(root, "build/server/app.js"),
 });
 
 // The bundled server looks for its migrations beside itself.

@@ -8,7 +8,7 @@ import Fastify, {
   type FastifyReply,
   type FastifyRequest,
 } from "fastify";
-import { createRequestHandler, type ServerBuild } from "react-router";
+import { createRequestHandler, isRouteErrorResponse, type ServerBuild } from "react-router";
 import type { Env } from "#server/env.ts";
 import { getPublicEnv } from "#server/public-env.ts";
 import { finishPage } from "#server/html.ts";
@@ -20,6 +20,7 @@ import {
   NON_DOCUMENT_CSP,
 } from "#server/security-headers.ts";
 import { createRequestGuards } from "#server/request-guards.ts";
+import { requestOrigin } from "#server/request-origin.ts";
 import { robotsTxt, sitemapXml } from "#server/seo.ts";
 import { registerSessionRoutes, type Sessions, type TokenVerifier } from "#server/session.ts";
 import type { StaticAsset } from "#server/static-assets.ts";
@@ -105,6 +106,21 @@ function safePathname(rawUrl: string): string | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * What React Router and the renderer report: a refusal of the visitor's request is one warning
+ * line with its reason, never a stack trace; anything else is our failure and logged as an error.
+ */
+function reportRenderError(req: FastifyRequest, error: unknown) {
+  if (isRouteErrorResponse(error) && error.status < 500) {
+    req.log.warn(
+      { event: "request.refused", status: error.status, reason: error.statusText },
+      "request refused",
+    );
+    return;
+  }
+  req.log.error({ err: error }, "page failed");
 }
 
 export async function createApp(options: AppOptions): Promise<FastifyInstance> {
@@ -218,8 +234,14 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     }
     const formBody = req.method === "POST" ? encodeForm(req.body as FormFields) : undefined;
     if (formBody !== undefined) headers.delete("content-length");
-    // Build the URL from the configured origin, never from the Host header a client sends.
-    const request = new Request(new URL(req.url, env.siteUrl), {
+    // The origin the visitor used, so a form posted from this page is same-origin with it; links
+    // meant to last are built from SITE_URL by the pages themselves (decision 009).
+    const origin = requestOrigin(req);
+    if (origin === null || !req.url.startsWith("/")) {
+      req.log.warn({ event: "request.bad_target" }, "request refused: unusable Host or target");
+      return reply.status(400).type("text/plain; charset=utf-8").send("Bad request");
+    }
+    const request = new Request(`${origin}${req.url}`, {
       method: req.method,
       headers,
       body: formBody,
@@ -237,6 +259,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       sessionUser,
       clientKey: clientKey(req),
       requestId: req.id,
+      reportError: (error: unknown) => reportRenderError(req, error),
       waitlist: options.waitlist,
       adminAccess,
     });

@@ -53,7 +53,7 @@ export type Env = {
    * proxy-addr's names such as loopback), for Fastify's trustProxy. Empty: believe no one.
    */
   trustProxy: readonly string[];
-  /** pino's level: info by default, warn under NODE_ENV=test. */
+  /** pino's level: info by default. */
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
   dataDir: string;
   databaseUrl: string | undefined;
@@ -231,8 +231,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   const nodeEnv = (raw.NODE_ENV ?? "production") as Env["nodeEnv"];
   return {
     nodeEnv,
-    logLevel:
-      (raw.LOG_LEVEL as Env["logLevel"] | undefined) ?? (nodeEnv === "test" ? "warn" : "info"),
+    logLevel: (raw.LOG_LEVEL as Env["logLevel"] | undefined) ?? "info",
     port,
     host: raw.HOST ?? "0.0.0.0",
     siteUrl,

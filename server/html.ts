@@ -1,57 +1,111 @@
 /**
  * Last touches on every server-rendered page, and the Content-Security-Policy hashes that go with
- * them (decision 006):
- * - the stylesheet is inlined, so the first paint waits for no request;
- * - on pages marked `data-hydrate="interaction"`, React Router's module script becomes inert data
- *   and a tiny loader starts it on the visitor's first interaction: the page is complete HTML
- *   and costs no JavaScript until someone reaches for it;
+ * them (decisions 006 and 009):
+ * - the rules of the stylesheet that the page uses are inlined, so the first paint waits for no
+ *   request;
+ * - a loader at the top of <head> holds every press made before React is ready and replays it;
+ * - on pages marked `data-hydrate="interaction"` (all of them unless a route asks otherwise),
+ *   React Router's module script becomes inert data that the loader starts on the visitor's first
+ *   interaction: the page is complete HTML and costs no JavaScript until someone reaches for it;
  * - every inline script and style is hashed, so the policy allows exactly those and nothing else.
  */
 import { createHash } from "node:crypto";
+import {
+  DEFER_ATTRIBUTE,
+  DEFER_VALUE,
+  DEFERRED_APP_ID,
+  HYDRATED_ATTRIBUTE,
+  HYDRATED_EVENT,
+  NATIVE_FALLBACK_MS,
+} from "#src/lib/hydration-protocol.ts";
 
 export type FinishedPage = { html: string; scriptHashes: string[]; styleHashes: string[] };
 /** Stylesheets to inline, by their href. */
 export type Stylesheets = ReadonlyMap<string, string>;
 
-export const DEFERRED_APP_ID = "tieout-app";
-
 /**
- * Runs the deferred module script on the first sign of a person (pointer, mouse, key, touch, focus,
- * wheel). Until React is ready ('tieout:hydrated', dispatched by the root route), a click on a
- * `data-replay` control and the submission of a `data-replay` form are held (no default action)
- * and replayed once it is. Should React not arrive within 10 s, a held form is sent natively, so
- * nothing typed is lost.
+ * The loader, inline at the top of every page (decision 009). Until React has hydrated the page,
+ * every press is held and replayed once it has: a click (mouse, touch, Enter or Space on a focused
+ * control) on anything at all, links included, and a form's submission. Nothing is registered per
+ * control, so a control added tomorrow is covered without anyone remembering it. Exempt are what
+ * the browser alone does right: a modified or non-primary click (open in a new tab), a click in a
+ * text field or on a native media player. A press that React has not taken within
+ * NATIVE_FALLBACK_MS gets the browser's own default action instead: the link is followed, the form
+ * is posted (every form here also works without JavaScript).
+ *
+ * On a deferred page (`<html data-hydrate="interaction">`), React Router's module script is kept as
+ * inert data and started on the first sign of a person: pointer, mouse, key, touch, focus, wheel.
  */
-export const HYDRATION_LOADER = `(()=>{const d=document,w=window,h=()=>d.documentElement.hasAttribute("data-hydrated"),E=["pointerdown","mousemove","keydown","touchstart","focusin","wheel"],q=[];let s=0;const go=()=>{if(s)return;s=1;E.forEach(e=>w.removeEventListener(e,go,!0));const x=d.createElement("script");x.type="module";x.textContent=d.getElementById("${DEFERRED_APP_ID}").textContent;d.head.append(x)};E.forEach(e=>w.addEventListener(e,go,{capture:!0,passive:!0}));w.addEventListener("click",e=>{const t=e.target instanceof Element&&e.target.closest("[data-replay]");if(t&&t.tagName!=="FORM"&&!h()){e.preventDefault();q.push(()=>t.click())}},!0);w.addEventListener("submit",e=>{const f=e.target;if(f instanceof HTMLFormElement&&f.hasAttribute("data-replay")&&!h()){e.preventDefault();go();let sent=0;q.push(()=>{sent=1;f.requestSubmit()});setTimeout(()=>{if(!sent&&!h())f.submit()},1e4)}},!0);w.addEventListener("tieout:hydrated",()=>{q.splice(0).forEach(r=>r())})})();`;
+export const HYDRATION_LOADER = `(()=>{
+const d=document,w=window,root=d.documentElement,held=[];
+const ready=()=>root.hasAttribute("${HYDRATED_ATTRIBUTE}");
+let started=root.getAttribute("${DEFER_ATTRIBUTE}")!=="${DEFER_VALUE}",native=false;
+const signs=["pointerdown","mousemove","keydown","touchstart","focusin","wheel"];
+const run=()=>{
+const x=d.createElement("script");
+x.type="module";
+x.textContent=d.getElementById("${DEFERRED_APP_ID}").textContent;
+d.head.append(x);
+};
+const start=()=>{
+if(started)return;
+started=true;
+signs.forEach(s=>w.removeEventListener(s,start,true));
+if(d.readyState==="loading")d.addEventListener("DOMContentLoaded",run,{once:true});else run();
+};
+if(!started)signs.forEach(s=>w.addEventListener(s,start,{capture:true,passive:true}));
+const nativeOnly=t=>!(t instanceof Element)||!!t.closest("video,audio,textarea,select,[contenteditable]")||(t instanceof HTMLInputElement&&!/^(checkbox|radio|submit|image|button|reset|file|color)$/.test(t.type));
+const hold=(e,replay,fallback)=>{
+e.preventDefault();
+e.stopImmediatePropagation();
+start();
+let done=false;
+held.push(()=>{if(!done){done=true;replay()}});
+setTimeout(()=>{if(!done&&!ready()){done=true;native=true;try{fallback()}finally{native=false}}},${NATIVE_FALLBACK_MS});
+};
+w.addEventListener("click",e=>{
+if(ready()||native||!e.isTrusted||e.button!==0||e.ctrlKey||e.metaKey||e.shiftKey||e.altKey||nativeOnly(e.target))return;
+const t=e.target;
+hold(e,()=>t.click(),()=>t.click());
+},true);
+w.addEventListener("submit",e=>{
+if(ready()||native)return;
+const f=e.target,s=e.submitter;
+hold(e,()=>f.requestSubmit(s),()=>f.requestSubmit(s));
+},true);
+w.addEventListener("${HYDRATED_EVENT}",()=>held.splice(0).forEach(r=>r()));
+})();`;
 
 export function cspHash(text: string): string {
   return `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;
 }
 
-const STYLESHEET_LINK = /<link\b[^>]*\brel="stylesheet"[^>]*>/g;
 const MODULEPRELOAD_LINK = /<link\b[^>]*\brel="modulepreload"[^>]*\/?>/g;
 const MODULE_SCRIPT = /<script\b[^>]*\btype="module"[^>]*>([\s\S]*?)<\/script>/;
 const INLINE_SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script>/g;
 const INLINE_STYLE = /<style\b[^>]*>([\s\S]*?)<\/style>/g;
 
+const HEAD_OPEN = /<head\b[^>]*>/;
+const STYLESHEET_ATTRIBUTE = /<html\b[^>]*\bdata-stylesheet="([^"]+)"/;
+
 /*
  * React hydrates the whole document and expects each element it rendered to be where it put it.
  * So elements it hydrates in place are never removed: the ones to neutralise get an attribute React
- * does not compare when hydrating (`disabled` on the stylesheet link, `type` on an inline script),
- * and new ones are added as extra children of <head> and <body>, which React 19 skips over.
+ * does not compare when hydrating (`type` on an inline script), and new ones are added as extra
+ * children of <head> and <body>, which React 19 skips over.
  */
 export function finishPage(source: string, stylesheets: Stylesheets): FinishedPage {
-  let html = source.replace(STYLESHEET_LINK, (tag) => {
-    const text = stylesheets.get(/\bhref="([^"]+)"/.exec(tag)?.[1] ?? "");
-    // React finds its <link> by rel and href; `disabled` keeps the browser from fetching it.
-    return text === undefined
-      ? tag
-      : `<style>${cssForPage(text, source)}</style>${tag.replace(/\/?>$/, " disabled/>")}`;
-  });
+  // The root names its stylesheet on <html> instead of linking it, so the browser fetches nothing
+  // before the first paint; the page gets the rules its markup uses, and the root links the whole
+  // sheet once React runs (decision 009).
+  const href = STYLESHEET_ATTRIBUTE.exec(source)?.[1];
+  const css = href === undefined ? undefined : stylesheets.get(href);
+  const headStart = `<script>${HYDRATION_LOADER}</script>${css === undefined ? "" : `<style>${cssForPage(css, source)}</style>`}`;
+  let html = source.replace(HEAD_OPEN, (tag) => `${tag}${headStart}`);
 
   const extraScriptHashes: string[] = [];
-  const head = html.slice(0, html.indexOf(">", html.indexOf("<html")) + 1);
-  if (head.includes('data-hydrate="interaction"')) {
+  const htmlTag = html.slice(0, html.indexOf(">", html.indexOf("<html")) + 1);
+  if (htmlTag.includes(`${DEFER_ATTRIBUTE}="${DEFER_VALUE}"`)) {
     const module = MODULE_SCRIPT.exec(html);
     if (module) {
       const body = module[1] ?? "";
@@ -60,10 +114,8 @@ export function finishPage(source: string, stylesheets: Stylesheets): FinishedPa
       html = html
         // Module preloads are hoisted resources to React, not hydrated in place: they can go.
         .replace(MODULEPRELOAD_LINK, "")
-        .replace(
-          module[0],
-          () =>
-            `${module[0].replace(/\btype="module"/, `type="text/plain" id="${DEFERRED_APP_ID}"`)}<script>${HYDRATION_LOADER}</script>`,
+        .replace(module[0], () =>
+          module[0].replace(/\btype="module"/, `type="text/plain" id="${DEFERRED_APP_ID}"`),
         );
     }
   }

@@ -1,6 +1,7 @@
 /**
  * Production entry: validate the configuration, load the build, listen, and shut down cleanly.
- * Bundled by scripts/build.mjs into build/server/app.js; `npm start` runs it.
+ * Bundled by scripts/build.mjs into build/server/main.js, which build/server/app.js (from
+ * server/production.ts) loads after making NODE_ENV production; `npm start` runs app.js.
  */
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";

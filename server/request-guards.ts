@@ -4,20 +4,31 @@
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Env } from "#server/env.ts";
+import { requestOrigin } from "#server/request-origin.ts";
+import { SITE } from "#src/content/site.ts";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
  * Whether a browser sent this request from another site. Fetch metadata first (every current
- * browser sends Sec-Fetch-Site); then the Origin header; a request with neither is not from a
- * browser page and carries no ambient credentials worth forging. The same rule as Go's
- * net/http CrossOriginProtection.
+ * browser sends Sec-Fetch-Site); then the Origin header, which must be the origin the request came
+ * to (or SITE_URL's); a request with neither is not from a browser page and carries no ambient
+ * credentials worth forging. The same rule as Go's net/http CrossOriginProtection.
  */
 export function isCrossSite(req: FastifyRequest, siteOrigin: string): boolean {
   const site = req.headers["sec-fetch-site"];
-  if (site !== undefined) return site !== "same-origin" && site !== "none";
+  if (site !== undefined && site !== "same-origin" && site !== "none") return true;
   const origin = req.headers.origin;
-  return origin !== undefined && origin !== siteOrigin;
+  if (origin === undefined) return false;
+  // A browser that sent Sec-Fetch-Site: same-origin sends the page's own origin: anything else
+  // is not a browser's doing, and React Router would refuse the action anyway.
+  return origin !== requestOrigin(req) && (site !== undefined || origin !== siteOrigin);
+}
+
+/** The page a visitor sees when a form on another site posted to ours. */
+function crossSitePage(env: Env): string {
+  const home = `${env.siteUrl}/`;
+  return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Request refused | ${SITE.name}</title></head><body><main><h1>This form came from another site</h1><p>For your safety, ${SITE.name} accepts forms only from its own pages, so nothing was sent or saved. If you meant to use ${SITE.name}, open <a href="${home}">${home}</a> and try again there.</p></main></body></html>`;
 }
 
 /** The https:// URL a plain-HTTP request should have used, or null when it is fine as it is. */
@@ -54,7 +65,7 @@ export function createRequestGuards(env: Env) {
       const message = "Requests from other sites are not accepted.";
       reply.status(403).header("Cache-Control", "no-store");
       if (req.url.startsWith("/api/")) return reply.send({ ok: false, message });
-      return reply.type("text/plain; charset=utf-8").send(message);
+      return reply.type("text/html; charset=utf-8").send(crossSitePage(env));
     }
   };
 }

@@ -1,5 +1,5 @@
 import { PassThrough } from "node:stream";
-import type { EntryContext } from "react-router";
+import type { AppLoadContext, EntryContext, HandleErrorFunction } from "react-router";
 import { ServerRouter } from "react-router";
 import { renderToPipeableStream } from "react-dom/server";
 
@@ -14,6 +14,7 @@ export default function handleRequest(
   responseStatusCode: number,
   responseHeaders: Headers,
   routerContext: EntryContext,
+  loadContext: AppLoadContext,
 ): Promise<Response> {
   return new Promise((resolve, reject) => {
     let status = responseStatusCode;
@@ -36,10 +37,15 @@ export default function handleRequest(
         },
         onError(error: unknown) {
           status = 500;
-          console.error(error);
+          loadContext.reportError(error);
         },
       },
     );
     setTimeout(abort, RENDER_TIMEOUT_MS + 1_000);
   });
 }
+
+/** Errors from loaders and actions go to the server's structured log, never to the console. */
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
+  if (!request.signal.aborted) context.reportError(error);
+};

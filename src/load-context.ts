@@ -13,6 +13,9 @@ declare module "react-router" {
     clientKey: string;
     /** This request's id, as in the server's log lines. */
     requestId: string;
+    /** Logs an error met while answering this request, as one structured line (no stack trace for
+     * a refusal of the visitor's request). */
+    reportError: (error: unknown) => void;
     waitlist: WaitlistPort;
     adminAccess: AdminAccess;
   }

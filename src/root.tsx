@@ -19,6 +19,12 @@ import { AuthProvider } from "#src/features/auth/auth-provider.tsx";
 import { AuthSlot } from "#src/features/auth/auth-slot.tsx";
 import { SiteHeader } from "#src/features/site-shell/site-header.tsx";
 import { rememberLanding } from "#src/features/waitlist/attribution.ts";
+import {
+  DEFER_ATTRIBUTE,
+  DEFER_VALUE,
+  HYDRATED_ATTRIBUTE,
+  HYDRATED_EVENT,
+} from "#src/lib/hydration-protocol.ts";
 import type { RouteHandle } from "#src/lib/route-handle.ts";
 import { Button } from "#src/ui/button.tsx";
 import { Container } from "#src/ui/container.tsx";
@@ -26,7 +32,9 @@ import { NoticesProvider } from "#src/ui/notices.tsx";
 import appCss from "./app.css?url";
 
 export const links: Route.LinksFunction = () => [
-  { rel: "stylesheet", href: appCss },
+  // In production the server inlines the rules each page uses and the app links the whole sheet
+  // once it runs (decision 009); Vite's development server needs the link.
+  ...(import.meta.env.DEV ? [{ rel: "stylesheet", href: appCss }] : []),
   { rel: "icon", href: "/favicon.ico", sizes: "32x32" },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
   { rel: "apple-touch-icon", href: "/apple-touch-icon.png" },
@@ -40,16 +48,17 @@ export function loader({ context }: Route.LoaderArgs) {
 export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");
   const matches = useMatches();
-  // Pages whose routes all say so load their JavaScript on the first interaction (decision 006).
-  // Signed-in visitors get it at once: their header has a working Sign Out button.
+  // Pages load their JavaScript on the first interaction unless a route has work to do at once
+  // (decision 009); presses made before then are held and replayed, so none is lost. Signed-in
+  // visitors get it at once, so their session is kept in step with Firebase from the start.
   const deferred =
-    !data?.user &&
-    matches.length > 1 &&
-    matches.every(
-      (m) => m.id === "root" || (m.handle as RouteHandle | undefined)?.hydrate === "interaction",
-    );
+    !data?.user && !matches.some((m) => (m.handle as RouteHandle | undefined)?.hydrate === "load");
   return (
-    <html lang="en" data-hydrate={deferred ? "interaction" : undefined}>
+    <html
+      lang="en"
+      {...{ [DEFER_ATTRIBUTE]: deferred ? DEFER_VALUE : undefined }}
+      data-stylesheet={import.meta.env.DEV ? undefined : appCss}
+    >
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -92,12 +101,17 @@ export function Layout({ children }: { children: ReactNode }) {
 
 export default function App() {
   useEffect(() => {
-    // Marks the moment the page became interactive; the browser tests wait for it.
-    document.documentElement.dataset.hydrated = "";
     // The page came with only the CSS its own markup needs; what React renders next needs the rest.
-    for (const link of document.querySelectorAll<HTMLLinkElement>("link[rel=stylesheet][disabled]"))
-      link.disabled = false;
-    window.dispatchEvent(new Event("tieout:hydrated"));
+    if (!import.meta.env.DEV && !document.querySelector(`link[href="${appCss}"]`)) {
+      const sheet = document.createElement("link");
+      sheet.rel = "stylesheet";
+      sheet.href = appCss;
+      document.head.append(sheet);
+    }
+    // Marks the moment the page became interactive (the browser tests wait for it); the page's
+    // loader then replays the presses it held.
+    document.documentElement.setAttribute(HYDRATED_ATTRIBUTE, "");
+    window.dispatchEvent(new Event(HYDRATED_EVENT));
     rememberLanding();
   }, []);
   useFocusOnNavigation();

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Env } from "#server/env.ts";
 import { maskEmail } from "#server/log-safety.ts";
+import { loadedReactBuild } from "#server/react-build.ts";
 import { isCrossSite } from "#server/request-guards.ts";
 import type { Sessions, TokenVerifier } from "#server/session.ts";
 import { toCsv } from "#server/waitlist/csv.ts";
@@ -70,9 +71,11 @@ export function registerWaitlistRoutes(
     reply.header("Cache-Control", "no-store");
     try {
       await deps.ping();
-      return reply.send({ ok: true, database: "ok" });
+      return reply.send({ ok: true, database: "ok", react: loadedReactBuild() });
     } catch {
-      return reply.status(503).send({ ok: false, database: "unavailable" });
+      return reply
+        .status(503)
+        .send({ ok: false, database: "unavailable", react: loadedReactBuild() });
     }
   });
 

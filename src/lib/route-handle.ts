@@ -1,10 +1,11 @@
 /** What a route module may say about itself through its `handle` export. */
 export type RouteHandle = {
   /**
-   * "interaction": the page needs no JavaScript until the visitor reaches for it, so its scripts
-   * load on the first pointer, key, touch or focus event (decision 006).
+   * "load": the page has work to do at once (not only when the visitor reaches for it), so its
+   * scripts load with it. Every other page loads them on the first pointer, key, touch or focus
+   * event (decision 009).
    */
-  hydrate?: "interaction";
+  hydrate?: "load";
 };
 
-export const HYDRATE_ON_INTERACTION: RouteHandle = { hydrate: "interaction" };
+export const HYDRATE_ON_LOAD: RouteHandle = { hydrate: "load" };

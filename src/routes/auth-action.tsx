@@ -3,6 +3,10 @@ import type { Route } from "./+types/auth-action";
 import { SITE } from "#src/content/site.ts";
 import { EmailAction } from "#src/features/auth/email-action.tsx";
 import { pageMeta } from "#src/lib/meta.ts";
+import { HYDRATE_ON_LOAD } from "#src/lib/route-handle.ts";
+
+// The page checks the code with Firebase as soon as it opens.
+export const handle = HYDRATE_ON_LOAD;
 
 // The URL carries a one-time code: never leak it to another site through the Referer header.
 export const headers: Route.HeadersFunction = () => ({

@@ -1,10 +1,7 @@
 import type { Route } from "./+types/contact";
 import { SITE } from "#src/content/site.ts";
 import { pageMeta } from "#src/lib/meta.ts";
-import { HYDRATE_ON_INTERACTION } from "#src/lib/route-handle.ts";
 import { Container } from "#src/ui/container.tsx";
-
-export const handle = HYDRATE_ON_INTERACTION;
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {

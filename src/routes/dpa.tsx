@@ -4,9 +4,6 @@ import { SITE } from "#src/content/site.ts";
 import { DownloadDpaButton } from "#src/features/legal/dpa/download-dpa-button.tsx";
 import { DpaView } from "#src/features/legal/dpa/dpa-view.tsx";
 import { pageMeta } from "#src/lib/meta.ts";
-import { HYDRATE_ON_INTERACTION } from "#src/lib/route-handle.ts";
-
-export const handle = HYDRATE_ON_INTERACTION;
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {

@@ -3,11 +3,8 @@ import { SITE } from "#src/content/site.ts";
 import { ForgotPasswordForm } from "#src/features/auth/forgot-password-form.tsx";
 import { needsJavaScriptAction } from "#src/features/auth/auth-card.tsx";
 import { pageMeta } from "#src/lib/meta.ts";
-import { HYDRATE_ON_INTERACTION } from "#src/lib/route-handle.ts";
 
 export const headers: Route.HeadersFunction = () => ({ "Referrer-Policy": "no-referrer" });
-
-export const handle = HYDRATE_ON_INTERACTION;
 
 export const action = needsJavaScriptAction;
 

@@ -5,12 +5,9 @@ import { SITE } from "#src/content/site.ts";
 import { DemoVideo } from "#src/features/demo-video/demo-video.tsx";
 import { LedgerCard } from "#src/features/home/ledger-card.tsx";
 import { pageMeta } from "#src/lib/meta.ts";
-import { HYDRATE_ON_INTERACTION } from "#src/lib/route-handle.ts";
 import { usePublicEnv } from "#src/lib/public-env.ts";
 import { Button } from "#src/ui/button.tsx";
 import { Container } from "#src/ui/container.tsx";
-
-export const handle = HYDRATE_ON_INTERACTION;
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {

@@ -4,11 +4,8 @@ import { LoginForm } from "#src/features/auth/login-form.tsx";
 import { needsJavaScriptAction } from "#src/features/auth/auth-card.tsx";
 import { requireAnonymous } from "#src/features/auth/require-anonymous.ts";
 import { pageMeta } from "#src/lib/meta.ts";
-import { HYDRATE_ON_INTERACTION } from "#src/lib/route-handle.ts";
 
 export const loader = requireAnonymous;
-
-export const handle = HYDRATE_ON_INTERACTION;
 
 export const action = needsJavaScriptAction;
 

@@ -3,9 +3,6 @@ import { SITE } from "#src/content/site.ts";
 import { TERMS_OF_SERVICE } from "#src/content/terms-of-service.ts";
 import { LegalDocumentView } from "#src/features/legal/legal-document-view.tsx";
 import { pageMeta } from "#src/lib/meta.ts";
-import { HYDRATE_ON_INTERACTION } from "#src/lib/route-handle.ts";
-
-export const handle = HYDRATE_ON_INTERACTION;
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {

@@ -12,11 +12,8 @@ import {
 } from "#src/features/waitlist/waitlist-form.tsx";
 import { formText } from "#src/lib/form-text.ts";
 import { pageMeta } from "#src/lib/meta.ts";
-import { HYDRATE_ON_INTERACTION } from "#src/lib/route-handle.ts";
 import { BackButton } from "#src/ui/back-button.tsx";
 import { Container } from "#src/ui/container.tsx";
-
-export const handle = HYDRATE_ON_INTERACTION;
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {

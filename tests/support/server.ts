@@ -32,7 +32,7 @@ export async function startServer(
   const child = spawn(process.execPath, ["build/server/app.js"], {
     env: {
       PATH: process.env.PATH ?? "",
-      NODE_ENV: "test",
+      LOG_LEVEL: "warn",
       PORT: String(port),
       HOST: "127.0.0.1",
       SITE_URL: url,
@@ -81,7 +81,7 @@ export async function runServerExpectingExit(
   const child = spawn(process.execPath, ["build/server/app.js"], {
     env: {
       PATH: process.env.PATH ?? "",
-      NODE_ENV: "test",
+      LOG_LEVEL: "warn",
       HOST: "127.0.0.1",
       PORT: String(nextPort++),
       ...env,

@@ -87,7 +87,7 @@ export function ForgotPasswordForm() {
       <NeedsJavaScript />
       <form
         method="post"
-        data-replay=""
+
         noValidate
         onSubmit={(e) => void handleSubmit(e)}
         className="space-y-5"

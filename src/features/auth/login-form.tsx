@@ -44,7 +44,7 @@ export function LoginForm() {
       }
     >
       <NeedsJavaScript />
-      <form method="post" data-replay="" noValidate onSubmit={handleSubmit} className="space-y-5">
+      <form method="post" noValidate onSubmit={handleSubmit} className="space-y-5">
         <EmailField error={errors.email} />
         <Field label="Password" error={errors.password}>
           {(props) => (

@@ -46,7 +46,7 @@ export function SignupForm() {
       }
     >
       <NeedsJavaScript />
-      <form method="post" data-replay="" noValidate onSubmit={handleSubmit} className="space-y-5">
+      <form method="post" noValidate onSubmit={handleSubmit} className="space-y-5">
         <EmailField error={errors.email} />
         <Field
           label="Password"

@@ -59,7 +59,7 @@ export function DemoVideo({ embed }: { embed: DemoEmbed | null }) {
           <a
             href={embed ? embed.src : demoVideo.mp4}
             onClick={handlePlay}
-            data-replay=""
+
             aria-describedby="demo-description"
             className="group absolute inset-0 block"
           >

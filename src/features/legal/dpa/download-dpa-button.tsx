@@ -41,7 +41,7 @@ export function DownloadDpaButton({ dpa }: { dpa: DpaDocument }) {
   }
 
   return (
-    <Button type="button" onClick={() => void handleClick()} disabled={busy} data-replay="">
+    <Button type="button" onClick={() => void handleClick()} disabled={busy}>
       <svg
         viewBox="0 0 20 20"
         aria-hidden="true"

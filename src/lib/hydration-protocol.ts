@@ -1,0 +1,19 @@
+/**
+ * The names shared by the page's inline loader (written by the server, `server/html.ts`) and the
+ * app that it starts (`src/root.tsx`). Decision 009.
+ */
+
+/** On <html>: the page's scripts wait for the visitor's first interaction. */
+export const DEFER_ATTRIBUTE = "data-hydrate";
+export const DEFER_VALUE = "interaction";
+/** On <html>, set by the root route once React has hydrated the page. */
+export const HYDRATED_ATTRIBUTE = "data-hydrated";
+/** Dispatched on window right after HYDRATED_ATTRIBUTE is set; held presses are replayed then. */
+export const HYDRATED_EVENT = "tieout:hydrated";
+/** The id of the inert copy of React Router's module script on a deferred page. */
+export const DEFERRED_APP_ID = "tieout-app";
+/**
+ * How long a held press waits for React. Past it, the press gets the browser's own default
+ * action (a link is followed, a form is posted), so nothing is lost when scripts never arrive.
+ */
+export const NATIVE_FALLBACK_MS = 8_000;
