@@ -1,19 +1,21 @@
 import { useEffect, useRef, useState, type MouseEvent } from "react";
 import { SITE } from "#src/content/site.ts";
 import type { DemoEmbed } from "#src/lib/demo-embed.ts";
+import { useHydrated } from "#src/lib/use-hydrated.ts";
 
 const DESCRIPTION =
   "A short, silent walk-through (captions describe each step): a messy trial balance opens in Excel, the Tieout agent categorizes each account, flags M1 adjustments with links to their source documents, ties debits to credits and the retained earnings roll-forward, and hands back a workpaper ready for review.";
 
 /**
- * The home page demo, behind a click-to-play poster: nothing but a small, lazily loaded image until
- * the visitor asks for it. Then the clip shipped with the site plays in place (silent, captioned),
+ * The home page demo, behind a click-to-play poster: nothing but a small, lazily loaded image (once
+ * the app runs) until the visitor asks for it. Then the clip shipped with the site plays in place (silent, captioned),
  * or, with DEMO_VIDEO_URL, the provider's player loads, the first request to that third party.
  * Without JavaScript the poster is a plain link to the MP4.
  */
 export function DemoVideo({ embed }: { embed: DemoEmbed | null }) {
   const { demoVideo } = SITE;
   const [playing, setPlaying] = useState(false);
+  const hydrated = useHydrated();
   const video = useRef<HTMLVideoElement>(null);
 
   // Keyboard users land on the player they asked for.
@@ -59,26 +61,39 @@ export function DemoVideo({ embed }: { embed: DemoEmbed | null }) {
           <a
             href={embed ? embed.src : demoVideo.mp4}
             onClick={handlePlay}
-
             aria-describedby="demo-description"
             className="group absolute inset-0 block"
           >
-            <picture>
-              <source
-                type="image/webp"
-                srcSet={demoVideo.posterWebp.map((p) => `${p.src} ${p.width}w`).join(", ")}
-                sizes="(min-width: 1152px) 1088px, 100vw"
-              />
-              <img
-                src={demoVideo.poster}
-                alt=""
-                width={demoVideo.width}
-                height={demoVideo.height}
-                loading="lazy"
-                decoding="async"
-                className="size-full object-cover transition-opacity group-hover:opacity-90"
-              />
-            </picture>
+            {hydrated ? (
+              <picture>
+                <source
+                  type="image/webp"
+                  srcSet={demoVideo.posterWebp.map((p) => `${p.src} ${p.width}w`).join(", ")}
+                  sizes="(min-width: 1152px) 1088px, 100vw"
+                />
+                <img
+                  src={demoVideo.poster}
+                  alt=""
+                  width={demoVideo.width}
+                  height={demoVideo.height}
+                  loading="lazy"
+                  decoding="async"
+                  className="size-full object-cover transition-opacity group-hover:opacity-90"
+                />
+              </picture>
+            ) : (
+              // Before the app runs, the poster costs no request: a reader who scrolls here starts
+              // it (decision 009). Without JavaScript the browser shows this one instead.
+              <noscript>
+                <img
+                  src={demoVideo.poster}
+                  alt=""
+                  width={demoVideo.width}
+                  height={demoVideo.height}
+                  className="size-full object-cover"
+                />
+              </noscript>
+            )}
             <span className="absolute inset-0 flex flex-col items-center justify-center gap-3 bg-ink/10">
               <span className="flex size-18 items-center justify-center rounded-full bg-paper text-ink shadow-lg transition-transform group-hover:scale-105">
                 <svg
