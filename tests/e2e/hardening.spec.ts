@@ -38,7 +38,10 @@ test.describe("requests from another site", () => {
       const answer = page.waitForResponse(`${BASE_URL}/waitlist`);
       await page.getByRole("button", { name: "Claim" }).click();
       expect((await answer).status()).toBe(403);
-      await expect(page.getByText("Requests from other sites are not accepted.")).toBeVisible();
+      await expect(
+        page.getByRole("heading", { name: "This form came from another site" }),
+      ).toBeVisible();
+      await expect(page.getByText("nothing was sent or saved")).toBeVisible();
     } finally {
       attacker.server.close();
     }

@@ -252,7 +252,8 @@ test.describe("POST /api/waitlist", () => {
   test("GET /api/health reports the database", async ({ request }) => {
     const response = await request.get("/api/health");
     expect(response.status()).toBe(200);
-    expect(await response.json()).toEqual({ ok: true, database: "ok" });
+    // `npm start` (which started this server) runs React's production build, whatever NODE_ENV says.
+    expect(await response.json()).toEqual({ ok: true, database: "ok", react: "production" });
   });
 });
 

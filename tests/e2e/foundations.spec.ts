@@ -1,0 +1,134 @@
+/**
+ * Issue 12: the 404 page logs the path as it loads, forms work on whatever host reached the site,
+ * and the server always runs React's production build.
+ */
+import { request as httpRequest } from "node:http";
+import { E2E_PORT } from "#tests/support/e2e-env.ts";
+import { expect, test } from "#tests/support/fixtures.ts";
+import { startServer } from "#tests/support/server.ts";
+
+test.describe("the not-found page", () => {
+  test.use({
+    expectedConsoleErrors: [
+      "404 Error: User attempted to access non-existent route:",
+      // The browser's own report of the document's status.
+      "the server responded with a status of 404",
+    ],
+  });
+
+  test("logs the path that was asked for as it loads, before any interaction", async ({ page }) => {
+    const logged: string[] = [];
+    page.on("console", (message) => {
+      if (message.text().startsWith("404 Error")) logged.push(message.text());
+    });
+    const response = await page.goto("/ledgers/2025/q4?x=1");
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole("heading", { name: "Oops! Page not found" })).toBeVisible();
+    await expect
+      .poll(() => logged)
+      .toEqual(["404 Error: User attempted to access non-existent route: /ledgers/2025/q4"]);
+    // Logged by the page itself: the app's scripts have not even started.
+    await expect(page.locator("html[data-hydrated]")).toHaveCount(0);
+
+    // Once the app runs, it does not log the same visit twice.
+    await page.mouse.move(10, 10);
+    await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+    await page.waitForTimeout(300);
+    expect(logged).toHaveLength(1);
+  });
+});
+
+test.describe("forms without JavaScript on whatever host reached the site", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("the waitlist form sent to the site reached by IP address, not by its configured name", async ({
+    page,
+  }) => {
+    // SITE_URL says localhost; the visitor typed the address.
+    await page.goto(`http://127.0.0.1:${E2E_PORT}/waitlist`);
+    await page.getByLabel("Full Name").fill("Ada Lovelace");
+    await page.getByLabel("Email").fill(`by-ip-${Date.now()}@example.com`);
+    await page.getByRole("main").getByRole("button", { name: "Join Waitlist" }).click();
+    await expect(page.getByRole("heading", { name: "You're on the list!" })).toBeVisible();
+    expect(page.url()).toBe(`http://127.0.0.1:${E2E_PORT}/waitlist`);
+  });
+});
+
+/** A raw form post, so the test controls every header a proxy would add. */
+function postForm(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      url,
+      {
+        method: "POST",
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          "content-length": String(Buffer.byteLength(body)),
+          ...headers,
+        },
+      },
+      (res) => {
+        let text = "";
+        res.on("data", (chunk: Buffer) => (text += chunk.toString()));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+test("behind a trusted TLS proxy the form answers on the proxy's origin; without trust, forwarded headers count for nothing", async () => {
+  const trusting = await startServer({
+    SITE_URL: "https://localhost",
+    TRUST_PROXY: "loopback",
+    LOG_LEVEL: "info",
+  });
+  const untrusting = await startServer({ LOG_LEVEL: "info" });
+  try {
+    const proxied = {
+      "x-forwarded-proto": "https",
+      "x-forwarded-host": "localhost",
+      origin: "https://localhost",
+      "sec-fetch-site": "same-origin",
+    };
+    const form = (tag: string) =>
+      `name=Proxy+Visitor&email=${tag}-${Date.now()}%40example.com&company=&message=`;
+
+    const accepted = await postForm(`${trusting.url}/waitlist`, proxied, form("proxied"));
+    expect(accepted.status).toBeLessThan(300);
+    expect(accepted.text).toContain("You&#x27;re on the list!");
+
+    // The same headers from a client the server was not told to trust: the page's origin is the
+    // one it was reached on, so this post claims another site's origin and is refused.
+    const refused = await postForm(`${untrusting.url}/waitlist`, proxied, form("forged"));
+    expect(refused.status).toBe(403);
+    expect(refused.text).toContain("This form came from another site");
+
+    // A client error is one structured line, never a stack trace.
+    await expect.poll(() => untrusting.output()).toContain('"event":"request.cross_site_refused"');
+    for (const server of [trusting, untrusting])
+      expect(server.output()).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
+  } finally {
+    await trusting.stop();
+    await untrusting.stop();
+  }
+});
+
+test("the server runs React's production build whatever NODE_ENV it is given", async () => {
+  for (const nodeEnv of [undefined, "development", "test"]) {
+    const server = await startServer(nodeEnv === undefined ? {} : { NODE_ENV: nodeEnv });
+    try {
+      const health = (await (await fetch(`${server.url}/api/health`)).json()) as {
+        react: string;
+      };
+      expect(health.react, `NODE_ENV=${nodeEnv ?? "(unset)"}`).toBe("production");
+    } finally {
+      await server.stop();
+    }
+  }
+});
