@@ -47,5 +47,6 @@ export default function handleRequest(
 
 /** Errors from loaders and actions go to the server's structured log, never to the console. */
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
-  if (!request.signal.aborted) context.reportError(error);
+  // Without the middleware future flag, the context is the load context the server built.
+  if (!request.signal.aborted) (context as AppLoadContext).reportError(error);
 };
