@@ -68,7 +68,9 @@ setTimeout(()=>{if(!done&&!ready()){done=true;native=true;try{fallback()}finally
 };
 w.addEventListener("click",e=>{
 if(ready()||native||!e.isTrusted||e.button!==0||e.ctrlKey||e.metaKey||e.shiftKey||e.altKey||nativeOnly(e.target))return;
-const t=e.target;
+let t=e.target;
+while(t&&!(t instanceof HTMLElement))t=t.parentElement;
+if(!t)return;
 hold(e,()=>t.click(),()=>t.click());
 },true);
 w.addEventListener("submit",e=>{
