@@ -3,36 +3,38 @@ import { cspHash, cssForPage, finishPage, HYDRATION_LOADER } from "#server/html.
 
 const MODULE = 'import "/assets/manifest.js";import("/assets/entry.client.js");';
 const page = (htmlAttributes: string) =>
-  `<!DOCTYPE html><html lang="en"${htmlAttributes}><head><link rel="stylesheet" href="/assets/app.css"/>` +
-  `<link rel="modulepreload" href="/assets/entry.client.js"/></head><body><main>Hello</main>` +
+  `<!DOCTYPE html><html lang="en"${htmlAttributes}><head><meta charSet="utf-8"/>` +
+  `<link rel="modulepreload" href="/assets/entry.client.js"/></head><body><main class="flex">Hello</main>` +
   `<script>window.__ctx = 1;</script><script type="module" async="">${MODULE}</script>` +
   `<script type="application/ld+json">{"@type":"Organization"}</script></body></html>`;
 
 describe("finishPage", () => {
-  test("inlines the stylesheet and hashes it", () => {
-    const { html, styleHashes } = finishPage(
-      page(""),
-      new Map([["/assets/app.css", "main{color:red}"]]),
+  test("puts the loader first in <head>, then the rules of the named stylesheet that the page uses", () => {
+    const { html, styleHashes, scriptHashes } = finishPage(
+      page(' data-stylesheet="/assets/app.css"'),
+      new Map([["/assets/app.css", "@layer utilities{.flex{display:flex}.grid{display:grid}}"]]),
     );
-    expect(html).toContain(
-      '<style>main{color:red}</style><link rel="stylesheet" href="/assets/app.css" disabled/>',
-    );
-    expect(styleHashes).toEqual([cspHash("main{color:red}")]);
+    const css = "@layer utilities{.flex{display:flex}}";
+    expect(html).toContain(`<head><script>${HYDRATION_LOADER}</script><style>${css}</style><meta`);
+    // Nothing for the browser to fetch before the first paint.
+    expect(html).not.toMatch(/<link[^>]*rel="stylesheet"/);
+    expect(styleHashes).toEqual([cspHash(css)]);
+    expect(scriptHashes).toContain(cspHash(HYDRATION_LOADER));
   });
 
   test("hashes every inline script it keeps, but not data blocks", () => {
     const { scriptHashes, html } = finishPage(page(""), new Map());
     expect(html).toContain('rel="modulepreload"');
-    expect(scriptHashes.sort()).toEqual([cspHash("window.__ctx = 1;"), cspHash(MODULE)].sort());
+    expect(scriptHashes.sort()).toEqual(
+      [cspHash(HYDRATION_LOADER), cspHash("window.__ctx = 1;"), cspHash(MODULE)].sort(),
+    );
   });
 
   test("defers hydration on pages that ask for it, keeping the module's hash for the loader", () => {
     const { html, scriptHashes } = finishPage(page(' data-hydrate="interaction"'), new Map());
     expect(html).not.toContain('rel="modulepreload"');
     expect(html).not.toMatch(/<script[^>]*type="module"/);
-    expect(html).toContain(
-      `<script type="text/plain" id="tieout-app" async="">${MODULE}</script><script>${HYDRATION_LOADER}</script>`,
-    );
+    expect(html).toContain(`<script type="text/plain" id="tieout-app" async="">${MODULE}</script>`);
     expect(scriptHashes).toContain(cspHash(MODULE));
     expect(scriptHashes).toContain(cspHash(HYDRATION_LOADER));
   });

@@ -16,7 +16,6 @@ import {
   DEFERRED_APP_ID,
   HYDRATED_ATTRIBUTE,
   HYDRATED_EVENT,
-  MANIFEST_HREF,
   NATIVE_FALLBACK_MS,
 } from "#src/lib/hydration-protocol.ts";
 
@@ -33,8 +32,6 @@ export type Stylesheets = ReadonlyMap<string, string>;
  * text field or on a native media player. A press that React has not taken within
  * NATIVE_FALLBACK_MS gets the browser's own default action instead: the link is followed, the form
  * is posted (every form here also works without JavaScript).
- *
- * Once the page has loaded and painted, it links the web app manifest (MANIFEST_HREF).
  *
  * On a deferred page (`<html data-hydrate="interaction">`), React Router's module script is kept as
  * inert data and started on the first sign of a person: pointer, mouse, key, touch, focus, wheel.
@@ -57,7 +54,7 @@ signs.forEach(s=>w.removeEventListener(s,start,true));
 if(d.readyState==="loading")d.addEventListener("DOMContentLoaded",run,{once:true});else run();
 };
 if(!started)signs.forEach(s=>w.addEventListener(s,start,{capture:true,passive:true}));
-const nativeOnly=t=>!(t instanceof Element)||!!t.closest("video,audio,textarea,select,[contenteditable]")||(t instanceof HTMLInputElement&&!/^(checkbox|radio|submit|image|button|reset|file|color)$/.test(t.type));
+const nativeOnly=t=>!(t instanceof Element)||!!t.closest("video,audio,textarea,select,[contenteditable]")||(t instanceof HTMLInputElement&&!/^(checkbox|radio|submit|image|button|reset)$/.test(t.type));
 const hold=(e,replay,fallback)=>{
 e.preventDefault();
 e.stopImmediatePropagation();
@@ -79,8 +76,6 @@ const f=e.target,s=e.submitter;
 hold(e,()=>f.requestSubmit(s),()=>f.requestSubmit(s));
 },true);
 w.addEventListener("${HYDRATED_EVENT}",()=>held.splice(0).forEach(r=>r()));
-const manifest=()=>{const m=d.createElement("link");m.rel="manifest";m.href="${MANIFEST_HREF}";d.head.append(m)};
-w.addEventListener("load",()=>requestAnimationFrame(()=>requestAnimationFrame(manifest)),{once:true});
 })();`;
 
 export function cspHash(text: string): string {

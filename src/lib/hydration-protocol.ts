@@ -17,9 +17,3 @@ export const DEFERRED_APP_ID = "tieout-app";
  * action (a link is followed, a form is posted), so nothing is lost when scripts never arrive.
  */
 export const NATIVE_FALLBACK_MS = 8_000;
-/**
- * The web app manifest (home-screen name and icons) is linked by the loader after the page has
- * loaded: a browser fetches it as soon as it sees the link, and before the first paint that
- * fetch is a round trip the page does not need.
- */
-export const MANIFEST_HREF = "/site.webmanifest";
