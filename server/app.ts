@@ -14,6 +14,7 @@ import { getPublicEnv } from "#server/public-env.ts";
 import { finishPage } from "#server/html.ts";
 import { maskEmail } from "#server/log-safety.ts";
 import { createPageCache, type CachedPage } from "#server/page-cache.ts";
+import { classifyPath, staticPagePaths } from "#server/page-paths.ts";
 import {
   baseSecurityHeaders,
   htmlSecurityHeaders,
@@ -92,6 +93,10 @@ function encodeForm(fields: FormFields): string {
 }
 
 const COMPRESS_MIN_BYTES = 1024;
+/** The one cache entry every path that names no page shares: the not-found page is the same. */
+const NOT_FOUND_KEY = "*";
+/** React Router's lazy route discovery endpoint (its default `routeDiscovery.manifestPath`). */
+const ROUTE_DISCOVERY_PATH = "/__manifest";
 
 function preferredEncoding(req: FastifyRequest): "br" | "gzip" | null {
   const accept = req.headers["accept-encoding"] ?? "";
@@ -204,6 +209,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       : [],
   );
   const pageCache = createPageCache();
+  const pagePaths = staticPagePaths((await options.getBuild()).routes);
 
   function sendCached(req: FastifyRequest, reply: FastifyReply, page: CachedPage) {
     reply.status(page.status).headers(page.headers).header("ETag", page.etag);
@@ -214,41 +220,33 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     return reply.send(page.identity);
   }
 
-  async function renderPage(req: FastifyRequest, reply: FastifyReply) {
-    const session = await options.sessions.userFrom(req);
-    // Anonymous GETs of plain URLs get the same bytes every time: render once, then serve from memory.
-    const cacheKey =
-      mode === "production" &&
-      (req.method === "GET" || req.method === "HEAD") &&
-      !session &&
-      !req.url.includes("?")
-        ? req.url
-        : null;
-    const hit = cacheKey ? pageCache.get(cacheKey) : undefined;
-    if (hit) return sendCached(req, reply, hit);
+  type Rendered = {
+    status: number;
+    headers: Record<string, string>;
+    cookies: string[];
+    type: string;
+    body: Buffer;
+  };
 
+  /** One render by React Router, finished (CSS, loader, CSP hashes) and with its cache headers. */
+  async function render(
+    req: FastifyRequest,
+    session: Awaited<ReturnType<Sessions["userFrom"]>>,
+    origin: string,
+    target: string,
+    method: string,
+  ): Promise<Rendered> {
     const headers = new Headers();
     for (const [key, value] of Object.entries(req.headers)) {
       if (value === undefined) continue;
       headers.set(key, Array.isArray(value) ? value.join(", ") : value);
     }
-    const formBody = req.method === "POST" ? encodeForm(req.body as FormFields) : undefined;
+    const formBody = method === "POST" ? encodeForm(req.body as FormFields) : undefined;
     if (formBody !== undefined) headers.delete("content-length");
-    // The origin the visitor used, so a form posted from this page is same-origin with it; links
-    // meant to last are built from SITE_URL by the pages themselves (decision 009).
-    const origin = requestOrigin(req);
-    if (origin === null || !req.url.startsWith("/")) {
-      req.log.warn({ event: "request.bad_target" }, "request refused: unusable Host or target");
-      return reply.status(400).type("text/plain; charset=utf-8").send("Bad request");
-    }
-    const request = new Request(`${origin}${req.url}`, {
-      method: req.method,
-      headers,
-      body: formBody,
-    });
+    const request = new Request(`${origin}${target}`, { method, headers, body: formBody });
     const sessionUser = session ? { uid: session.uid, email: session.email } : null;
     const adminAccess = adminAccessFor(session, env);
-    if (adminAccess !== "ok" && /^\/admin(\/|$)/.test(req.url)) {
+    if (adminAccess !== "ok" && /^\/admin(\/|$)/.test(target)) {
       req.log.warn(
         { event: "admin.page_refused", access: adminAccess, email: maskEmail(session?.email) },
         "admin page refused",
@@ -269,42 +267,112 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       if (key !== "set-cookie") out[key] = value;
     });
     const cookies = response.headers.getSetCookie();
-    // A redirect depends on who asked (signed in or not): never kept by a browser or proxy.
-    if (response.status >= 300 && response.status < 400) out["cache-control"] ??= "no-store";
     const type = response.headers.get("content-type") ?? "";
     let body: Buffer = Buffer.from(await response.arrayBuffer());
-
-    if (type.startsWith("text/html")) {
-      if (mode === "production") {
-        const finished = finishPage(body.toString("utf8"), stylesheets);
-        body = Buffer.from(finished.html);
-        Object.assign(out, htmlSecurityHeaders(env, finished));
-      }
-      // A signed-in visitor's page names them: never stored by a shared cache.
-      out["cache-control"] ??= sessionUser ? "private, no-cache" : "no-cache";
+    if (type.startsWith("text/html") && mode === "production") {
+      const finished = finishPage(body.toString("utf8"), stylesheets);
+      body = Buffer.from(finished.html);
+      Object.assign(out, htmlSecurityHeaders(env, finished));
+    }
+    // A redirect depends on who asked (signed in or not): never kept by a browser or proxy.
+    if (response.status >= 300 && response.status < 400) out["cache-control"] ??= "no-store";
+    if (sessionUser) {
+      // It names the visitor or depends on who they are: never kept by any shared cache.
+      out["cache-control"] = "private, no-store";
+    } else {
+      // The same for every anonymous visitor: a shared cache may keep it, and must ask again.
+      out["cache-control"] ??= "public, no-cache";
       out["vary"] = "Cookie, Accept-Encoding";
-      const cacheable =
-        response.status === 200 &&
-        cookies.length === 0 &&
-        !/private|no-store/.test(out["cache-control"]);
-      // Only a GET fills the cache: a HEAD response has no body to keep.
-      if (cacheKey && cacheable && req.method === "GET") {
-        return sendCached(
-          req,
-          reply,
-          pageCache.set(cacheKey, { status: response.status, headers: out, body }),
-        );
+    }
+    return { status: response.status, headers: out, cookies, type, body };
+  }
+
+  /** Pages being rendered for the cache, so a burst of first visitors costs one render. */
+  const rendering = new Map<string, Promise<CachedPage | null>>();
+
+  /**
+   * The anonymous page for a cache key, rendered once per process (decision 010). Only what is the
+   * same for every visitor is kept: a 200 or 404 with no cookie and nothing private.
+   */
+  function cachedPage(
+    req: FastifyRequest,
+    origin: string,
+    key: string,
+    target: string,
+  ): Promise<CachedPage | null> {
+    const hit = pageCache.get(key);
+    if (hit) return Promise.resolve(hit);
+    let pending = rendering.get(key);
+    if (!pending) {
+      pending = render(req, null, origin, target, "GET")
+        .then((page) =>
+          (page.status === 200 || page.status === 404) &&
+          page.cookies.length === 0 &&
+          page.type.startsWith("text/html") &&
+          !/private/.test(page.headers["cache-control"] ?? "")
+            ? pageCache.set(key, page)
+            : null,
+        )
+        .finally(() => rendering.delete(key));
+      rendering.set(key, pending);
+    }
+    return pending;
+  }
+
+  async function renderPage(req: FastifyRequest, reply: FastifyReply) {
+    // The origin the visitor used, so a form posted from this page is same-origin with it; links
+    // meant to last are built from SITE_URL by the pages themselves (decision 009).
+    const origin = requestOrigin(req);
+    if (origin === null || !req.url.startsWith("/")) {
+      req.log.warn({ event: "request.bad_target" }, "request refused: unusable Host or target");
+      return reply.status(400).type("text/plain; charset=utf-8").send("Bad request");
+    }
+    const queryAt = req.url.indexOf("?");
+    const pathname = queryAt === -1 ? req.url : req.url.slice(0, queryAt);
+    const search = queryAt === -1 ? "" : req.url.slice(queryAt);
+    const session = await options.sessions.userFrom(req);
+    const safe = req.method === "GET" || req.method === "HEAD";
+
+    // React Router's own requests answer client-side navigations, not visitors: its data
+    // requests (`/page.data`) and its route discovery (`/__manifest`).
+    const routerRequest = pathname.endsWith(".data") || pathname === ROUTE_DISCOVERY_PATH;
+    if (safe && !routerRequest) {
+      const where = classifyPath(pathname, search, pagePaths);
+      if (where.kind === "redirect") {
+        return reply
+          .status(301)
+          .header("Location", where.location)
+          .header("Cache-Control", "public, max-age=3600")
+          .send();
+      }
+      // Anonymous pages never depend on the query or the request's headers: every visitor gets
+      // the bytes rendered once for the page's canonical path, whatever else the URL carries.
+      if (mode === "production" && !session) {
+        const page =
+          where.kind === "page"
+            ? await cachedPage(req, origin, where.path, where.path)
+            : await cachedPage(req, origin, NOT_FOUND_KEY, pathname);
+        if (page) return sendCached(req, reply, page);
       }
     }
 
-    reply.status(response.status).headers(out);
-    if (cookies.length > 0) reply.header("set-cookie", cookies);
+    const page = await render(
+      req,
+      session,
+      origin,
+      req.url,
+      req.method === "HEAD" ? "GET" : req.method,
+    );
+    reply.status(page.status).headers(page.headers);
+    if (page.cookies.length > 0) reply.header("set-cookie", page.cookies);
+    let body = page.body;
+    // Whatever is not cached is compressed cheaply: its cost is paid on every request.
     const encoding = body.length >= COMPRESS_MIN_BYTES ? preferredEncoding(req) : null;
-    if (encoding && /^(text\/|application\/json)/.test(type)) {
+    if (encoding && /^(text\/|application\/json)/.test(page.type)) {
       body =
         encoding === "br"
-          ? brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } })
-          : gzipSync(body, { level: 6 });
+          ? brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } })
+          : gzipSync(body, { level: 4 });
       reply.header("Content-Encoding", encoding).header("Vary", "Accept-Encoding");
     }
     return reply.send(body);

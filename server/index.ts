@@ -65,7 +65,8 @@ async function main() {
 
   // Render and compress the public pages now, so no visitor waits for a cold cache.
   const warmStart = performance.now();
-  for (const url of PUBLIC_PATHS)
+  // The not-found page is one page for every unknown path: rendered here from a fixed one.
+  for (const url of [...PUBLIC_PATHS, "/not-found"])
     await app.inject({ method: "GET", url, headers: { "accept-encoding": "br" } });
   log.info(
     { pages: PUBLIC_PATHS.length, ms: Math.round(performance.now() - warmStart) },

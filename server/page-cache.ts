@@ -1,7 +1,9 @@
 /**
  * Rendered pages for anonymous visitors, kept in memory with their compressed forms: the same
  * bytes for everyone, so a hit costs no rendering and no compression. Pages are a pure function of
- * the build and the configuration, so entries never go stale within a process.
+ * the build and the configuration, so entries never go stale within a process. Keys are the
+ * canonical paths of the build's pages and one for the not-found page (server/page-paths.ts), so
+ * the cache is bounded by the routes and nothing a client sends adds or evicts an entry.
  */
 import { createHash } from "node:crypto";
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
@@ -14,8 +16,6 @@ export type CachedPage = {
   gzip: Buffer;
   etag: string;
 };
-
-const MAX_ENTRIES = 100;
 
 export function createPageCache() {
   const pages = new Map<string, CachedPage>();
@@ -40,7 +40,6 @@ export function createPageCache() {
         gzip: gzipSync(page.body, { level: 9 }),
         etag: `"${createHash("sha256").update(page.body).digest("base64url").slice(0, 22)}"`,
       };
-      if (pages.size >= MAX_ENTRIES) pages.delete(pages.keys().next().value!);
       pages.set(key, entry);
       return entry;
     },

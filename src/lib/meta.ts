@@ -27,7 +27,6 @@ export function pageMeta(
     { property: "og:site_name", content: SITE.name },
     { property: "og:title", content: title },
     { property: "og:description", content: page.description },
-    { property: "og:url", content: url },
     { property: "og:image", content: image },
     { property: "og:image:width", content: "1200" },
     { property: "og:image:height", content: "630" },
@@ -37,10 +36,15 @@ export function pageMeta(
     { name: "twitter:description", content: page.description },
     { name: "twitter:image", content: image },
   ];
+  // A page kept out of search engines (not found, account actions) names no URL of its own: its
+  // HTML is then the same whatever path reached it, and is rendered once (decision 010).
   if (page.noindex) {
     tags.push({ name: "robots", content: "noindex" });
   } else {
-    tags.push({ tagName: "link", rel: "canonical", href: url });
+    tags.push(
+      { property: "og:url", content: url },
+      { tagName: "link", rel: "canonical", href: url },
+    );
   }
   return tags;
 }

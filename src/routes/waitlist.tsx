@@ -2,7 +2,7 @@ import { useState } from "react";
 import { data, Link } from "react-router";
 import type { Route } from "./+types/waitlist";
 import { SITE } from "#src/content/site.ts";
-import { attributionFrom } from "#src/features/waitlist/attribution.ts";
+import { attributionFrom, type Attribution } from "#src/features/waitlist/attribution.ts";
 import type { FieldErrors } from "#src/features/waitlist/schema.ts";
 import {
   SUBMIT_ERROR,
@@ -21,17 +21,18 @@ export const meta: Route.MetaFunction = (args) =>
     description: `Request early access to ${SITE.name}, AI agents that prepare workpapers, cross-reference and draft tax filings inside Excel.`,
   });
 
-export function loader({ request }: Route.LoaderArgs) {
-  return { attribution: attributionFrom(new URL(request.url), request.headers.get("referer")) };
-}
-
 type ActionResult =
   { ok: true } | { ok: false; errors: FieldErrors; values: WaitlistValues; message: string };
 
 /** The form posted without JavaScript: the same service as the JSON API, answered with this page. */
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
-  const fields = Object.fromEntries([...form.keys()].map((key) => [key, formText(form, key)]));
+  // Without JavaScript the source of the lead is the address of the page the form was sent from
+  // (its campaign parameters). The page itself carries none: it is the same for every visitor.
+  const fields: Record<string, string> = {
+    ...attributionOfPost(request),
+    ...Object.fromEntries([...form.keys()].map((key) => [key, formText(form, key)])),
+  };
   const result = await context.waitlist.submit(fields, {
     clientKey: context.clientKey,
     requestId: context.requestId,
@@ -76,7 +77,19 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 }
 
-export default function Waitlist({ loaderData, actionData }: Route.ComponentProps) {
+/** utm_* and the path of the same-origin page a form was posted from, by its Referer. */
+function attributionOfPost(request: Request): Attribution {
+  const referer = request.headers.get("referer");
+  if (!referer) return {};
+  try {
+    const page = new URL(referer);
+    return page.origin === new URL(request.url).origin ? attributionFrom(page, null) : {};
+  } catch {
+    return {};
+  }
+}
+
+export default function Waitlist({ actionData }: Route.ComponentProps) {
   const [joinedInPlace, setJoinedInPlace] = useState(false);
   const joined = joinedInPlace || actionData?.ok === true;
   const failed = actionData && !actionData.ok ? actionData : undefined;
@@ -122,7 +135,6 @@ export default function Waitlist({ loaderData, actionData }: Route.ComponentProp
                 It takes a minute. Company and use case are optional.
               </p>
               <WaitlistForm
-                attribution={loaderData.attribution}
                 values={failed?.values}
                 errors={failed?.errors}
                 formError={failed?.message}

@@ -126,7 +126,7 @@ test("HTML responses carry a strict, hash-based Content-Security-Policy and base
   expect(headers["referrer-policy"]).toBe("strict-origin-when-cross-origin");
   expect(headers["x-powered-by"]).toBeUndefined();
   expect(headers["server"]).toBeUndefined();
-  expect(headers["cache-control"]).toBe("no-cache");
+  expect(headers["cache-control"]).toBe("public, no-cache");
   // Plain HTTP on localhost: no HSTS (it is sent when SITE_URL is https; see the unit tests).
   expect(headers["strict-transport-security"]).toBeUndefined();
 });

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Link } from "react-router";
-import { rememberedLanding, type Attribution } from "#src/features/waitlist/attribution.ts";
+import { attributionFrom, rememberedLanding } from "#src/features/waitlist/attribution.ts";
 import {
   HONEYPOT_FIELD,
   parseWaitlistEntry,
@@ -24,13 +24,11 @@ const FIELD_ORDER = ["name", "email", "company", "message"] as const;
  * /waitlist, which the server answers with the same page (errors shown, or the thank-you view).
  */
 export function WaitlistForm({
-  attribution,
   values,
   errors = {},
   formError,
   onJoined,
 }: {
-  attribution: Attribution;
   values?: WaitlistValues;
   errors?: FieldErrors;
   formError?: string;
@@ -50,10 +48,12 @@ export function WaitlistForm({
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const data = new FormData(event.currentTarget);
-    // The first page of the visit beats this page's own URL as the source of the lead.
+    // The first page of the visit (or, when the tab could not remember it, this one and the page
+    // before it) is the source of the lead.
     const payload = {
       ...Object.fromEntries([...data.keys()].map((key) => [key, formText(data, key)])),
-      ...rememberedLanding(),
+      ...(rememberedLanding() ??
+        attributionFrom(new URL(location.href), document.referrer || null)),
     };
     const checked = parseWaitlistEntry(payload);
     if (!checked.ok) {
@@ -169,9 +169,6 @@ export function WaitlistForm({
           />
         )}
       </Field>
-      {Object.entries(attribution).map(([key, value]) => (
-        <input key={key} type="hidden" name={key} value={value} />
-      ))}
       <div aria-hidden="true" className="absolute -left-[10000px] h-px w-px overflow-hidden">
         <label>
           Leave this field empty

@@ -1,0 +1,135 @@
+/**
+ * Issue 13, medium items: the page cache under a hostile client. Shared pages hold nothing a
+ * request sent, other spellings of a path never reach the cache, and every response says whether a
+ * shared cache may keep it. Each test runs alone and in any order.
+ */
+import { request as httpRequest } from "node:http";
+import { PUBLIC_PATHS } from "#server/seo.ts";
+import { ensureUser, uniqueEmail } from "#tests/support/emulator.ts";
+import { E2E_PORT } from "#tests/support/e2e-env.ts";
+import { expect, test } from "#tests/support/fixtures.ts";
+
+/** A raw GET, so the request target is sent exactly as written (no URL normalisation). */
+function rawGet(
+  target: string,
+  headers: Record<string, string> = {},
+): Promise<{
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      { host: "127.0.0.1", port: E2E_PORT, path: target, method: "GET", headers },
+      (res) => {
+        let body = "";
+        res.on("data", (chunk: Buffer) => (body += chunk.toString()));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+test("other spellings of a page's path are sent to the canonical one, keeping the query", async () => {
+  for (const [target, location] of [
+    ["/WAITLIST", "/waitlist"],
+    ["/waitlist/", "/waitlist"],
+    ["//waitlist", "/waitlist"],
+    ["/Waitlist//?utm_source=x", "/waitlist?utm_source=x"],
+    ["/w%61itlist", "/waitlist"],
+    ["/Terms-Of-Service", "/terms-of-service"],
+  ] as const) {
+    const answer = await rawGet(target);
+    expect(answer.status, target).toBe(301);
+    expect(answer.headers.location, target).toBe(location);
+  }
+  // A path that names no page is the not-found page, never a redirect to somewhere else.
+  for (const target of ["//evil.example/waitlist", "/waitlist%00", "/%2F%2Fevil.example"]) {
+    const answer = await rawGet(target);
+    expect(answer.status, target).toBe(404);
+    expect(answer.headers.location, target).toBeUndefined();
+  }
+});
+
+test("what one request sends never reaches the page another visitor gets", async () => {
+  const canary = `attacker-${Date.now()}`;
+  const before = await rawGet("/waitlist");
+  // Every way a request could leave a mark: the query, the Referer, odd spellings, a host.
+  for (let i = 0; i < 150; i++) {
+    await rawGet(`/waitlist?utm_source=${canary}&n=${i}`, {
+      referer: `https://${canary}.example/${i}`,
+    });
+    await rawGet(`/WaitList${"/".repeat(i % 3)}?r=${i}`, { referer: `https://${canary}.example/` });
+    await rawGet(`/no-such-page-${i}`, { referer: `https://${canary}.example/` });
+  }
+  const after = await rawGet("/waitlist", { referer: `https://${canary}.example/` });
+  expect(after.status).toBe(200);
+  expect(after.body).not.toContain(canary);
+  // Still the very page the server rendered first: nothing was evicted or replaced.
+  expect(after.headers.etag).toBe(before.headers.etag);
+  // The not-found page is one page for every unknown path: it names none of them.
+  const notFound = await rawGet(`/${canary}/<b>x</b>`);
+  expect(notFound.status).toBe(404);
+  expect(notFound.body).not.toContain(canary);
+  const withQuery = await rawGet(`/waitlist?utm_source=${canary}`);
+  expect(withQuery.body).not.toContain(canary);
+  expect(withQuery.headers.etag).toBe(before.headers.etag);
+});
+
+test("a lead keeps its own campaign, taken from its own visit, JavaScript on or off", async ({
+  page,
+  browser,
+  request,
+}) => {
+  const email = uniqueEmail("utm-js");
+  await page.goto("/?utm_source=newsletter&utm_campaign=fall");
+  await page.getByRole("main").getByRole("link", { name: "See it in action" }).click();
+  await page.getByLabel("Full Name").fill("Campaign Reader");
+  await page.getByLabel("Email").fill(email);
+  await page.getByRole("main").getByRole("button", { name: "Join Waitlist" }).click();
+  await expect(page.getByRole("heading", { name: "You're on the list!" })).toBeVisible();
+
+  const noScript = await browser.newContext({ javaScriptEnabled: false });
+  const plain = await noScript.newPage();
+  const plainEmail = uniqueEmail("utm-nojs");
+  await plain.goto("/waitlist?utm_source=partner");
+  await plain.getByLabel("Full Name").fill("Plain Reader");
+  await plain.getByLabel("Email").fill(plainEmail);
+  await plain.getByRole("main").getByRole("button", { name: "Join Waitlist" }).click();
+  await expect(plain.getByRole("heading", { name: "You're on the list!" })).toBeVisible();
+  await noScript.close();
+
+  const token = await ensureUser("admin@tieout.test", "admin-password-1", { verified: true });
+  const csv = await (
+    await request.get("/api/admin/waitlist.csv", { headers: { Authorization: `Bearer ${token}` } })
+  ).text();
+  const row = (address: string) => csv.split("\n").find((line) => line.includes(address)) ?? "";
+  expect(row(email)).toContain("newsletter");
+  expect(row(plainEmail)).toContain("partner");
+});
+
+test("every response says whether a shared cache may keep it: private for a signed-in visitor, public otherwise", async ({
+  request,
+}) => {
+  const paths = [...PUBLIC_PATHS, "/no-such-page", "/admin/waitlist"];
+  const dataPaths = ["/_root.data", "/waitlist.data", "/login.data"];
+  for (const path of [...paths, ...dataPaths]) {
+    const anonymous = await request.get(path, { maxRedirects: 0 });
+    const cacheControl = anonymous.headers()["cache-control"] ?? "";
+    expect(cacheControl, `${path} signed out`).toMatch(/public|no-store/);
+    if (cacheControl.includes("public")) expect(anonymous.headers().vary, path).toContain("Cookie");
+  }
+  const email = uniqueEmail("private");
+  const token = await ensureUser(email, "private-password-1", { verified: true });
+  expect(
+    (
+      await request.post("/api/session", { headers: { Authorization: `Bearer ${token}` } })
+    ).status(),
+  ).toBe(200);
+  for (const path of [...paths, ...dataPaths]) {
+    const signedIn = await request.get(path, { maxRedirects: 0 });
+    expect(signedIn.headers()["cache-control"], `${path} signed in`).toBe("private, no-store");
+  }
+});
