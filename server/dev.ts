@@ -8,7 +8,7 @@ import { createServer } from "vite";
 import { createApp } from "#server/app.ts";
 import { parseEnv } from "#server/env.ts";
 import { pino } from "pino";
-import { LOG_REDACT } from "#server/log-safety.ts";
+import { LOG_OPTIONS } from "#server/log-safety.ts";
 import { openServices } from "#server/services.ts";
 import { startAuthEmulator } from "../scripts/auth-emulator.mjs";
 
@@ -22,7 +22,7 @@ const app = await createApp({
   getBuild: () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>,
   assets: new Map(),
   mode: "development",
-  ...(await openServices(env, pino({ level: "info", redact: LOG_REDACT }))),
+  ...(await openServices(env, pino({ level: "info", ...LOG_OPTIONS }))),
 });
 await app.register(middie);
 app.use(vite.middlewares);

@@ -65,11 +65,18 @@ describe("parseEnv", () => {
     expect(problems({ SITE_URL: "http://localhost:3000" })).toEqual([]);
   });
 
-  test("the Auth emulator (unsigned tokens) is refused for a public https site, kept for localhost", () => {
-    expect(problems({ SITE_URL: "https://tieout.ai", TRUST_PROXY: "loopback" })).toEqual([
-      expect.stringMatching(/^FIREBASE_API_KEY: a public https site needs a real Firebase project/),
+  test("the Auth emulator (unsigned tokens) is refused for any origin but this machine, and from anywhere but loopback", () => {
+    for (const SITE_URL of ["https://tieout.ai", "http://tieout.ai", "http://192.168.1.20:3000"]) {
+      expect(problems({ SITE_URL, TRUST_PROXY: "loopback" }), SITE_URL).toEqual([
+        expect.stringMatching(/^SITE_URL and FIREBASE_API_KEY: without FIREBASE_API_KEY/),
+      ]);
+    }
+    for (const SITE_URL of ["https://localhost", "http://127.0.0.1:3100", "http://[::1]:3000"])
+      expect(problems({ SITE_URL, TRUST_PROXY: "loopback" }), SITE_URL).toEqual([]);
+    expect(problems({ FIREBASE_AUTH_EMULATOR_HOST: "10.0.0.5:9099" })).toEqual([
+      expect.stringMatching(/^FIREBASE_AUTH_EMULATOR_HOST: the Auth emulator must listen/),
     ]);
-    expect(problems({ SITE_URL: "https://localhost", TRUST_PROXY: "loopback" })).toEqual([]);
+    expect(problems({ FIREBASE_AUTH_EMULATOR_HOST: "localhost:9199" })).toEqual([]);
     expect(
       problems({ ...REAL_FIREBASE, SITE_URL: "https://tieout.ai", TRUST_PROXY: "loopback" }),
     ).toEqual([]);

@@ -68,9 +68,17 @@ export type Env = {
   demoEmbed: DemoEmbed | undefined;
 };
 
+/** host:port on the loopback interface: 127.x.x.x, localhost or [::1]. */
+function isLoopbackHostPort(hostPort: string): boolean {
+  return /^(?:127(?:\.\d{1,3}){3}|localhost|\[::1\]):\d{1,5}$/.test(hostPort);
+}
+
 function isLocalOrigin(origin: string): boolean {
   try {
-    return ["localhost", "127.0.0.1", "[::1]"].includes(new URL(origin).hostname);
+    const { hostname } = new URL(origin);
+    return (
+      hostname === "localhost" || hostname === "[::1]" || /^127(?:\.\d{1,3}){3}$/.test(hostname)
+    );
   } catch {
     return false;
   }
@@ -114,11 +122,13 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   if (port < 1 || port > 65535) problems.push("PORT: a port number from 1 to 65535");
 
   const siteUrl = (raw.SITE_URL ?? `http://localhost:${port}`).replace(/\/+$/, "");
+  let siteUrlOk = true;
   try {
     const u = new URL(siteUrl);
     if (u.protocol !== "http:" && u.protocol !== "https:") throw new Error();
     if (u.pathname !== "/" || u.search || u.hash || u.username) throw new Error();
   } catch {
+    siteUrlOk = false;
     problems.push("SITE_URL: an origin such as https://tieout.ai (http or https, no path)");
   }
 
@@ -175,17 +185,20 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
         "FIREBASE_PROJECT_ID: in emulator mode (no FIREBASE_API_KEY) it must start with demo-, for example demo-tieout",
       );
     }
-    // Emulator tokens are unsigned: fine on a developer's machine, never on a public origin.
-    if (siteUrl.startsWith("https://") && !isLocalOrigin(siteUrl)) {
+    // Emulator tokens are unsigned: fine on a developer's machine, never on a public origin, and
+    // never from an emulator somewhere else on the network.
+    if (siteUrlOk && !isLocalOrigin(siteUrl)) {
       problems.push(
-        "FIREBASE_API_KEY: a public https site needs a real Firebase project (FIREBASE_API_KEY, FIREBASE_AUTH_DOMAIN, FIREBASE_PROJECT_ID, FIREBASE_APP_ID); the Auth emulator is for local use",
+        "SITE_URL and FIREBASE_API_KEY: without FIREBASE_API_KEY the site runs on the Auth emulator, whose tokens are unsigned, so SITE_URL must be this machine (http://localhost:3000, unset, or another loopback origin); a public site needs a real Firebase project (FIREBASE_API_KEY, FIREBASE_AUTH_DOMAIN, FIREBASE_PROJECT_ID, FIREBASE_APP_ID)",
       );
     }
-    firebase = {
-      mode: "emulator",
-      projectId,
-      emulatorHost: raw.FIREBASE_AUTH_EMULATOR_HOST ?? "127.0.0.1:9099",
-    };
+    const emulatorHost = raw.FIREBASE_AUTH_EMULATOR_HOST ?? "127.0.0.1:9099";
+    if (!isLoopbackHostPort(emulatorHost)) {
+      problems.push(
+        "FIREBASE_AUTH_EMULATOR_HOST: the Auth emulator must listen on this machine's loopback, for example 127.0.0.1:9099",
+      );
+    }
+    firebase = { mode: "emulator", projectId, emulatorHost };
   }
 
   const adminEmails = (raw.ADMIN_EMAILS ?? "")

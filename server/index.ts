@@ -9,7 +9,7 @@ import { pino } from "pino";
 import type { ServerBuild } from "react-router";
 import { createApp } from "#server/app.ts";
 import { EnvError, parseEnv } from "#server/env.ts";
-import { LOG_REDACT } from "#server/log-safety.ts";
+import { LOG_OPTIONS } from "#server/log-safety.ts";
 import { DatabaseStartError } from "#db/client.ts";
 import { PUBLIC_PATHS } from "#server/seo.ts";
 import { openServices } from "#server/services.ts";
@@ -40,7 +40,7 @@ async function main() {
     pathToFileURL(path.join(root, "build/server/index.js")).href
   )) as ServerBuild;
   const assets = await loadStaticAssets(clientDir);
-  const log = pino({ level: env.logLevel, redact: LOG_REDACT });
+  const log = pino({ level: env.logLevel, ...LOG_OPTIONS });
   let services;
   try {
     services = await openServices(env, log);

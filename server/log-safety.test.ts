@@ -1,6 +1,6 @@
 import { pino } from "pino";
 import { describe, expect, test } from "vitest";
-import { LOG_REDACT, maskEmail } from "#server/log-safety.ts";
+import { LOG_REDACT, maskEmail, serializeError } from "#server/log-safety.ts";
 
 describe("maskEmail", () => {
   test("keeps the first letter and the domain only", () => {
@@ -31,5 +31,31 @@ describe("LOG_REDACT", () => {
       expect(written).not.toContain(secret);
     }
     expect(written).toContain("[redacted]");
+  });
+});
+
+describe("serializeError", () => {
+  test("a failed query's parameters and quoted key values never reach the log", () => {
+    const cause = Object.assign(
+      new Error(
+        'duplicate key value violates unique constraint "x"\nKey (email)=(jane@example.com) already exists.',
+      ),
+      { code: "23505", detail: "Key (email)=(jane@example.com) already exists." },
+    );
+    const error = Object.assign(
+      new Error(
+        "Failed query: insert into waitlist values ($1, $2)\nparams: Jane Doe,jane@example.com",
+        {
+          cause,
+        },
+      ),
+      { query: "insert …", params: ["Jane Doe", "jane@example.com"] },
+    );
+    const logged = JSON.stringify(serializeError(error));
+    expect(logged).not.toContain("jane@example.com");
+    expect(logged).not.toContain("Jane Doe");
+    expect(logged).toContain("Failed query: insert into waitlist values ($1, $2)");
+    expect(logged).toContain("23505");
+    expect(logged).toContain("(email)=([redacted])");
   });
 });

@@ -29,3 +29,43 @@ export const LOG_REDACT = {
   ],
   censor: "[redacted]",
 };
+
+type LoggedError = {
+  type: string;
+  message: string;
+  code?: string;
+  stack?: string;
+  cause?: LoggedError;
+};
+
+/** Lines of a database error that quote what was sent: "params: …" (drizzle), "Key (email)=(…)". */
+const QUOTED_VALUES = /\n\s*params: [^\n]*|\(([^)]*)\)=\([^)]*\)/g;
+
+/**
+ * pino's serializer for `err`: the type, code, message and stack of an error and of its cause,
+ * and nothing else. A failed query's error carries the query's parameters (emails, names,
+ * session ids) as properties and in its message; none of them reaches the log (issue 13).
+ */
+export function serializeError(error: unknown, depth = 0): LoggedError {
+  if (!(error instanceof Error)) return { type: typeof error, message: "(not an Error)" };
+  const clean = (text: string) =>
+    text.replace(QUOTED_VALUES, (_m, key?: string) =>
+      key ? `(${key})=([redacted])` : "\n params: [redacted]",
+    );
+  const code = (error as { code?: unknown }).code;
+  return {
+    type: error.name,
+    message: clean(error.message),
+    ...(typeof code === "string" ? { code } : {}),
+    ...(error.stack ? { stack: clean(error.stack) } : {}),
+    ...(error.cause !== undefined && depth < 3
+      ? { cause: serializeError(error.cause, depth + 1) }
+      : {}),
+  };
+}
+
+/** The pino options every server logger uses. */
+export const LOG_OPTIONS = {
+  redact: LOG_REDACT,
+  serializers: { err: (e: unknown) => serializeError(e) },
+};

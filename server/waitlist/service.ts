@@ -5,7 +5,11 @@ import { waitlistEntries, type WaitlistRow } from "#db/schema.ts";
 import type { Env } from "#server/env.ts";
 import { createInsertBatcher } from "#server/waitlist/insert-batcher.ts";
 import { hitRateLimit, pruneRateLimits } from "#server/waitlist/rate-limit.ts";
-import { HONEYPOT_FIELD, parseWaitlistEntry } from "#src/features/waitlist/schema.ts";
+import {
+  HONEYPOT_FIELD,
+  parseWaitlistEntry,
+  searchableText,
+} from "#src/features/waitlist/schema.ts";
 import type {
   AdminEntry,
   SubmitMeta,
@@ -116,7 +120,8 @@ export function createWaitlistService({
     },
 
     async list({ query, limit }) {
-      const q = query.trim();
+      // A NUL or broken UTF-8 in a search is a search for nothing, not an outage (issue 13).
+      const q = searchableText(query);
       const where: SQL | undefined = q
         ? or(
             ilike(waitlistEntries.name, `%${escapeLike(q)}%`),

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { parseWaitlistEntry } from "#src/features/waitlist/schema.ts";
+import { parseWaitlistEntry, searchableText } from "#src/features/waitlist/schema.ts";
 
 describe("parseWaitlistEntry", () => {
   test("accepts the two required fields, trims, and turns blank optional ones into null", () => {
@@ -101,5 +101,15 @@ describe("parseWaitlistEntry", () => {
         referrer: null,
       }) as unknown,
     });
+  });
+});
+
+describe("searchableText", () => {
+  test("a NUL, other control characters and a lone surrogate become a harmless search", () => {
+    expect(searchableText("ada\u0000lovelace")).toBe("adalovelace");
+    expect(searchableText("\u0000")).toBe("");
+    expect(searchableText("smith\ud800 & co")).toBe("smith\ufffd & co");
+    expect(searchableText("  line\nbreak\ttab  ")).toBe("line break tab");
+    expect(searchableText("x".repeat(500))).toHaveLength(200);
   });
 });

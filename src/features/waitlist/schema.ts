@@ -20,6 +20,19 @@ export const WAITLIST_LIMITS = {
 const CONTROL_CHARACTER = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
 const CONTROL_CHARACTERS = new RegExp(CONTROL_CHARACTER.source, "g");
 
+/**
+ * Search text as the database can take it: no control characters (PostgreSQL refuses a NUL in a
+ * string) and no lone surrogates (not UTF-8). What is left may match nothing, never fail.
+ */
+export function searchableText(text: string, max = 200): string {
+  return text
+    .toWellFormed()
+    .replace(CONTROL_CHARACTERS, "")
+    .replace(/\t|\n|\r/g, " ")
+    .trim()
+    .slice(0, max);
+}
+
 const text = (field: string, max: number) =>
   z
     .string({ error: `${field} must be text.` })
