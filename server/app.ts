@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { STATUS_CODES } from "node:http";
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 import Fastify, {
   LogController,
@@ -93,6 +94,11 @@ function encodeForm(fields: FormFields): string {
 }
 
 const COMPRESS_MIN_BYTES = 1024;
+const CLIENT_ERROR_TEXT: Record<number, string> = {
+  400: "Bad request.",
+  408: "The request took too long to arrive.",
+  431: "The request's headers are too large.",
+};
 /** The one cache entry every path that names no page shares: the not-found page is the same. */
 const NOT_FOUND_KEY = "*";
 /** React Router's lazy route discovery endpoint (its default `routeDiscovery.manifestPath`). */
@@ -130,6 +136,12 @@ function reportRenderError(req: FastifyRequest, error: unknown) {
 
 export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   const { env, assets, mode } = options;
+  const baseHeaders: Record<string, string> = {
+    ...baseSecurityHeaders(env),
+    // Anything that is not a page (JSON, CSV, text, files) may load and frame nothing; pages
+    // replace this with their own policy. Development's Vite pages need their inline scripts.
+    ...(mode === "production" ? { "Content-Security-Policy": NON_DOCUMENT_CSP } : {}),
+  };
   const app = Fastify({
     ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: false }),
     logController: new OneLinePerRequest(),
@@ -145,6 +157,33 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     // X-Forwarded-For and -Proto are believed only from the configured proxies.
     trustProxy: env.trustProxy.length > 0 ? [...env.trustProxy] : false,
     genReqId: () => randomUUID(),
+    // Requests too broken to route (a malformed or oversized header, a bad URL) get a short
+    // plain-text answer with the same security headers as every other response, and echo nothing.
+    clientErrorHandler: (error, socket) => {
+      if (!socket.writable) return;
+      const code = (error as { code?: string }).code;
+      const status =
+        code === "HPE_HEADER_OVERFLOW" ? 431 : code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : 400;
+      const body = `${CLIENT_ERROR_TEXT[status] ?? "Bad request."}\n`;
+      const head = Object.entries({
+        ...baseHeaders,
+        "Content-Type": "text/plain; charset=utf-8",
+        "Content-Length": String(Buffer.byteLength(body)),
+        "Cache-Control": "no-store",
+        Connection: "close",
+      })
+        .map(([name, value]) => `${name}: ${value}`)
+        .join("\r\n");
+      socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head}\r\n\r\n${body}`);
+    },
+    frameworkErrors: (_error, _req, reply) => {
+      void (reply as FastifyReply)
+        .headers(baseHeaders)
+        .status(400)
+        .header("Cache-Control", "no-store")
+        .type("text/plain; charset=utf-8")
+        .send("Bad request.");
+    },
   });
 
   app.decorateRequest("sessionUid", null);
@@ -159,12 +198,6 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     },
   );
 
-  const baseHeaders: Record<string, string> = {
-    ...baseSecurityHeaders(env),
-    // Anything that is not a page (JSON, CSV, text, files) may load and frame nothing; pages
-    // replace this with their own policy. Development's Vite pages need their inline scripts.
-    ...(mode === "production" ? { "Content-Security-Policy": NON_DOCUMENT_CSP } : {}),
-  };
   const guards = createRequestGuards(env);
   app.addHook("onRequest", async (req, reply) => {
     reply.headers(baseHeaders).header("X-Request-Id", req.id);

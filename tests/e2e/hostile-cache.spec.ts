@@ -4,6 +4,7 @@
  * shared cache may keep it. Each test runs alone and in any order.
  */
 import { request as httpRequest } from "node:http";
+import { connect } from "node:net";
 import { PUBLIC_PATHS } from "#server/seo.ts";
 import { ensureUser, uniqueEmail } from "#tests/support/emulator.ts";
 import { E2E_PORT } from "#tests/support/e2e-env.ts";
@@ -131,5 +132,35 @@ test("every response says whether a shared cache may keep it: private for a sign
   for (const path of [...paths, ...dataPaths]) {
     const signedIn = await request.get(path, { maxRedirects: 0 });
     expect(signedIn.headers()["cache-control"], `${path} signed in`).toBe("private, no-store");
+  }
+});
+
+/** Sends raw bytes and returns everything the server answers before it closes. */
+function rawExchange(bytes: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(E2E_PORT, "127.0.0.1", () => socket.write(bytes));
+    let answer = "";
+    socket.on("data", (chunk: Buffer) => (answer += chunk.toString()));
+    socket.on("end", () => resolve(answer));
+    socket.on("error", reject);
+    socket.setTimeout(5_000, () => socket.destroy(new Error("no answer")));
+  });
+}
+
+test("a request too broken to route gets a short plain answer with the security headers, echoing nothing", async () => {
+  const canary = `canary${Date.now()}`;
+  const broken = [
+    `GET / HTTP/1.1\r\nHost: localhost\r\nX-${canary} ${canary}\r\n\r\n`,
+    `GET / HTTP/1.1\r\nHost: localhost\r\nX-Big: ${canary}${"a".repeat(20_000)}\r\n\r\n`,
+  ];
+  for (const bytes of broken) {
+    const answer = await rawExchange(bytes);
+    const [head = "", body = ""] = answer.split("\r\n\r\n");
+    expect(head).toMatch(/^HTTP\/1\.1 (400|431) /);
+    expect(head).toMatch(/content-type: text\/plain; charset=utf-8/i);
+    expect(head).toMatch(/x-content-type-options: nosniff/i);
+    expect(head).toMatch(/content-security-policy: default-src 'none'/i);
+    expect(answer).not.toContain(canary);
+    expect(body).not.toContain("{");
   }
 });
