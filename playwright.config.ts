@@ -48,6 +48,7 @@ export default defineConfig({
       ADMIN_EMAILS: `${E2E_ADMIN_EMAIL},${E2E_UNVERIFIED_ADMIN_EMAIL}`,
       // The main test server does not limit; the rate-limit tests start servers of their own.
       WAITLIST_RATE_LIMIT: "0",
+      SESSION_RATE_LIMIT: "0",
     },
   },
 });

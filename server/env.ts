@@ -37,6 +37,7 @@ const RawEnvSchema = z.object({
   ),
   ADMIN_EMAILS: optional(z.string()),
   WAITLIST_RATE_LIMIT: optional(z.string().regex(/^\d+$/, "a whole number (0 turns it off)")),
+  SESSION_RATE_LIMIT: optional(z.string().regex(/^\d+$/, "a whole number (0 turns it off)")),
   WAITLIST_FORWARD_URL: optional(z.string()),
   WAITLIST_FORWARD_FIELDS: optional(z.string()),
   DEMO_VIDEO_URL: optional(z.string()),
@@ -64,6 +65,8 @@ export type Env = {
   sessionSecret: string | undefined;
   adminEmails: readonly string[];
   waitlistRateLimit: number;
+  /** Sign-ins (ID tokens exchanged for a session) per minute per client address; 0: no limit. */
+  sessionRateLimit: number;
   waitlistForward: { url: string; fields: readonly [string, string, string, string] } | undefined;
   demoEmbed: DemoEmbed | undefined;
 };
@@ -255,6 +258,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     sessionSecret: raw.SESSION_SECRET,
     adminEmails,
     waitlistRateLimit: Number(raw.WAITLIST_RATE_LIMIT ?? "10"),
+    sessionRateLimit: Number(raw.SESSION_RATE_LIMIT ?? "20"),
     waitlistForward,
     demoEmbed,
   };

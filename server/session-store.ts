@@ -4,14 +4,23 @@
  * good, including any copy of its cookie.
  */
 import { randomBytes } from "node:crypto";
-import { and, eq, gt, isNull, lt } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, lt, ne, notInArray } from "drizzle-orm";
 import type { Db } from "#db/client.ts";
 import { sessions } from "#db/schema.ts";
+import { hitRateLimit } from "#server/waitlist/rate-limit.ts";
+
+/** Live sessions one account may hold; a new one ends the oldest beyond this (issue 13). */
+export const MAX_SESSIONS_PER_USER = 10;
 
 export type SessionStore = {
-  /** A new session for this account; returns its id (random, 144 bits). */
+  /**
+   * A new session for this account; returns its id (random, 144 bits). Past
+   * MAX_SESSIONS_PER_USER live sessions, the oldest end.
+   */
   create: (uid: string, expiresAt: Date) => Promise<string>;
   revoke: (id: string) => Promise<void>;
+  /** Counts a sign-in from this client; seconds to wait when past `perMinute`, else 0. */
+  hitSignInLimit: (client: string, perMinute: number) => Promise<number>;
   isActive: (id: string) => Promise<boolean>;
 };
 
@@ -21,6 +30,24 @@ export function createSessionStore(db: Db): SessionStore {
     async create(uid, expiresAt) {
       const id = randomBytes(18).toString("base64url");
       await db.insert(sessions).values({ id, uid, expiresAt });
+      // One token replayed a thousand times must not make a thousand sessions: keep the newest.
+      const newest = db
+        .select({ id: sessions.id })
+        .from(sessions)
+        .where(and(eq(sessions.uid, uid), isNull(sessions.revokedAt)))
+        .orderBy(desc(sessions.createdAt), desc(sessions.id))
+        .limit(MAX_SESSIONS_PER_USER);
+      await db
+        .update(sessions)
+        .set({ revokedAt: new Date() })
+        .where(
+          and(
+            eq(sessions.uid, uid),
+            isNull(sessions.revokedAt),
+            ne(sessions.id, id),
+            notInArray(sessions.id, newest),
+          ),
+        );
       // Expired rows are of no use to anyone: sweep them now and then.
       if (++created % 200 === 0) {
         const dayAgo = new Date(Date.now() - 24 * 60 * 60 * 1000);
@@ -30,6 +57,9 @@ export function createSessionStore(db: Db): SessionStore {
           .catch(() => {});
       }
       return id;
+    },
+    hitSignInLimit(client, perMinute) {
+      return hitRateLimit(db, `session:${client}`, perMinute);
     },
     async revoke(id) {
       await db

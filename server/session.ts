@@ -171,6 +171,17 @@ export function registerSessionRoutes(
 
   // Cross-site requests never get here: server/request-guards.ts refuses them for every route.
   app.post("/api/session", async (req, reply) => {
+    let wait: number;
+    try {
+      wait = await store.hitSignInLimit(req.ip, env.sessionRateLimit);
+    } catch {
+      return refuse(reply, 503, "unavailable");
+    }
+    if (wait > 0) {
+      req.log.warn({ event: "session.rate_limited" }, "sign-in refused: too many from this client");
+      reply.header("Retry-After", String(wait));
+      return refuse(reply, 429, "Too many sign-ins from here. Please wait a minute.");
+    }
     const token = bearerToken(req);
     if (!token) {
       req.log.warn({ event: "session.token_missing" }, "sign-in refused: no ID token");

@@ -6,9 +6,10 @@
 import { request as httpRequest } from "node:http";
 import { connect } from "node:net";
 import { PUBLIC_PATHS } from "#server/seo.ts";
-import { ensureUser, uniqueEmail } from "#tests/support/emulator.ts";
+import { ensureUser, signInToken, uniqueEmail } from "#tests/support/emulator.ts";
 import { E2E_PORT } from "#tests/support/e2e-env.ts";
 import { expect, test } from "#tests/support/fixtures.ts";
+import { startServer } from "#tests/support/server.ts";
 
 /** A raw GET, so the request target is sent exactly as written (no URL normalisation). */
 function rawGet(
@@ -162,5 +163,46 @@ test("a request too broken to route gets a short plain answer with the security 
     expect(head).toMatch(/content-security-policy: default-src 'none'/i);
     expect(answer).not.toContain(canary);
     expect(body).not.toContain("{");
+  }
+});
+
+test("one ID token replayed makes at most 10 live sessions, the oldest ending first, and sign-ins are rate limited per client", async () => {
+  const email = uniqueEmail("replay");
+  await ensureUser(email, "replay-password-1", { verified: true });
+  const token = await signInToken(email, "replay-password-1");
+  const unlimited = await startServer();
+  const limited = await startServer({ SESSION_RATE_LIMIT: "5" });
+  try {
+    const cookies: string[] = [];
+    for (let i = 0; i < 15; i++) {
+      const answer = await fetch(`${unlimited.url}/api/session`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${token}` },
+      });
+      expect(answer.status).toBe(200);
+      cookies.push((answer.headers.get("set-cookie") ?? "").split(";")[0]!);
+    }
+    // A page for a live session is private; for an ended one it is the public page.
+    const live = async (cookie: string) =>
+      (await fetch(`${unlimited.url}/contact`, { headers: { cookie } })).headers.get(
+        "cache-control",
+      ) === "private, no-store";
+    const states = await Promise.all(cookies.map(live));
+    expect(states).toEqual([...Array<boolean>(5).fill(false), ...Array<boolean>(10).fill(true)]);
+
+    const statuses: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      const answer = await fetch(`${limited.url}/api/session`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${token}` },
+      });
+      statuses.push(answer.status);
+      if (answer.status === 429)
+        expect(Number(answer.headers.get("retry-after"))).toBeGreaterThan(0);
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
+  } finally {
+    await unlimited.stop();
+    await limited.stop();
   }
 });

@@ -40,6 +40,7 @@ export async function startServer(
       FIREBASE_PROJECT_ID: E2E_PROJECT_ID,
       FIREBASE_AUTH_EMULATOR_HOST: E2E_EMULATOR_HOST,
       WAITLIST_RATE_LIMIT: "0",
+      SESSION_RATE_LIMIT: "0",
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],
