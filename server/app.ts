@@ -322,6 +322,12 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
 
   /** Pages being rendered for the cache, so a burst of first visitors costs one render. */
   const rendering = new Map<string, Promise<CachedPage | null>>();
+  /**
+   * Routes whose page turned out not to be shareable (it said `no-store` or `private`, or set a
+   * cookie): rendered for each request from then on, with its query. Keys are canonical paths
+   * from the build's route manifest, so the set is as bounded as the cache.
+   */
+  const unshareable = new Set<string>();
 
   /**
    * The anonymous page for a cache key, rendered once per process (decision 010). Only what is the
@@ -335,17 +341,20 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   ): Promise<CachedPage | null> {
     const hit = pageCache.get(key);
     if (hit) return Promise.resolve(hit);
+    if (unshareable.has(key)) return Promise.resolve(null);
     let pending = rendering.get(key);
     if (!pending) {
       pending = render(req, null, origin, target, "GET")
-        .then((page) =>
-          (page.status === 200 || page.status === 404) &&
-          page.cookies.length === 0 &&
-          page.type.startsWith("text/html") &&
-          !/private/.test(page.headers["cache-control"] ?? "")
-            ? pageCache.set(key, page)
-            : null,
-        )
+        .then((page) => {
+          // A failure or a redirect is not kept and not remembered: the next visitor tries again.
+          if (page.status !== 200 && page.status !== 404) return null;
+          if (!page.type.startsWith("text/html")) return null;
+          const personal =
+            page.cookies.length > 0 || /private|no-store/.test(page.headers["cache-control"] ?? "");
+          if (!personal) return pageCache.set(key, page);
+          unshareable.add(key);
+          return null;
+        })
         .finally(() => rendering.delete(key));
       rendering.set(key, pending);
     }
