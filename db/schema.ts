@@ -42,4 +42,6 @@ export const sessions = pgTable("sessions", {
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
   revokedAt: timestamp("revoked_at", { withTimezone: true }),
+  signedInAt: timestamp("signed_in_at", { withTimezone: true }),
+  accountCheckedAt: timestamp("account_checked_at", { withTimezone: true }).notNull().defaultNow(),
 });

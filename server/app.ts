@@ -24,7 +24,9 @@ import {
 import { createRequestGuards } from "#server/request-guards.ts";
 import { requestOrigin } from "#server/request-origin.ts";
 import { robotsTxt, sitemapXml } from "#server/seo.ts";
-import { registerSessionRoutes, type Sessions, type TokenVerifier } from "#server/session.ts";
+import { AccountsUnavailable, type TokenVerifier } from "#server/firebase-admin.ts";
+import type { AdminAccess } from "#src/features/waitlist/types.ts";
+import { registerSessionRoutes, type Sessions } from "#server/session.ts";
 import type { StaticAsset } from "#server/static-assets.ts";
 import { adminAccessFor, clientKey, registerWaitlistRoutes } from "#server/waitlist/routes.ts";
 import type { WaitlistService } from "#server/waitlist/service.ts";
@@ -278,13 +280,31 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     if (formBody !== undefined) headers.delete("content-length");
     const request = new Request(`${origin}${target}`, { method, headers, body: formBody });
     const sessionUser = session ? { uid: session.uid, email: session.email } : null;
-    const adminAccess = adminAccessFor(session, env);
-    if (adminAccess !== "ok" && /^\/admin(\/|$)/.test(target)) {
-      req.log.warn(
-        { event: "admin.page_refused", access: adminAccess, email: maskEmail(session?.email) },
-        "admin page refused",
-      );
-    }
+    // An admin loader or action asks, and only then is the account read from Firebase: the guard
+    // does the check, so no admin path can be missed by matching URLs (decision 011).
+    let adminAccess: Promise<AdminAccess> | undefined;
+    const askAdminAccess = () =>
+      (adminAccess ??= (async (): Promise<AdminAccess> => {
+        let access: AdminAccess;
+        let email: string | null = session?.email ?? null;
+        // Asked again even when the page saw no session: a session that could not be checked
+        // (the database away) is a 503 for the admin, not a sign-in page.
+        try {
+          const fresh = await options.sessions.userFrom(req, { fresh: true });
+          email = fresh?.email ?? email;
+          access = adminAccessFor(fresh, env);
+        } catch (error) {
+          if (!(error instanceof AccountsUnavailable)) throw error;
+          access = "unavailable";
+        }
+        if (access !== "ok") {
+          req.log.warn(
+            { event: "admin.page_refused", access, email: maskEmail(email) },
+            "admin page refused",
+          );
+        }
+        return access;
+      })());
     const response = await handleRequest(request, {
       publicEnv,
       sessionUser,
@@ -292,7 +312,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       requestId: req.id,
       reportError: (error: unknown) => reportRenderError(req, error),
       waitlist: options.waitlist,
-      adminAccess,
+      adminAccess: askAdminAccess,
     });
 
     const out: Record<string, string> = {};

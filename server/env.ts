@@ -38,6 +38,12 @@ const RawEnvSchema = z.object({
   ADMIN_EMAILS: optional(z.string()),
   WAITLIST_RATE_LIMIT: optional(z.string().regex(/^\d+$/, "a whole number (0 turns it off)")),
   SESSION_RATE_LIMIT: optional(z.string().regex(/^\d+$/, "a whole number (0 turns it off)")),
+  SESSION_RECHECK_SECONDS: optional(
+    z
+      .string()
+      .regex(/^\d+$/, "a whole number of seconds")
+      .refine((v) => Number(v) <= 3600, "at most 3600 (an hour)"),
+  ),
   WAITLIST_FORWARD_URL: optional(z.string()),
   WAITLIST_FORWARD_FIELDS: optional(z.string()),
   DEMO_VIDEO_URL: optional(z.string()),
@@ -67,6 +73,8 @@ export type Env = {
   waitlistRateLimit: number;
   /** Sign-ins (ID tokens exchanged for a session) per minute per client address; 0: no limit. */
   sessionRateLimit: number;
+  /** How long a session goes on the account's standing last read from Firebase (0: every request). */
+  sessionRecheckSeconds: number;
   waitlistForward: { url: string; fields: readonly [string, string, string, string] } | undefined;
   demoEmbed: DemoEmbed | undefined;
 };
@@ -259,6 +267,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     adminEmails,
     waitlistRateLimit: Number(raw.WAITLIST_RATE_LIMIT ?? "10"),
     sessionRateLimit: Number(raw.SESSION_RATE_LIMIT ?? "20"),
+    sessionRecheckSeconds: Number(raw.SESSION_RECHECK_SECONDS ?? "300"),
     waitlistForward,
     demoEmbed,
   };

@@ -1,13 +1,89 @@
 import { getApps, initializeApp } from "firebase-admin/app";
-import { getAuth } from "firebase-admin/auth";
+import { getAuth, type UserRecord } from "firebase-admin/auth";
 import type { Env } from "#server/env.ts";
-import type { TokenVerifier } from "#server/session.ts";
+
+/** What a verified Firebase ID token says: iat is when it was minted, auth_time when the password was typed. */
+export type VerifiedToken = {
+  uid: string;
+  email?: string;
+  email_verified?: boolean;
+  iat: number;
+  auth_time: number;
+};
+export type TokenVerifier = (idToken: string) => Promise<VerifiedToken>;
+
+/** An account as Firebase holds it now; null when it was deleted. */
+export type Account = {
+  uid: string;
+  email: string | null;
+  emailVerified: boolean;
+  disabled: boolean;
+  /** Sessions signed in before this (seconds) are over: a password change or a revocation. */
+  validSince: number | null;
+};
+
+export type Accounts = {
+  /** The account behind a token, checked with Firebase: refused if deleted, disabled or revoked. */
+  verifyIdToken: TokenVerifier;
+  /** The account as it is now, or null if it no longer exists. */
+  lookup: (uid: string) => Promise<Account | null>;
+};
+
+/** The account could not be checked (Firebase or the session store away): 503, never 401. */
+export class AccountsUnavailable extends Error {
+  constructor(cause: unknown) {
+    super("the account could not be checked (Firebase or the database unreachable)", { cause });
+    this.name = "AccountsUnavailable";
+  }
+}
+
+/** Firebase said no: the token or the account is not good (the caller answers 401). */
+export class TokenRefused extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = "TokenRefused";
+  }
+}
 
 /**
- * Verifies Firebase ID tokens. With a real project only the project id is needed (Google's public
- * keys check the signature); in emulator mode firebase-admin talks to the emulator instead.
+ * An `auth/…` code is Firebase's verdict on the token or account; anything else (a network error,
+ * `app/…`, Firebase's own internal error) means we could not get a verdict.
  */
-export function createTokenVerifier(env: Env): TokenVerifier {
+function isVerdict(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" && code.startsWith("auth/") && code !== "auth/internal-error";
+}
+
+function accountOf(user: UserRecord): Account {
+  const validSince = user.tokensValidAfterTime ? Date.parse(user.tokensValidAfterTime) : NaN;
+  return {
+    uid: user.uid,
+    email: user.email ?? null,
+    emailVerified: user.emailVerified,
+    disabled: user.disabled,
+    validSince: Number.isFinite(validSince) ? Math.floor(validSince / 1000) : null,
+  };
+}
+
+/** Why an account may not hold a session signed in at `signedInAt` (seconds), if it may not. */
+export function accountProblem(
+  account: Account | null,
+  signedInAt: number,
+): "deleted" | "disabled" | "revoked" | null {
+  if (!account) return "deleted";
+  if (account.disabled) return "disabled";
+  if (account.validSince !== null && signedInAt < account.validSince) return "revoked";
+  return null;
+}
+
+/**
+ * Firebase accounts through firebase-admin. With a real project, tokens are checked against
+ * Google's public keys; in emulator mode firebase-admin talks to the emulator instead. Either way
+ * the account itself is then read, so a deleted, disabled or revoked account cannot sign in, and
+ * the email and its verification come from Firebase's record, not from the token's claims (the
+ * emulator's tokens are unsigned).
+ */
+export function createAccounts(env: Env): Accounts {
   if (env.firebase.mode === "emulator") {
     // firebase-admin reads this variable itself; env.ts already validated and defaulted it.
     process.env.FIREBASE_AUTH_EMULATOR_HOST = env.firebase.emulatorHost;
@@ -17,27 +93,39 @@ export function createTokenVerifier(env: Env): TokenVerifier {
     getApps().find((a) => a.name === name) ??
     initializeApp({ projectId: env.firebase.projectId }, name);
   const auth = getAuth(app);
-  const emulator = env.firebase.mode === "emulator";
-  return async (idToken) => {
-    const decoded = await auth.verifyIdToken(idToken);
-    if (emulator) {
-      // The emulator's tokens are unsigned, so firebase-admin cannot tell a forged one from a real
-      // one: ask the emulator for the account and believe only what it says.
-      const user = await auth.getUser(decoded.uid);
+
+  async function lookup(uid: string): Promise<Account | null> {
+    try {
+      return accountOf(await auth.getUser(uid));
+    } catch (error) {
+      if ((error as { code?: unknown }).code === "auth/user-not-found") return null;
+      throw isVerdict(error)
+        ? new TokenRefused("account lookup refused")
+        : new AccountsUnavailable(error);
+    }
+  }
+
+  return {
+    lookup,
+    async verifyIdToken(idToken) {
+      let decoded;
+      try {
+        decoded = await auth.verifyIdToken(idToken);
+      } catch (error) {
+        throw isVerdict(error)
+          ? new TokenRefused("the token did not verify")
+          : new AccountsUnavailable(error);
+      }
+      const account = await lookup(decoded.uid);
+      const problem = accountProblem(account, decoded.auth_time);
+      if (problem || !account) throw new TokenRefused(`the account is ${problem ?? "deleted"}`);
       return {
-        uid: user.uid,
-        email: user.email,
-        email_verified: user.emailVerified,
+        uid: account.uid,
+        ...(account.email ? { email: account.email } : {}),
+        email_verified: account.emailVerified,
         iat: decoded.iat,
         auth_time: decoded.auth_time,
       };
-    }
-    return {
-      uid: decoded.uid,
-      email: decoded.email,
-      email_verified: decoded.email_verified,
-      iat: decoded.iat,
-      auth_time: decoded.auth_time,
-    };
+    },
   };
 }

@@ -5,13 +5,14 @@
 import type { FastifyBaseLogger } from "fastify";
 import { openDatabase } from "#db/client.ts";
 import type { Env } from "#server/env.ts";
-import { createTokenVerifier } from "#server/firebase-admin.ts";
+import { createAccounts } from "#server/firebase-admin.ts";
 import { createSessionCodec, createSessions, resolveSessionSecret } from "#server/session.ts";
 import { createSessionStore } from "#server/session-store.ts";
 import { startForwarder } from "#server/waitlist/forwarder.ts";
 import { createWaitlistService } from "#server/waitlist/service.ts";
 
 export async function openServices(env: Env, log: FastifyBaseLogger) {
+  const accounts = createAccounts(env);
   const database = await openDatabase({ dataDir: env.dataDir, databaseUrl: env.databaseUrl });
   const waitlist = createWaitlistService({ db: database.db, env, log });
   const forwarder = startForwarder({ db: database.db, env, log });
@@ -24,8 +25,9 @@ export async function openServices(env: Env, log: FastifyBaseLogger) {
       env,
       createSessionCodec(await resolveSessionSecret(env)),
       createSessionStore(database.db),
+      accounts,
     ),
-    verifyIdToken: createTokenVerifier(env),
+    verifyIdToken: accounts.verifyIdToken,
     async close() {
       await forwarder.stop();
       await database.close();

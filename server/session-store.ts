@@ -17,19 +17,31 @@ export type SessionStore = {
    * A new session for this account; returns its id (random, 144 bits). Past
    * MAX_SESSIONS_PER_USER live sessions, the oldest end.
    */
-  create: (uid: string, expiresAt: Date) => Promise<string>;
+  create: (uid: string, expiresAt: Date, signedInAt: Date) => Promise<string>;
   revoke: (id: string) => Promise<void>;
+  /** Ends every session of an account (it was deleted, disabled or revoked at Firebase). */
+  revokeAll: (uid: string) => Promise<void>;
+  /** Notes that the account behind this session was just found in good standing. */
+  markChecked: (id: string) => Promise<void>;
   /** Counts a sign-in from this client; seconds to wait when past `perMinute`, else 0. */
   hitSignInLimit: (client: string, perMinute: number) => Promise<number>;
-  isActive: (id: string) => Promise<boolean>;
+  /** The session if it is live (not expired, not revoked), else null. */
+  find: (id: string) => Promise<LiveSession | null>;
+};
+
+export type LiveSession = {
+  uid: string;
+  /** When the password was typed (Firebase's auth_time); the session's start for older rows. */
+  signedInAt: Date;
+  accountCheckedAt: Date;
 };
 
 export function createSessionStore(db: Db): SessionStore {
   let created = 0;
   return {
-    async create(uid, expiresAt) {
+    async create(uid, expiresAt, signedInAt) {
       const id = randomBytes(18).toString("base64url");
-      await db.insert(sessions).values({ id, uid, expiresAt });
+      await db.insert(sessions).values({ id, uid, expiresAt, signedInAt });
       // One token replayed a thousand times must not make a thousand sessions: keep the newest.
       const newest = db
         .select({ id: sessions.id })
@@ -67,15 +79,35 @@ export function createSessionStore(db: Db): SessionStore {
         .set({ revokedAt: new Date() })
         .where(and(eq(sessions.id, id), isNull(sessions.revokedAt)));
     },
-    async isActive(id) {
+    async revokeAll(uid) {
+      await db
+        .update(sessions)
+        .set({ revokedAt: new Date() })
+        .where(and(eq(sessions.uid, uid), isNull(sessions.revokedAt)));
+    },
+    async markChecked(id) {
+      await db.update(sessions).set({ accountCheckedAt: new Date() }).where(eq(sessions.id, id));
+    },
+    async find(id) {
       const rows = await db
-        .select({ id: sessions.id })
+        .select({
+          uid: sessions.uid,
+          createdAt: sessions.createdAt,
+          signedInAt: sessions.signedInAt,
+          accountCheckedAt: sessions.accountCheckedAt,
+        })
         .from(sessions)
         .where(
           and(eq(sessions.id, id), isNull(sessions.revokedAt), gt(sessions.expiresAt, new Date())),
         )
         .limit(1);
-      return rows.length === 1;
+      const row = rows[0];
+      if (!row) return null;
+      return {
+        uid: row.uid,
+        signedInAt: row.signedInAt ?? row.createdAt,
+        accountCheckedAt: row.accountCheckedAt,
+      };
     },
   };
 }

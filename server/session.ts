@@ -9,6 +9,14 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Env } from "#server/env.ts";
+import {
+  accountProblem,
+  AccountsUnavailable,
+  TokenRefused,
+  type Accounts,
+  type TokenVerifier,
+  type VerifiedToken,
+} from "#server/firebase-admin.ts";
 import { maskEmail } from "#server/log-safety.ts";
 import type { SessionStore } from "#server/session-store.ts";
 import type { SessionUser } from "#src/lib/public-env.ts";
@@ -16,16 +24,8 @@ import type { SessionUser } from "#src/lib/public-env.ts";
 /** The spec's "ID token max-age for token sync": a token older than this is not accepted. */
 export const MAX_ID_TOKEN_AGE_SECONDS = 5 * 60;
 export const SESSION_MAX_AGE_SECONDS = 14 * 24 * 60 * 60;
-
-/** What a verified Firebase ID token says: iat is when it was minted, auth_time when the password was typed. */
-export type VerifiedToken = {
-  uid: string;
-  email?: string;
-  email_verified?: boolean;
-  iat: number;
-  auth_time: number;
-};
-export type TokenVerifier = (idToken: string) => Promise<VerifiedToken>;
+/** After Firebase could not be reached, ordinary pages wait this long before asking again. */
+const ACCOUNT_RETRY_MS = 30_000;
 
 /** u: uid, e: email, v: email verified, x: expiry (seconds), s: the server-side session's id. */
 type Payload = { u: string; e: string | null; v: boolean; x: number; s: string };
@@ -133,25 +133,97 @@ function bearerToken(req: FastifyRequest): string | null {
   return match?.[1] ?? null;
 }
 
-/** The cookie's session and its row, together: what the server believes about this request. */
-export function createSessions(env: Env, codec: SessionCodec, store: SessionStore) {
+/**
+ * The cookie's session, its row and its account, together: what the server believes about this
+ * request. The account is read from Firebase once every SESSION_RECHECK_SECONDS for a page,
+ * and every time when `fresh` (admin), so a deleted, disabled or revoked account loses its
+ * sessions everywhere (decision 011).
+ */
+export function createSessions(
+  env: Env,
+  codec: SessionCodec,
+  store: SessionStore,
+  accounts: Pick<Accounts, "lookup">,
+) {
   const name = sessionCookieName(env);
+  /** Until when ordinary pages skip the account check because Firebase was unreachable. */
+  let retryAt = 0;
+
+  /** Ends every session of an account Firebase no longer vouches for. */
+  async function endAccount(req: FastifyRequest, uid: string, reason: string) {
+    req.log.warn({ event: "session.account_ended", uid, reason }, "sessions ended by Firebase");
+    try {
+      await store.revokeAll(uid);
+    } catch (error) {
+      req.log.error({ event: "session.store_failed", err: error }, "sessions could not be ended");
+    }
+  }
+
   return {
     codec,
     store,
     cookieName: name,
-    /** The signed cookie, and only while its session is active; anonymous when in doubt. */
-    async userFrom(req: FastifyRequest): Promise<CookieSession | null> {
+    /**
+     * The signed cookie's session while it is live and its account in good standing; anonymous
+     * when in doubt. With `fresh`, the account is read from Firebase now and its email and
+     * verification come from there; if Firebase cannot be reached, AccountsUnavailable is thrown
+     * (the caller answers 503, not 401).
+     */
+    async userFrom(
+      req: FastifyRequest,
+      { fresh = false }: { fresh?: boolean } = {},
+    ): Promise<CookieSession | null> {
       const session = codec.decode(readCookie(req.headers.cookie, name));
       if (!session) return null;
+      let live;
       try {
-        if (!(await store.isActive(session.sessionId))) return null;
-        req.sessionUid = session.uid;
-        return session;
+        live = await store.find(session.sessionId);
       } catch (error) {
         req.log.warn({ event: "session.check_failed", err: error }, "session check failed");
+        if (fresh) throw new AccountsUnavailable(error);
         return null;
       }
+      if (!live || live.uid !== session.uid) return null;
+
+      const now = Date.now();
+      const due = now - live.accountCheckedAt.getTime() >= env.sessionRecheckSeconds * 1000;
+      if (fresh || (due && now >= retryAt)) {
+        let account;
+        try {
+          account = await accounts.lookup(session.uid);
+        } catch (error) {
+          if (error instanceof TokenRefused) {
+            await endAccount(req, session.uid, "refused");
+            return null;
+          }
+          req.log.warn(
+            { event: "session.account_unreachable", err: error },
+            "account check failed: Firebase unreachable",
+          );
+          if (fresh)
+            throw error instanceof AccountsUnavailable ? error : new AccountsUnavailable(error);
+          // An ordinary page goes on with the session it had; the check is tried again soon.
+          retryAt = now + ACCOUNT_RETRY_MS;
+          req.sessionUid = session.uid;
+          return session;
+        }
+        const problem = accountProblem(account, Math.floor(live.signedInAt.getTime() / 1000));
+        if (problem || !account) {
+          await endAccount(req, session.uid, problem ?? "deleted");
+          return null;
+        }
+        try {
+          await store.markChecked(session.sessionId);
+        } catch {
+          // Checked all the same; the next request asks again.
+        }
+        req.sessionUid = session.uid;
+        return fresh
+          ? { ...session, email: account.email, emailVerified: account.emailVerified }
+          : session;
+      }
+      req.sessionUid = session.uid;
+      return session;
     },
   };
 }
@@ -190,7 +262,14 @@ export function registerSessionRoutes(
     let decoded: VerifiedToken;
     try {
       decoded = await verifyIdToken(token);
-    } catch {
+    } catch (error) {
+      if (error instanceof AccountsUnavailable) {
+        req.log.error(
+          { event: "session.accounts_unreachable", err: error },
+          "sign-in failed: Firebase unreachable",
+        );
+        return refuse(reply, 503, "unavailable");
+      }
       req.log.warn(
         { event: "session.token_refused" },
         "sign-in refused: the ID token did not verify",
@@ -217,6 +296,7 @@ export function registerSessionRoutes(
       sessionId = await store.create(
         decoded.uid,
         new Date(Date.now() + SESSION_MAX_AGE_SECONDS * 1000),
+        new Date(decoded.auth_time * 1000),
       );
       // A new sign-in replaces the session this browser had: the old cookie is worth nothing now.
       const previous = previousSessionId(req);

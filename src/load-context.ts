@@ -17,7 +17,11 @@ declare module "react-router" {
      * a refusal of the visitor's request). */
     reportError: (error: unknown) => void;
     waitlist: WaitlistPort;
-    adminAccess: AdminAccess;
+    /**
+     * Whether this visitor may use the admin, asked of Firebase when called (a deleted or disabled
+     * account is refused at once); "unavailable" when Firebase cannot be reached.
+     */
+    adminAccess: () => Promise<AdminAccess>;
   }
 }
 

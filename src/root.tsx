@@ -40,6 +40,19 @@ export const links: Route.LinksFunction = () => [
   { rel: "apple-touch-icon", href: "/apple-touch-icon.png" },
 ];
 
+/**
+ * Headers for every page. When the root's error boundary shows an error, the error's own headers
+ * (a 503's Retry-After, a 401's WWW-Authenticate) reach the visitor; other pages add nothing here.
+ */
+export const headers: Route.HeadersFunction = ({ errorHeaders }) => {
+  const out = new Headers();
+  for (const name of ["Retry-After", "WWW-Authenticate"]) {
+    const value = errorHeaders?.get(name);
+    if (value) out.set(name, value);
+  }
+  return out;
+};
+
 export function loader({ context }: Route.LoaderArgs) {
   return { env: context.publicEnv, user: context.sessionUser };
 }

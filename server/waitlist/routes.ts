@@ -3,7 +3,8 @@ import type { Env } from "#server/env.ts";
 import { maskEmail } from "#server/log-safety.ts";
 import { loadedReactBuild } from "#server/react-build.ts";
 import { isCrossSite } from "#server/request-guards.ts";
-import type { Sessions, TokenVerifier } from "#server/session.ts";
+import { AccountsUnavailable, type TokenVerifier } from "#server/firebase-admin.ts";
+import type { Sessions } from "#server/session.ts";
 import { toCsv } from "#server/waitlist/csv.ts";
 import type { WaitlistService } from "#server/waitlist/service.ts";
 import { WAITLIST_SUCCESS } from "#src/features/waitlist/schema.ts";
@@ -39,6 +40,18 @@ export function sendSubmitResult(reply: FastifyReply, result: SubmitResult) {
         .header("Retry-After", "30")
         .send({ ok: false, message: UNAVAILABLE_MESSAGE });
   }
+}
+
+/** Firebase could not say whether the account may act: a 503 to retry, never a 401. */
+function accountsUnavailable(req: FastifyRequest, reply: FastifyReply) {
+  req.log.error(
+    { event: "admin.accounts_unreachable" },
+    "admin export failed: Firebase unreachable",
+  );
+  return reply
+    .status(503)
+    .header("Retry-After", "30")
+    .send({ ok: false, message: "Sign-in checks are unavailable for a moment. Please try again." });
 }
 
 export function clientKey(req: FastifyRequest): string {
@@ -96,7 +109,8 @@ export function registerWaitlistRoutes(
         if (!token) throw new Error("malformed");
         const decoded = await deps.verifyIdToken(token);
         user = { email: decoded.email ?? null, emailVerified: decoded.email_verified === true };
-      } catch {
+      } catch (error) {
+        if (error instanceof AccountsUnavailable) return accountsUnavailable(req, reply);
         req.log.warn(
           { event: "admin.token_refused" },
           "admin export refused: the token did not verify",
@@ -111,7 +125,13 @@ export function registerWaitlistRoutes(
           .status(403)
           .send({ ok: false, message: "Open the export from the waitlist admin page." });
       }
-      user = await deps.sessions.userFrom(req);
+      // Every export asks Firebase now: a disabled or deleted administrator exports nothing.
+      try {
+        user = await deps.sessions.userFrom(req, { fresh: true });
+      } catch (error) {
+        if (error instanceof AccountsUnavailable) return accountsUnavailable(req, reply);
+        throw error;
+      }
     }
     const access = adminAccessFor(user, env);
     if (access === "signed-out") {

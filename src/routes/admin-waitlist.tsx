@@ -7,7 +7,6 @@ import { Container } from "#src/ui/container.tsx";
 const PAGE_SIZE = 500;
 
 export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
-
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {
     title: "Waitlist",
@@ -16,9 +15,14 @@ export const meta: Route.MetaFunction = (args) =>
   });
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  if (context.adminAccess === "signed-out") throw redirect("/login");
-  if (context.adminAccess === "forbidden")
-    throw data("This account may not see the waitlist.", { status: 403 });
+  const access = await context.adminAccess();
+  if (access === "signed-out") throw redirect("/login");
+  if (access === "forbidden") throw data("This account may not see the waitlist.", { status: 403 });
+  if (access === "unavailable")
+    throw data("Sign-in checks are unavailable for a moment. Please try again in a minute.", {
+      status: 503,
+      headers: { "Retry-After": "30" },
+    });
   const query = new URL(request.url).searchParams.get("q")?.slice(0, 200) ?? "";
   try {
     return { query, ...(await context.waitlist.list({ query, limit: PAGE_SIZE })) };

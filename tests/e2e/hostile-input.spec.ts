@@ -5,6 +5,7 @@
  * unescaped, and a refused request stores nothing: at the end the database holds exactly the
  * addresses the server acknowledged.
  */
+import { connect } from "node:net";
 import fc from "fast-check";
 import { expect, test } from "@playwright/test";
 import { createUser, uniqueEmail } from "#tests/support/emulator.ts";
@@ -369,6 +370,71 @@ test("any path, query and method is answered without a 5xx or a leak", async () 
         check(sent);
       },
     ),
+    { numRuns: RUNS * 2 },
+  );
+});
+
+/** Request targets as an attacker writes them on the wire, which fetch would normalise away. */
+const rawTarget = fc.oneof(
+  fc.constantFrom(
+    "http://evil.example/waitlist",
+    "https://evil.example:443/admin/waitlist",
+    "http://127.0.0.1/",
+    "evil.example:443",
+    "127.0.0.1:80",
+    "*",
+    "//user:pass@evil.example/waitlist",
+    "//evil.example",
+    "///waitlist",
+    "/\\evil.example/login",
+    "\\waitlist",
+    "/waitlist\\..\\admin",
+    "/%00",
+    "/waitlist%00.html",
+    "/%C0%AE%C0%AE/%C0%AE%C0%AE/etc/passwd",
+    "/%FF%FE",
+    "/%E2%82",
+    "/?q=%00",
+    "/admin/waitlist?q=%C3%28",
+  ),
+  // Overlong: a path of 4,000 to 8,000 characters (headers stay under the 16 KB limit).
+  fc.integer({ min: 4_000, max: 8_000 }).map((n) => `/${"a/".repeat(n / 2)}`),
+  hostilePath.map((p) => `/${p}`),
+  hostilePath.map((p) => `http://evil.example${p}`),
+  hostilePath.map((p) => p.replaceAll("/", "\\")),
+  // Raw bytes of invalid UTF-8 in the target itself, not percent-encoded.
+  hostilePath.map((p) => `${p}\xc3\x28\xff`),
+);
+
+/** One request written byte for byte on a socket; the status line and body that came back. */
+function rawRequest(method: string, target: string): Promise<Sent> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(server.port, "127.0.0.1");
+    const chunks: Buffer[] = [];
+    socket.on("data", (c: Buffer) => chunks.push(c));
+    socket.on("error", reject);
+    socket.on("close", () => {
+      const answer = Buffer.concat(chunks).toString("latin1");
+      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? 0);
+      const body = answer.slice(answer.indexOf("\r\n\r\n") + 4);
+      resolve({ method, path: JSON.stringify(target).slice(0, 120), status, body });
+    });
+    socket.end(
+      Buffer.from(
+        `${method} ${target} HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nConnection: close\r\n\r\n`,
+        "latin1",
+      ),
+    );
+  });
+}
+
+test("any request target on the wire (absolute, authority, //, backslashes, NUL, overlong, broken UTF-8) is a 4xx or a page, never a 5xx", async () => {
+  await fc.assert(
+    fc.asyncProperty(rawTarget, fc.constantFrom("GET", "HEAD", "POST"), async (target, method) => {
+      const sent = await rawRequest(method, target);
+      expect(sent.status, `${method} ${sent.path} got no answer`).toBeGreaterThan(0);
+      check(sent);
+    }),
     { numRuns: RUNS * 2 },
   );
 });

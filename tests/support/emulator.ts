@@ -83,3 +83,41 @@ export async function signInToken(email: string, password: string): Promise<stri
   if (!response.ok) throw new Error(`signIn failed: ${response.status} ${await response.text()}`);
   return ((await response.json()) as { idToken: string }).idToken;
 }
+
+/** Changes an account as the emulator's administrator (Identity Toolkit's accounts:update). */
+async function updateAccount(uid: string, change: Record<string, unknown>): Promise<void> {
+  const response = await fetch(
+    `${EMULATOR}/identitytoolkit.googleapis.com/v1/projects/${E2E_PROJECT_ID}/accounts:update`,
+    {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Authorization: "Bearer owner" },
+      body: JSON.stringify({ localId: uid, ...change }),
+    },
+  );
+  if (!response.ok)
+    throw new Error(`accounts:update failed: ${response.status} ${await response.text()}`);
+}
+
+/** Disables an account, as an operator would in the Firebase console. */
+export function disableUser(uid: string): Promise<void> {
+  return updateAccount(uid, { disableUser: true });
+}
+
+/** Signs an account out everywhere: tokens from before now are no longer valid. */
+export function revokeSessions(uid: string): Promise<void> {
+  return updateAccount(uid, { validSince: String(Math.floor(Date.now() / 1000)) });
+}
+
+/** Deletes an account. */
+export async function deleteUser(uid: string): Promise<void> {
+  const response = await fetch(
+    `${EMULATOR}/identitytoolkit.googleapis.com/v1/projects/${E2E_PROJECT_ID}/accounts:delete`,
+    {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Authorization: "Bearer owner" },
+      body: JSON.stringify({ localId: uid }),
+    },
+  );
+  if (!response.ok)
+    throw new Error(`deleteUser failed: ${response.status} ${await response.text()}`);
+}

@@ -34,4 +34,5 @@ export type WaitlistPort = {
   }) => Promise<{ entries: AdminEntry[]; total: number; matching: number }>;
 };
 
-export type AdminAccess = "ok" | "signed-out" | "forbidden";
+/** "unavailable": Firebase could not be asked whether the account is still in good standing. */
+export type AdminAccess = "ok" | "signed-out" | "forbidden" | "unavailable";

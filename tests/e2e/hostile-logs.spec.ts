@@ -1,0 +1,92 @@
+/**
+ * Issue 13, item 4: a failing database never puts personal data in the logs. With PostgreSQL
+ * stopped under a running server, a waitlist submission, a sign-in and an admin export fail; the
+ * log lines say what failed, and none holds a value the visitor sent or a secret.
+ */
+import { createUser, signInToken, uniqueEmail, verifyEmail } from "#tests/support/emulator.ts";
+import { expect, test } from "#tests/support/fixtures.ts";
+import { startPostgres } from "#tests/support/postgres.ts";
+import { startServer } from "#tests/support/server.ts";
+
+test("with the database down, submissions, sign-ins and exports fail with logs that hold no personal data", async () => {
+  test.setTimeout(90_000);
+  const pg = startPostgres(55480 + Number(process.env.TEST_WORKER_INDEX ?? 0));
+  const adminEmail = uniqueEmail("log-admin");
+  const password = "log-secret-password-1";
+  const server = await startServer({
+    DATABASE_URL: pg.url,
+    ADMIN_EMAILS: adminEmail,
+    // Everything the server would say, not only warnings.
+    LOG_LEVEL: "info",
+  });
+  try {
+    const { uid } = await createUser(adminEmail, password);
+    await verifyEmail(uid);
+    const signIn = await fetch(`${server.url}/api/session`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${await signInToken(adminEmail, password)}` },
+    });
+    expect(signIn.status).toBe(200);
+    const cookie = (signIn.headers.get("set-cookie") ?? "").split(";")[0]!;
+    const cookieValue = cookie.slice(cookie.indexOf("=") + 1);
+    const sessionId = (
+      JSON.parse(Buffer.from(cookieValue.split(".")[0]!, "base64url").toString()) as { s: string }
+    ).s;
+    const token = await signInToken(adminEmail, password);
+    const lead = {
+      name: "Philippa Leakproof",
+      email: uniqueEmail("leak-lead"),
+      company: "Leakproof Tax Partners",
+      message: "Please keep this sentence out of any log file.",
+    };
+
+    pg.stop();
+
+    const submitted = await fetch(`${server.url}/api/waitlist`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(lead),
+    });
+    expect(submitted.status).toBe(503);
+    const session = await fetch(`${server.url}/api/session`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    expect(session.status).toBe(503);
+    const byToken = await fetch(`${server.url}/api/admin/waitlist.csv`, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    expect(byToken.status).toBe(503);
+    const byCookie = await fetch(`${server.url}/api/admin/waitlist.csv`, {
+      headers: { cookie, "Sec-Fetch-Site": "same-origin" },
+    });
+    expect(byCookie.status).toBe(503);
+    const page = await fetch(`${server.url}/admin/waitlist`, { headers: { cookie } });
+    expect(page.status).toBe(503);
+
+    const log = server.output();
+    // The failures are there, as structured lines with a cause...
+    expect(log).toMatch(/"level":50/);
+    expect(log).toContain("Failed query");
+    // ...and nothing anyone sent or holds.
+    const secrets = {
+      "lead name": lead.name,
+      "lead email": lead.email,
+      "lead company": lead.company,
+      "lead message": lead.message,
+      "admin email": adminEmail,
+      password,
+      "ID token": token,
+      "ID token (signature)": token.split(".")[2] || token.slice(-40),
+      "session id": sessionId,
+      "session cookie": cookieValue,
+    };
+    const found = Object.entries(secrets)
+      .filter(([, value]) => value && log.toLowerCase().includes(value.toLowerCase()))
+      .map(([name]) => name);
+    expect(found, "personal data or secrets in the log").toEqual([]);
+  } finally {
+    await server.stop();
+    pg.remove();
+  }
+});

@@ -1,0 +1,178 @@
+/**
+ * Issue 13, item 10: a server session lasts only while Firebase vouches for its account. A deleted,
+ * disabled or signed-out-everywhere account loses its sessions (at once for admin, within
+ * SESSION_RECHECK_SECONDS for pages), and Firebase being unreachable is a 503, never a 401.
+ * Each test starts its own servers, so it runs alone and in any order.
+ */
+import {
+  createUser,
+  deleteUser,
+  disableUser,
+  revokeSessions,
+  signInToken,
+  uniqueEmail,
+  verifyEmail,
+} from "#tests/support/emulator.ts";
+import { expect, test } from "#tests/support/fixtures.ts";
+import { startServer, type RunningServer } from "#tests/support/server.ts";
+
+const PASSWORD = "standing-password-1";
+
+/** A new verified account, and a session cookie for it on `server`. */
+async function signedIn(server: RunningServer, label: string) {
+  const email = uniqueEmail(label);
+  const { uid } = await createUser(email, PASSWORD);
+  await verifyEmail(uid);
+  const token = await signInToken(email, PASSWORD);
+  const answer = await fetch(`${server.url}/api/session`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  expect(answer.status).toBe(200);
+  const cookie = (answer.headers.get("set-cookie") ?? "").split(";")[0]!;
+  return { email, uid, token, cookie };
+}
+
+/** Whether `cookie` is a live session on `server`: its pages are private to it. */
+async function signedInPage(server: RunningServer, cookie: string): Promise<boolean> {
+  const answer = await fetch(`${server.url}/contact`, { headers: { cookie } });
+  expect(answer.status).toBe(200);
+  return answer.headers.get("cache-control") === "private, no-store";
+}
+
+function adminPage(server: RunningServer, cookie: string) {
+  return fetch(`${server.url}/admin/waitlist`, { headers: { cookie }, redirect: "manual" });
+}
+
+function adminExport(server: RunningServer, auth: { cookie: string } | { token: string }) {
+  return fetch(`${server.url}/api/admin/waitlist.csv`, {
+    headers:
+      "cookie" in auth
+        ? { cookie: auth.cookie, "Sec-Fetch-Site": "same-origin" }
+        : { Authorization: `Bearer ${auth.token}` },
+  });
+}
+
+test("a disabled administrator loses the admin at once: page, export by cookie and by token", async () => {
+  const email = uniqueEmail("admin-disabled");
+  // Each server is started before the account exists, with the account's email as its admin.
+  const server = await startServer({ ADMIN_EMAILS: email });
+  try {
+    const { uid } = await createUser(email, PASSWORD);
+    await verifyEmail(uid);
+    const token = await signInToken(email, PASSWORD);
+    const signIn = await fetch(`${server.url}/api/session`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    const cookie = (signIn.headers.get("set-cookie") ?? "").split(";")[0]!;
+    expect((await adminPage(server, cookie)).status).toBe(200);
+    expect((await adminExport(server, { cookie })).status).toBe(200);
+    expect((await adminExport(server, { token })).status).toBe(200);
+
+    await disableUser(uid);
+
+    // No waiting for a re-check: every admin request asks Firebase.
+    const page = await adminPage(server, cookie);
+    expect(page.status).toBe(302);
+    expect(page.headers.get("location")).toBe("/login");
+    expect((await adminExport(server, { cookie })).status).toBe(401);
+    expect((await adminExport(server, { token })).status).toBe(401);
+    // The session is over everywhere, not only on admin pages.
+    expect(await signedInPage(server, cookie)).toBe(false);
+    // And the disabled account cannot sign in again with a token it still holds.
+    const again = await fetch(`${server.url}/api/session`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    expect(again.status).toBe(401);
+    expect(server.output()).toContain('"event":"session.account_ended"');
+  } finally {
+    await server.stop();
+  }
+});
+
+test("a deleted account, or one signed out everywhere, loses its sessions on its next page", async () => {
+  // Pages re-check the account on every request here, so the test needs no clock.
+  const server = await startServer({ SESSION_RECHECK_SECONDS: "0" });
+  try {
+    const deleted = await signedIn(server, "deleted");
+    const revoked = await signedIn(server, "revoked");
+    const untouched = await signedIn(server, "untouched");
+    expect(await signedInPage(server, deleted.cookie)).toBe(true);
+    expect(await signedInPage(server, revoked.cookie)).toBe(true);
+
+    await deleteUser(deleted.uid);
+    // Firebase's "valid since" counts in whole seconds: sign out everywhere a second later.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    await revokeSessions(revoked.uid);
+
+    expect(await signedInPage(server, deleted.cookie)).toBe(false);
+    expect(await signedInPage(server, revoked.cookie)).toBe(false);
+    expect(await signedInPage(server, untouched.cookie)).toBe(true);
+
+    // Signing in again after being signed out everywhere starts a good session.
+    const fresh = await signInToken(revoked.email, PASSWORD);
+    const answer = await fetch(`${server.url}/api/session`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${fresh}` },
+    });
+    expect(answer.status).toBe(200);
+    const cookie = (answer.headers.get("set-cookie") ?? "").split(";")[0]!;
+    expect(await signedInPage(server, cookie)).toBe(true);
+  } finally {
+    await server.stop();
+  }
+});
+
+test("with Firebase unreachable, signing in and the admin answer 503, and pages keep their session", async () => {
+  const email = uniqueEmail("admin-outage");
+  const first = await startServer({ ADMIN_EMAILS: email });
+  let cookie: string;
+  let token: string;
+  try {
+    const { uid } = await createUser(email, PASSWORD);
+    await verifyEmail(uid);
+    token = await signInToken(email, PASSWORD);
+    const answer = await fetch(`${first.url}/api/session`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    cookie = (answer.headers.get("set-cookie") ?? "").split(";")[0]!;
+    expect((await adminPage(first, cookie)).status).toBe(200);
+  } finally {
+    await first.stop();
+  }
+
+  // The same data (sessions and their secret), but the Auth emulator's address answers nothing.
+  const cut = await startServer(
+    {
+      ADMIN_EMAILS: email,
+      FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9",
+      SESSION_RECHECK_SECONDS: "0",
+    },
+    { dataDir: first.dataDir },
+  );
+  try {
+    const page = await adminPage(cut, cookie);
+    expect(page.status).toBe(503);
+    expect(page.headers.get("retry-after")).toBe("30");
+    expect(await page.text()).toContain("Sign-in checks are unavailable for a moment");
+
+    const byCookie = await adminExport(cut, { cookie });
+    expect(byCookie.status).toBe(503);
+    expect(((await byCookie.json()) as { message: string }).message).toMatch(/unavailable/);
+    expect((await adminExport(cut, { token })).status).toBe(503);
+
+    const signIn = await fetch(`${cut.url}/api/session`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    expect(signIn.status).toBe(503);
+
+    // An ordinary page does not sign anyone out because Firebase is away.
+    expect(await signedInPage(cut, cookie)).toBe(true);
+  } finally {
+    await cut.stop();
+  }
+});
