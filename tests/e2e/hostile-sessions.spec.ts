@@ -1,9 +1,13 @@
 /**
- * Issue 13, item 10: a server session lasts only while Firebase vouches for its account. A deleted,
- * disabled or signed-out-everywhere account loses its sessions (at once for admin, within
- * SESSION_RECHECK_SECONDS for pages), and Firebase being unreachable is a 503, never a 401.
- * Each test starts its own servers, so it runs alone and in any order.
+ * Issue 13, items 6, 8 and 10: a server session lasts only while Firebase vouches for its account.
+ * A deleted, disabled or signed-out-everywhere account loses its sessions (at once for admin,
+ * within SESSION_RECHECK_SECONDS for pages), Firebase being unreachable is a 503, never a 401, the
+ * emulator's unsigned tokens are believed only on this machine, and an admin's odd search is no
+ * outage. Each test starts its own servers, so it runs alone and in any order.
  */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import {
   createUser,
   deleteUser,
@@ -14,7 +18,7 @@ import {
   verifyEmail,
 } from "#tests/support/emulator.ts";
 import { expect, test } from "#tests/support/fixtures.ts";
-import { startServer, type RunningServer } from "#tests/support/server.ts";
+import { runServerExpectingExit, startServer, type RunningServer } from "#tests/support/server.ts";
 
 const PASSWORD = "standing-password-1";
 
@@ -174,5 +178,48 @@ test("with Firebase unreachable, signing in and the admin answer 503, and pages 
     expect(await signedInPage(cut, cookie)).toBe(true);
   } finally {
     await cut.stop();
+  }
+});
+
+test("the emulator's unsigned tokens are believed only on this machine: any other set-up does not start", async () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "tieout-refuse-"));
+  const base = { DATA_DIR: dataDir, FIREBASE_PROJECT_ID: "demo-tieout-e2e" };
+  // A public http SITE_URL without a real Firebase project: a forged token would be an admin.
+  const publicSite = await runServerExpectingExit({
+    ...base,
+    SITE_URL: "http://tieout.example",
+    FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9199",
+  });
+  expect(publicSite.code).not.toBe(0);
+  expect(publicSite.output).toContain("SITE_URL and FIREBASE_API_KEY");
+  // An emulator elsewhere on the network.
+  const remoteEmulator = await runServerExpectingExit({
+    ...base,
+    SITE_URL: "http://localhost:3999",
+    FIREBASE_AUTH_EMULATOR_HOST: "10.1.2.3:9099",
+  });
+  expect(remoteEmulator.code).not.toBe(0);
+  expect(remoteEmulator.output).toContain("FIREBASE_AUTH_EMULATOR_HOST");
+});
+
+test("an administrator's search with a NUL or broken UTF-8 finds nothing, and is never an outage", async () => {
+  const email = uniqueEmail("admin-search");
+  const server = await startServer({ ADMIN_EMAILS: email });
+  try {
+    const { uid } = await createUser(email, PASSWORD);
+    await verifyEmail(uid);
+    const answer = await fetch(`${server.url}/api/session`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${await signInToken(email, PASSWORD)}` },
+    });
+    const cookie = (answer.headers.get("set-cookie") ?? "").split(";")[0]!;
+    for (const q of ["%00", "a%00b", "%C3%28", "%FF%FE", "%ED%A0%80"]) {
+      const page = await fetch(`${server.url}/admin/waitlist?q=${q}`, { headers: { cookie } });
+      expect(page.status, q).toBe(200);
+      expect(await page.text(), q).toContain("Waitlist");
+    }
+    expect(server.output()).not.toContain("database unavailable");
+  } finally {
+    await server.stop();
   }
 });
