@@ -1,7 +1,6 @@
 import { useEffect, useRef, type ReactNode } from "react";
 import {
   isRouteErrorResponse,
-  Link,
   Links,
   Meta,
   Outlet,
@@ -13,7 +12,6 @@ import {
   useRouteLoaderData,
 } from "react-router";
 import type { Route } from "./+types/root";
-import { SITE } from "#src/content/site.ts";
 import { SiteFooter } from "#src/features/site-shell/site-footer.tsx";
 import { AuthProvider } from "#src/features/auth/auth-provider.tsx";
 import { AuthSlot } from "#src/features/auth/auth-slot.tsx";
@@ -26,9 +24,14 @@ import {
   HYDRATED_EVENT,
 } from "#src/lib/hydration-protocol.ts";
 import type { RouteHandle } from "#src/lib/route-handle.ts";
-import { Button } from "#src/ui/button.tsx";
-import { Container } from "#src/ui/container.tsx";
 import { NoticesProvider } from "#src/ui/notices.tsx";
+import {
+  FailureScreen,
+  ForbiddenScreen,
+  NotFoundScreen,
+  RefusedScreen,
+} from "#src/features/errors/error-screens.tsx";
+import { errorDataOf } from "#src/lib/http-errors.ts";
 import appCss from "./app.css?url";
 
 export const links: Route.LinksFunction = () => [
@@ -160,24 +163,14 @@ function useFocusOnNavigation() {
 
 export function ErrorBoundary() {
   const error = useRouteError();
-  const status = isRouteErrorResponse(error) ? error.status : 500;
-  if (!isRouteErrorResponse(error)) console.error(error);
-  return (
-    <Container className="py-24 sm:py-32">
-      <title>{`Something went wrong | ${SITE.name}`}</title>
-      <p className="font-serif text-5xl font-semibold text-ledger">{status}</p>
-      <h1 className="mt-4 font-serif text-3xl font-semibold">This page did not load</h1>
-      <p className="mt-3 max-w-prose text-ink-soft">
-        Something went wrong on our side. Your information is safe; please try again in a moment, or
-        write to{" "}
-        <a className="underline" href={`mailto:${SITE.contactEmail}`}>
-          {SITE.contactEmail}
-        </a>{" "}
-        if it keeps happening.
-      </p>
-      <Button asChild className="mt-8">
-        <Link to="/">Return to Home</Link>
-      </Button>
-    </Container>
-  );
+  if (!isRouteErrorResponse(error)) {
+    console.error(error);
+    return <FailureScreen status={500} />;
+  }
+  const { message, requestId } = errorDataOf(error.data);
+  if (error.status === 404) return <NotFoundScreen title />;
+  if (error.status === 401 || error.status === 403)
+    return <ForbiddenScreen status={error.status} message={message} />;
+  if (error.status < 500) return <RefusedScreen status={error.status} message={message} />;
+  return <FailureScreen status={error.status} message={message} requestId={requestId} />;
 }

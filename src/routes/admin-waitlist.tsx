@@ -1,4 +1,5 @@
-import { data, Form, redirect } from "react-router";
+import { Form, redirect } from "react-router";
+import { failure, refusal } from "#src/lib/http-errors.ts";
 import type { Route } from "./+types/admin-waitlist";
 import { pageMeta } from "#src/lib/meta.ts";
 import { Button } from "#src/ui/button.tsx";
@@ -17,20 +18,20 @@ export const meta: Route.MetaFunction = (args) =>
 export async function loader({ request, context }: Route.LoaderArgs) {
   const access = await context.adminAccess();
   if (access === "signed-out") throw redirect("/login");
-  if (access === "forbidden") throw data("This account may not see the waitlist.", { status: 403 });
+  if (access === "forbidden") throw refusal(403, "This account may not see the waitlist.");
   if (access === "unavailable")
-    throw data("Sign-in checks are unavailable for a moment. Please try again in a minute.", {
-      status: 503,
-      headers: { "Retry-After": "30" },
-    });
+    throw failure(
+      context,
+      "Sign-in checks are unavailable for a moment. Please try again in a minute.",
+    );
   const query = new URL(request.url).searchParams.get("q")?.slice(0, 200) ?? "";
   try {
     return { query, ...(await context.waitlist.list({ query, limit: PAGE_SIZE })) };
   } catch {
-    throw data("The waitlist is unavailable for a moment. Please try again in a minute.", {
-      status: 503,
-      headers: { "Retry-After": "30" },
-    });
+    throw failure(
+      context,
+      "The waitlist is unavailable for a moment. Please try again in a minute.",
+    );
   }
 }
 

@@ -161,7 +161,15 @@ test("with Firebase unreachable, signing in and the admin answer 503, and pages 
     const page = await adminPage(cut, cookie);
     expect(page.status).toBe(503);
     expect(page.headers.get("retry-after")).toBe("30");
-    expect(await page.text()).toContain("Sign-in checks are unavailable for a moment");
+    const text = await page.text();
+    expect(text).toContain("Sign-in checks are unavailable for a moment");
+    // The apology names the request, as the log line does.
+    expect(text).toContain("Request reference");
+    expect(text).toContain(page.headers.get("x-request-id")!);
+    // A client-side navigation's data request is refused the same way.
+    const data = await fetch(`${cut.url}/admin/waitlist.data`, { headers: { cookie } });
+    expect(data.status).toBe(503);
+    expect(await data.text()).toContain(data.headers.get("x-request-id")!);
 
     const byCookie = await adminExport(cut, { cookie });
     expect(byCookie.status).toBe(503);
