@@ -4,24 +4,24 @@
  * navigation's data request alike. The 5xx apology with its request id is checked in
  * hostile-sessions.spec.ts, where Firebase is made unreachable.
  */
-import { createUser, signInToken, uniqueEmail } from "#tests/support/emulator.ts";
-import { BASE_URL } from "#tests/support/e2e-env.ts";
-import { expect, test } from "#tests/support/fixtures.ts";
+import { createUser, uniqueEmail } from "#tests/support/emulator.ts";
+import { expect, test, waitForHydration } from "#tests/support/fixtures.ts";
 
 test.use({ expectedConsoleErrors: ["403", "Failed to load resource"] });
 
 test("a signed-in visitor who is not an administrator is told the admin page is not for them", async ({
   page,
-  context,
 }) => {
   const email = uniqueEmail("not-admin");
-  await createUser(email, "not-an-admin-password-1");
-  const answer = await fetch(`${BASE_URL}/api/session`, {
-    method: "POST",
-    headers: { Authorization: `Bearer ${await signInToken(email, "not-an-admin-password-1")}` },
-  });
-  const [name, value] = (answer.headers.get("set-cookie") ?? "").split(";")[0]!.split("=");
-  await context.addCookies([{ name: name!, value: value!, url: BASE_URL }]);
+  const password = "not-an-admin-password-1";
+  await createUser(email, password);
+  // Signed in as a visitor is: the browser's Firebase session and the server's, together.
+  await page.goto("/login");
+  await waitForHydration(page);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await expect(page).toHaveURL("/");
 
   const response = await page.goto("/admin/waitlist");
   expect(response?.status()).toBe(403);
