@@ -1,4 +1,12 @@
-import { bigint, integer, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import {
+  boolean,
+  bigint,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+} from "drizzle-orm/pg-core";
 
 /** Mirrors db/migrations (the SQL there is the source of truth; this is for typed queries). */
 export const waitlistEntries = pgTable("waitlist_entries", {
@@ -44,4 +52,6 @@ export const sessions = pgTable("sessions", {
   revokedAt: timestamp("revoked_at", { withTimezone: true }),
   signedInAt: timestamp("signed_in_at", { withTimezone: true }),
   accountCheckedAt: timestamp("account_checked_at", { withTimezone: true }).notNull().defaultNow(),
+  email: text("email"),
+  emailVerified: boolean("email_verified").notNull().default(false),
 });

@@ -24,11 +24,13 @@ import {
 import { createRequestGuards } from "#server/request-guards.ts";
 import { requestOrigin } from "#server/request-origin.ts";
 import { robotsTxt, sitemapXml } from "#server/seo.ts";
-import { AccountsUnavailable, type TokenVerifier } from "#server/firebase-admin.ts";
+import type { TokenVerifier } from "#server/firebase-admin.ts";
+import fastifyCookie from "@fastify/cookie";
 import type { AdminAccess } from "#src/features/waitlist/types.ts";
 import { registerSessionRoutes, type Sessions } from "#server/session.ts";
 import type { StaticAsset } from "#server/static-assets.ts";
-import { adminAccessFor, clientKey, registerWaitlistRoutes } from "#server/waitlist/routes.ts";
+import { clientKey, registerWaitlistRoutes } from "#server/waitlist/routes.ts";
+import { createAdminGuard } from "#server/admin-guard.ts";
 import type { WaitlistService } from "#server/waitlist/service.ts";
 
 export type AppOptions = {
@@ -189,6 +191,17 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   app.decorateRequest("sessionUid", null);
+  // Cookies are parsed and signed by @fastify/cookie; the session cookie carries only a signed id.
+  await app.register(fastifyCookie, {
+    secret: [...options.sessions.secrets],
+    algorithm: "sha256",
+    hook: "onRequest",
+  });
+  const adminGuard = createAdminGuard({
+    env,
+    sessions: options.sessions,
+    verifyIdToken: options.verifyIdToken,
+  });
 
   // Only JSON (Fastify's own parser) and forms are read; anything else is refused with 415.
   app.removeContentTypeParser("text/plain");
@@ -228,8 +241,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     env,
     waitlist: options.waitlist,
     ping: options.ping,
-    sessions: options.sessions,
-    verifyIdToken: options.verifyIdToken,
+    requireAdmin: adminGuard.requireAdmin,
   });
 
   const handleRequest = createRequestHandler(options.getBuild, mode);
@@ -285,18 +297,10 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     let adminAccess: Promise<AdminAccess> | undefined;
     const askAdminAccess = () =>
       (adminAccess ??= (async (): Promise<AdminAccess> => {
-        let access: AdminAccess;
-        let email: string | null = session?.email ?? null;
         // Asked again even when the page saw no session: a session that could not be checked
         // (the database away) is a 503 for the admin, not a sign-in page.
-        try {
-          const fresh = await options.sessions.userFrom(req, { fresh: true });
-          email = fresh?.email ?? email;
-          access = adminAccessFor(fresh, env);
-        } catch (error) {
-          if (!(error instanceof AccountsUnavailable)) throw error;
-          access = "unavailable";
-        }
+        const { access, user } = await adminGuard.bySession(req);
+        const email = user?.email ?? session?.email ?? null;
         if (access !== "ok") {
           req.log.warn(
             { event: "admin.page_refused", access, email: maskEmail(email) },

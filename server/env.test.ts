@@ -21,6 +21,14 @@ function problems(source: Record<string, string>): string[] {
 }
 
 describe("parseEnv", () => {
+  test("SESSION_SECRET may list several secrets, newest first, for rotation; each must be long", () => {
+    const env = parseEnv({ SESSION_SECRET: `${"n".repeat(32)}, ${"o".repeat(40)}` });
+    expect(env.sessionSecrets).toEqual(["n".repeat(32), "o".repeat(40)]);
+    expect(problems({ SESSION_SECRET: `${"n".repeat(32)},short` }).join("\n")).toMatch(
+      /SESSION_SECRET: each secret at least 32 characters/,
+    );
+  });
+
   test("a fresh clone runs with defaults: emulator mode, port 3000, embedded database", () => {
     const env = parseEnv({});
     expect(env.port).toBe(3000);

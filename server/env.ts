@@ -6,7 +6,7 @@ import { isIP } from "node:net";
 import { z } from "zod";
 import { parseDemoEmbed, type DemoEmbed } from "#src/lib/demo-embed.ts";
 
-const optional = (schema: z.ZodType<string>) =>
+const optional = <T>(schema: z.ZodType<T, string>) =>
   z.preprocess(
     (v) => (typeof v === "string" && v.trim() === "" ? undefined : v),
     schema.optional(),
@@ -33,7 +33,13 @@ const RawEnvSchema = z.object({
     z.string().regex(/^[A-Za-z0-9.-]+:\d{1,5}$/, "host:port, for example 127.0.0.1:9099"),
   ),
   SESSION_SECRET: optional(
-    z.string().min(32, "at least 32 characters (for example: openssl rand -base64 48)"),
+    z
+      .string()
+      .transform((v) => v.split(",").map((secret) => secret.trim()))
+      .refine(
+        (secrets) => secrets.every((secret) => secret.length >= 32),
+        "each secret at least 32 characters (for example: openssl rand -base64 48); to rotate, list the new one first, a comma, then the old one",
+      ),
   ),
   ADMIN_EMAILS: optional(z.string()),
   WAITLIST_RATE_LIMIT: optional(z.string().regex(/^\d+$/, "a whole number (0 turns it off)")),
@@ -68,7 +74,9 @@ export type Env = {
     | { mode: "emulator"; projectId: string; emulatorHost: string }
     | { mode: "production"; apiKey: string; authDomain: string; projectId: string; appId: string };
   /** Signs the session cookie; unset in emulator mode means one is generated and kept in DATA_DIR. */
-  sessionSecret: string | undefined;
+  /** Newest first: the first signs session cookies, every one verifies (rotation). Empty in
+   * emulator mode without SESSION_SECRET (one is generated and kept in DATA_DIR). */
+  sessionSecrets: readonly string[];
   adminEmails: readonly string[];
   waitlistRateLimit: number;
   /** Sign-ins (ID tokens exchanged for a session) per minute per client address; 0: no limit. */
@@ -252,10 +260,10 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
 
   if (problems.length > 0) throw new EnvError(problems);
 
-  const nodeEnv = (raw.NODE_ENV ?? "production") as Env["nodeEnv"];
+  const nodeEnv = raw.NODE_ENV ?? "production";
   return {
     nodeEnv,
-    logLevel: (raw.LOG_LEVEL as Env["logLevel"] | undefined) ?? "info",
+    logLevel: raw.LOG_LEVEL ?? "info",
     port,
     host: raw.HOST ?? "0.0.0.0",
     siteUrl,
@@ -263,7 +271,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     dataDir: raw.DATA_DIR ?? "./data",
     databaseUrl: raw.DATABASE_URL,
     firebase,
-    sessionSecret: raw.SESSION_SECRET,
+    sessionSecrets: raw.SESSION_SECRET ?? [],
     adminEmails,
     waitlistRateLimit: Number(raw.WAITLIST_RATE_LIMIT ?? "10"),
     sessionRateLimit: Number(raw.SESSION_RATE_LIMIT ?? "20"),

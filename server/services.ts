@@ -6,7 +6,7 @@ import type { FastifyBaseLogger } from "fastify";
 import { openDatabase } from "#db/client.ts";
 import type { Env } from "#server/env.ts";
 import { createAccounts } from "#server/firebase-admin.ts";
-import { createSessionCodec, createSessions, resolveSessionSecret } from "#server/session.ts";
+import { createSessions, resolveSessionSecrets } from "#server/session.ts";
 import { createSessionStore } from "#server/session-store.ts";
 import { startForwarder } from "#server/waitlist/forwarder.ts";
 import { createWaitlistService } from "#server/waitlist/service.ts";
@@ -23,7 +23,7 @@ export async function openServices(env: Env, log: FastifyBaseLogger) {
     ping: database.ping,
     sessions: createSessions(
       env,
-      createSessionCodec(await resolveSessionSecret(env)),
+      await resolveSessionSecrets(env),
       createSessionStore(database.db),
       accounts,
     ),

@@ -17,12 +17,21 @@ export type SessionStore = {
    * A new session for this account; returns its id (random, 144 bits). Past
    * MAX_SESSIONS_PER_USER live sessions, the oldest end.
    */
-  create: (uid: string, expiresAt: Date, signedInAt: Date) => Promise<string>;
+  create: (session: {
+    uid: string;
+    email: string | null;
+    emailVerified: boolean;
+    expiresAt: Date;
+    signedInAt: Date;
+  }) => Promise<string>;
   revoke: (id: string) => Promise<void>;
   /** Ends every session of an account (it was deleted, disabled or revoked at Firebase). */
   revokeAll: (uid: string) => Promise<void>;
   /** Notes that the account behind this session was just found in good standing. */
-  markChecked: (id: string) => Promise<void>;
+  markChecked: (
+    id: string,
+    account: { email: string | null; emailVerified: boolean },
+  ) => Promise<void>;
   /** Counts a sign-in from this client; seconds to wait when past `perMinute`, else 0. */
   hitSignInLimit: (client: string, perMinute: number) => Promise<number>;
   /** The session if it is live (not expired, not revoked), else null. */
@@ -31,6 +40,8 @@ export type SessionStore = {
 
 export type LiveSession = {
   uid: string;
+  email: string | null;
+  emailVerified: boolean;
   /** When the password was typed (Firebase's auth_time); the session's start for older rows. */
   signedInAt: Date;
   accountCheckedAt: Date;
@@ -39,9 +50,9 @@ export type LiveSession = {
 export function createSessionStore(db: Db): SessionStore {
   let created = 0;
   return {
-    async create(uid, expiresAt, signedInAt) {
+    async create({ uid, email, emailVerified, expiresAt, signedInAt }) {
       const id = randomBytes(18).toString("base64url");
-      await db.insert(sessions).values({ id, uid, expiresAt, signedInAt });
+      await db.insert(sessions).values({ id, uid, email, emailVerified, expiresAt, signedInAt });
       // One token replayed a thousand times must not make a thousand sessions: keep the newest.
       const newest = db
         .select({ id: sessions.id })
@@ -85,13 +96,18 @@ export function createSessionStore(db: Db): SessionStore {
         .set({ revokedAt: new Date() })
         .where(and(eq(sessions.uid, uid), isNull(sessions.revokedAt)));
     },
-    async markChecked(id) {
-      await db.update(sessions).set({ accountCheckedAt: new Date() }).where(eq(sessions.id, id));
+    async markChecked(id, { email, emailVerified }) {
+      await db
+        .update(sessions)
+        .set({ accountCheckedAt: new Date(), email, emailVerified })
+        .where(eq(sessions.id, id));
     },
     async find(id) {
       const rows = await db
         .select({
           uid: sessions.uid,
+          email: sessions.email,
+          emailVerified: sessions.emailVerified,
           createdAt: sessions.createdAt,
           signedInAt: sessions.signedInAt,
           accountCheckedAt: sessions.accountCheckedAt,
@@ -105,6 +121,8 @@ export function createSessionStore(db: Db): SessionStore {
       if (!row) return null;
       return {
         uid: row.uid,
+        email: row.email,
+        emailVerified: row.emailVerified,
         signedInAt: row.signedInAt ?? row.createdAt,
         accountCheckedAt: row.accountCheckedAt,
       };

@@ -1,12 +1,14 @@
 /**
  * The session cookie that lets the server render the right header and redirect signed-in visitors
  * (PRODUCT.md rule 4). The browser proves a sign-in by POSTing a fresh Firebase ID token; the
- * server verifies it with firebase-admin and answers with an HMAC-signed, HttpOnly cookie. The
- * cookie holds no secret of the user's, only who they are and until when. See decision 004.
+ * server verifies it with firebase-admin, stores a session row, and answers with an HttpOnly
+ * cookie that carries only the row's id, signed by @fastify/cookie. Who the visitor is comes from
+ * the row, never from the cookie. See decisions 004, 011 and 013.
  */
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
+import type { CookieSerializeOptions } from "@fastify/cookie";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Env } from "#server/env.ts";
 import {
@@ -26,9 +28,8 @@ export const MAX_ID_TOKEN_AGE_SECONDS = 5 * 60;
 export const SESSION_MAX_AGE_SECONDS = 14 * 24 * 60 * 60;
 /** After Firebase could not be reached, ordinary pages wait this long before asking again. */
 const ACCOUNT_RETRY_MS = 30_000;
-
-/** u: uid, e: email, v: email verified, x: expiry (seconds), s: the server-side session's id. */
-type Payload = { u: string; e: string | null; v: boolean; x: number; s: string };
+/** A session id is 18 random bytes in base64url; a signed cookie is that, a dot and 43 more. */
+const MAX_COOKIE_LENGTH = 128;
 
 export type CookieSession = SessionUser & { emailVerified: boolean; sessionId: string };
 
@@ -37,79 +38,35 @@ export function sessionCookieName(env: Env): string {
   return env.siteUrl.startsWith("https://") ? "__Host-tieout_session" : "tieout_session";
 }
 
-export function readCookie(header: string | undefined, name: string): string | undefined {
-  if (!header) return undefined;
-  for (const part of header.split(";")) {
-    const eq = part.indexOf("=");
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return undefined;
-}
-
-export function createSessionCodec(secret: string) {
-  const sign = (data: string) => createHmac("sha256", secret).update(data).digest("base64url");
-  return {
-    encode(
-      user: { uid: string; email: string | null; emailVerified: boolean; sessionId: string },
-      now = Date.now(),
-    ): string {
-      const payload: Payload = {
-        u: user.uid,
-        e: user.email,
-        v: user.emailVerified,
-        x: Math.floor(now / 1000) + SESSION_MAX_AGE_SECONDS,
-        s: user.sessionId,
-      };
-      const data = Buffer.from(JSON.stringify(payload)).toString("base64url");
-      return `${data}.${sign(data)}`;
-    },
-    decode(value: string | undefined, now = Date.now()): CookieSession | null {
-      if (!value || value.length > 2048) return null;
-      const [data, signature, extra] = value.split(".");
-      if (!data || !signature || extra !== undefined) return null;
-      const expected = Buffer.from(sign(data));
-      const given = Buffer.from(signature);
-      if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
-      try {
-        const payload = JSON.parse(
-          Buffer.from(data, "base64url").toString("utf8"),
-        ) as Partial<Payload>;
-        if (typeof payload.u !== "string" || typeof payload.x !== "number") return null;
-        if (typeof payload.s !== "string" || payload.x * 1000 <= now) return null;
-        return {
-          uid: payload.u,
-          email: typeof payload.e === "string" ? payload.e : null,
-          emailVerified: payload.v === true,
-          sessionId: payload.s,
-        };
-      } catch {
-        return null;
-      }
-    },
-  };
-}
-
-export type SessionCodec = ReturnType<typeof createSessionCodec>;
-
-/** SESSION_SECRET, or in emulator mode a random one kept in DATA_DIR so restarts keep sessions. */
-export async function resolveSessionSecret(env: Env): Promise<string> {
-  if (env.sessionSecret) return env.sessionSecret;
+/**
+ * The secrets that sign session cookies, newest first: SESSION_SECRET (a comma-separated list, so
+ * a new secret can sign while the previous one still verifies), or in emulator mode one generated
+ * and kept in DATA_DIR so restarts keep sessions.
+ */
+export async function resolveSessionSecrets(env: Env): Promise<string[]> {
+  if (env.sessionSecrets.length > 0) return [...env.sessionSecrets];
   const file = path.join(env.dataDir, "session-secret");
   try {
     const existing = (await readFile(file, "utf8")).trim();
-    if (existing.length >= 32) return existing;
+    if (existing.length >= 32) return [existing];
   } catch {
     // Not there yet: create it below.
   }
   const secret = randomBytes(48).toString("base64url");
   await mkdir(env.dataDir, { recursive: true });
   await writeFile(file, secret, { mode: 0o600 });
-  return secret;
+  return [secret];
 }
 
-function cookieAttributes(env: Env, maxAge: number): string {
-  const secure = env.siteUrl.startsWith("https://") ? "; Secure" : "";
-  return `Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure}`;
+function cookieOptions(env: Env, maxAge: number): CookieSerializeOptions {
+  return {
+    path: "/",
+    httpOnly: true,
+    sameSite: "lax",
+    secure: env.siteUrl.startsWith("https://"),
+    maxAge,
+    signed: true,
+  };
 }
 
 /**
@@ -141,7 +98,7 @@ function bearerToken(req: FastifyRequest): string | null {
  */
 export function createSessions(
   env: Env,
-  codec: SessionCodec,
+  secrets: readonly string[],
   store: SessionStore,
   accounts: Pick<Accounts, "lookup">,
 ) {
@@ -159,41 +116,59 @@ export function createSessions(
     }
   }
 
+  /** The session id this request's cookie names, if its signature holds (live or not). */
+  function sessionIdOf(req: FastifyRequest): string | null {
+    const raw = req.cookies[name];
+    if (!raw || raw.length > MAX_COOKIE_LENGTH) return null;
+    const unsigned = req.unsignCookie(raw);
+    return unsigned.valid && unsigned.value ? unsigned.value : null;
+  }
+
   return {
-    codec,
+    /** For @fastify/cookie: the first signs, every one verifies (rotation). */
+    secrets,
     store,
     cookieName: name,
+    sessionIdOf,
+    /** The Set-Cookie options for a new session (or, with maxAge 0, for ending one). */
+    cookieOptions: (maxAge: number) => cookieOptions(env, maxAge),
     /**
-     * The signed cookie's session while it is live and its account in good standing; anonymous
-     * when in doubt. With `fresh`, the account is read from Firebase now and its email and
-     * verification come from there; if Firebase cannot be reached, AccountsUnavailable is thrown
-     * (the caller answers 503, not 401).
+     * The signed cookie's session while its row is live and its account in good standing;
+     * anonymous when in doubt. With `fresh`, the account is read from Firebase now; if Firebase
+     * or the session store cannot be reached, AccountsUnavailable is thrown (the caller answers
+     * 503, not 401).
      */
     async userFrom(
       req: FastifyRequest,
       { fresh = false }: { fresh?: boolean } = {},
     ): Promise<CookieSession | null> {
-      const session = codec.decode(readCookie(req.headers.cookie, name));
-      if (!session) return null;
+      const sessionId = sessionIdOf(req);
+      if (!sessionId) return null;
       let live;
       try {
-        live = await store.find(session.sessionId);
+        live = await store.find(sessionId);
       } catch (error) {
         req.log.warn({ event: "session.check_failed", err: error }, "session check failed");
         if (fresh) throw new AccountsUnavailable(error);
         return null;
       }
-      if (!live || live.uid !== session.uid) return null;
+      if (!live) return null;
+      const session: CookieSession = {
+        uid: live.uid,
+        email: live.email,
+        emailVerified: live.emailVerified,
+        sessionId,
+      };
 
       const now = Date.now();
       const due = now - live.accountCheckedAt.getTime() >= env.sessionRecheckSeconds * 1000;
       if (fresh || (due && now >= retryAt)) {
         let account;
         try {
-          account = await accounts.lookup(session.uid);
+          account = await accounts.lookup(live.uid);
         } catch (error) {
           if (error instanceof TokenRefused) {
-            await endAccount(req, session.uid, "refused");
+            await endAccount(req, live.uid, "refused");
             return null;
           }
           req.log.warn(
@@ -204,25 +179,27 @@ export function createSessions(
             throw error instanceof AccountsUnavailable ? error : new AccountsUnavailable(error);
           // An ordinary page goes on with the session it had; the check is tried again soon.
           retryAt = now + ACCOUNT_RETRY_MS;
-          req.sessionUid = session.uid;
+          req.sessionUid = live.uid;
           return session;
         }
         const problem = accountProblem(account, Math.floor(live.signedInAt.getTime() / 1000));
         if (problem || !account) {
-          await endAccount(req, session.uid, problem ?? "deleted");
+          await endAccount(req, live.uid, problem ?? "deleted");
           return null;
         }
+        // The row follows the account: a changed or newly verified email shows from now on.
         try {
-          await store.markChecked(session.sessionId);
+          await store.markChecked(sessionId, {
+            email: account.email,
+            emailVerified: account.emailVerified,
+          });
         } catch {
           // Checked all the same; the next request asks again.
         }
-        req.sessionUid = session.uid;
-        return fresh
-          ? { ...session, email: account.email, emailVerified: account.emailVerified }
-          : session;
+        req.sessionUid = live.uid;
+        return { ...session, email: account.email, emailVerified: account.emailVerified };
       }
-      req.sessionUid = session.uid;
+      req.sessionUid = live.uid;
       return session;
     },
   };
@@ -234,10 +211,7 @@ export function registerSessionRoutes(
   app: FastifyInstance,
   { env, sessions, verifyIdToken }: { env: Env; sessions: Sessions; verifyIdToken: TokenVerifier },
 ) {
-  const { codec, store, cookieName: name } = sessions;
-  /** The session this request's cookie names, valid signature required (active or not). */
-  const previousSessionId = (req: FastifyRequest) =>
-    codec.decode(readCookie(req.headers.cookie, name))?.sessionId ?? null;
+  const { store, cookieName: name } = sessions;
   const refuse = (reply: FastifyReply, status: number, error: string) =>
     reply.status(status).header("Cache-Control", "no-store").send({ error });
 
@@ -293,13 +267,15 @@ export function registerSessionRoutes(
     }
     let sessionId: string;
     try {
-      sessionId = await store.create(
-        decoded.uid,
-        new Date(Date.now() + SESSION_MAX_AGE_SECONDS * 1000),
-        new Date(decoded.auth_time * 1000),
-      );
+      sessionId = await store.create({
+        uid: decoded.uid,
+        email: decoded.email ?? null,
+        emailVerified: decoded.email_verified === true,
+        expiresAt: new Date(Date.now() + SESSION_MAX_AGE_SECONDS * 1000),
+        signedInAt: new Date(decoded.auth_time * 1000),
+      });
       // A new sign-in replaces the session this browser had: the old cookie is worth nothing now.
-      const previous = previousSessionId(req);
+      const previous = sessions.sessionIdOf(req);
       if (previous) await store.revoke(previous);
     } catch (error) {
       req.log.error({ event: "session.store_failed", err: error }, "session could not be stored");
@@ -309,20 +285,15 @@ export function registerSessionRoutes(
       { event: "session.created", uid: decoded.uid, email: maskEmail(decoded.email) },
       "signed in",
     );
-    const value = codec.encode({
-      uid: decoded.uid,
-      email: decoded.email ?? null,
-      emailVerified: decoded.email_verified === true,
-      sessionId,
-    });
+    // The cookie carries the session's id only, signed; who it is stays in the row.
     return reply
-      .header("Set-Cookie", `${name}=${value}; ${cookieAttributes(env, SESSION_MAX_AGE_SECONDS)}`)
+      .setCookie(name, sessionId, sessions.cookieOptions(SESSION_MAX_AGE_SECONDS))
       .header("Cache-Control", "no-store")
       .send({ uid: decoded.uid, email: decoded.email ?? null });
   });
 
   app.delete("/api/session", async (req, reply) => {
-    const sessionId = previousSessionId(req);
+    const sessionId = sessions.sessionIdOf(req);
     if (sessionId) {
       try {
         await store.revoke(sessionId);
@@ -330,12 +301,12 @@ export function registerSessionRoutes(
       } catch (error) {
         // This browser forgets the cookie all the same; the 503 says the row could not be ended.
         req.log.error({ event: "session.store_failed", err: error }, "session could not be ended");
-        reply.header("Set-Cookie", `${name}=; ${cookieAttributes(env, 0)}`);
+        reply.clearCookie(name, sessions.cookieOptions(0));
         return refuse(reply, 503, "unavailable");
       }
     }
     return reply
-      .header("Set-Cookie", `${name}=; ${cookieAttributes(env, 0)}`)
+      .clearCookie(name, sessions.cookieOptions(0))
       .header("Cache-Control", "no-store")
       .status(204)
       .send();

@@ -1,14 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Env } from "#server/env.ts";
-import { maskEmail } from "#server/log-safety.ts";
 import { loadedReactBuild } from "#server/react-build.ts";
-import { isCrossSite } from "#server/request-guards.ts";
-import { AccountsUnavailable, type TokenVerifier } from "#server/firebase-admin.ts";
-import type { Sessions } from "#server/session.ts";
+import type { AdminGuard } from "#server/admin-guard.ts";
 import { toCsv } from "#server/waitlist/csv.ts";
 import type { WaitlistService } from "#server/waitlist/service.ts";
 import { WAITLIST_SUCCESS } from "#src/features/waitlist/schema.ts";
-import type { AdminAccess, SubmitResult } from "#src/features/waitlist/types.ts";
+import type { SubmitResult } from "#src/features/waitlist/types.ts";
 
 export const UNAVAILABLE_MESSAGE =
   "The waitlist is unavailable for a moment. Please try again in a minute.";
@@ -42,29 +39,8 @@ export function sendSubmitResult(reply: FastifyReply, result: SubmitResult) {
   }
 }
 
-/** Firebase could not say whether the account may act: a 503 to retry, never a 401. */
-function accountsUnavailable(req: FastifyRequest, reply: FastifyReply) {
-  req.log.error(
-    { event: "admin.accounts_unreachable" },
-    "admin export failed: Firebase unreachable",
-  );
-  return reply
-    .status(503)
-    .header("Retry-After", "30")
-    .send({ ok: false, message: "Sign-in checks are unavailable for a moment. Please try again." });
-}
-
 export function clientKey(req: FastifyRequest): string {
   return `waitlist:${req.ip}`;
-}
-
-export type AdminUser = { email: string | null; emailVerified: boolean };
-
-export function adminAccessFor(user: AdminUser | null, env: Env): AdminAccess {
-  if (!user) return "signed-out";
-  const email = user.email?.toLowerCase();
-  if (!user.emailVerified || !email || !env.adminEmails.includes(email)) return "forbidden";
-  return "ok";
 }
 
 export function registerWaitlistRoutes(
@@ -73,12 +49,10 @@ export function registerWaitlistRoutes(
     env: Env;
     waitlist: WaitlistService;
     ping: () => Promise<void>;
-    sessions: Sessions;
-    verifyIdToken: TokenVerifier;
+    requireAdmin: AdminGuard["requireAdmin"];
   },
 ) {
-  const { env, waitlist } = deps;
-  const siteOrigin = new URL(env.siteUrl).origin;
+  const { waitlist } = deps;
 
   app.get("/api/health", async (_req, reply) => {
     reply.header("Cache-Control", "no-store");
@@ -99,55 +73,8 @@ export function registerWaitlistRoutes(
     ),
   );
 
-  app.get("/api/admin/waitlist.csv", async (req, reply) => {
-    reply.header("Cache-Control", "no-store");
-    let user: AdminUser | null = null;
-    const header = req.headers.authorization;
-    if (header) {
-      const token = /^Bearer (\S{20,4096})$/.exec(header)?.[1];
-      try {
-        if (!token) throw new Error("malformed");
-        const decoded = await deps.verifyIdToken(token);
-        user = { email: decoded.email ?? null, emailVerified: decoded.email_verified === true };
-      } catch (error) {
-        if (error instanceof AccountsUnavailable) return accountsUnavailable(req, reply);
-        req.log.warn(
-          { event: "admin.token_refused" },
-          "admin export refused: the token did not verify",
-        );
-        return reply.status(401).send({ ok: false, message: "The token is not valid." });
-      }
-    } else {
-      // The cookie rides along on a link from any site (SameSite=Lax): trust it only from ours.
-      if (isCrossSite(req, siteOrigin)) {
-        req.log.warn({ event: "admin.cross_site_refused" }, "admin export refused: cross-site");
-        return reply
-          .status(403)
-          .send({ ok: false, message: "Open the export from the waitlist admin page." });
-      }
-      // Every export asks Firebase now: a disabled or deleted administrator exports nothing.
-      try {
-        user = await deps.sessions.userFrom(req, { fresh: true });
-      } catch (error) {
-        if (error instanceof AccountsUnavailable) return accountsUnavailable(req, reply);
-        throw error;
-      }
-    }
-    const access = adminAccessFor(user, env);
-    if (access === "signed-out") {
-      req.log.warn({ event: "admin.signed_out" }, "admin export refused: not signed in");
-      return reply.status(401).send({ ok: false, message: "Sign in as an administrator." });
-    }
-    if (access === "forbidden") {
-      req.log.warn(
-        { event: "admin.forbidden", email: maskEmail(user?.email) },
-        "admin export refused: not an administrator",
-      );
-      return reply
-        .status(403)
-        .send({ ok: false, message: "This account may not export the waitlist." });
-    }
-
+  // Who may export is decided by the one admin guard, before this handler runs.
+  app.get("/api/admin/waitlist.csv", { preHandler: deps.requireAdmin }, async (_req, reply) => {
     let rows;
     try {
       rows = await waitlist.allForExport();

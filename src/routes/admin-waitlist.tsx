@@ -1,5 +1,6 @@
-import { Form, redirect } from "react-router";
-import { failure, refusal } from "#src/lib/http-errors.ts";
+import { Form } from "react-router";
+import { requireAdmin } from "#src/lib/guards.ts";
+import { failure } from "#src/lib/http-errors.ts";
 import type { Route } from "./+types/admin-waitlist";
 import { pageMeta } from "#src/lib/meta.ts";
 import { Button } from "#src/ui/button.tsx";
@@ -16,14 +17,7 @@ export const meta: Route.MetaFunction = (args) =>
   });
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const access = await context.adminAccess();
-  if (access === "signed-out") throw redirect("/login");
-  if (access === "forbidden") throw refusal(403, "This account may not see the waitlist.");
-  if (access === "unavailable")
-    throw failure(
-      context,
-      "Sign-in checks are unavailable for a moment. Please try again in a minute.",
-    );
+  await requireAdmin(context, "This account may not see the waitlist.");
   const query = new URL(request.url).searchParams.get("q")?.slice(0, 200) ?? "";
   try {
     return { query, ...(await context.waitlist.list({ query, limit: PAGE_SIZE })) };

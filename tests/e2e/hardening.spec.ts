@@ -83,7 +83,7 @@ test.describe("requests from another site", () => {
       await page.getByRole("link", { name: "Open invoice" }).click();
       const response = await answer;
       expect(response.status()).toBe(403);
-      expect(await response.text()).toContain("Open the export from the waitlist admin page.");
+      expect(await response.text()).toContain("Open this from the admin pages of the site.");
     } finally {
       attacker.server.close();
     }

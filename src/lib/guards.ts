@@ -1,0 +1,21 @@
+/**
+ * The guard every admin loader and action calls first (decision 013). The server decides access
+ * from Firebase's record at the time of the request (server/admin-guard.ts); this turns its answer
+ * into the page's answer: the sign-in page, a 403, or a 503 to try again.
+ */
+import { redirect, type AppLoadContext } from "react-router";
+import { failure, refusal } from "#src/lib/http-errors.ts";
+
+export async function requireAdmin(
+  context: AppLoadContext,
+  refusedMessage = "This account may not use the admin.",
+): Promise<void> {
+  const access = await context.adminAccess();
+  if (access === "ok") return;
+  if (access === "signed-out") throw redirect("/login");
+  if (access === "forbidden") throw refusal(403, refusedMessage);
+  throw failure(
+    context,
+    "Sign-in checks are unavailable for a moment. Please try again in a minute.",
+  );
+}
