@@ -4,39 +4,13 @@ import { loadedReactBuild } from "#server/react-build.ts";
 import type { AdminGuard } from "#server/admin-guard.ts";
 import { toCsv } from "#server/waitlist/csv.ts";
 import type { WaitlistService } from "#server/waitlist/service.ts";
-import { WAITLIST_SUCCESS } from "#src/features/waitlist/schema.ts";
+import { UNAVAILABLE_MESSAGE, waitlistReply } from "#src/features/waitlist/reply.ts";
 import type { SubmitResult } from "#src/features/waitlist/types.ts";
 
-export const UNAVAILABLE_MESSAGE =
-  "The waitlist is unavailable for a moment. Please try again in a minute.";
-
-/** The JSON answer for each outcome of a submission (the contract in PRODUCT.md). */
-export function sendSubmitResult(reply: FastifyReply, result: SubmitResult) {
-  reply.header("Cache-Control", "no-store");
-  switch (result.kind) {
-    case "created":
-    case "ignored":
-      return reply.status(201).send(WAITLIST_SUCCESS);
-    case "exists":
-      return reply.status(200).send(WAITLIST_SUCCESS);
-    case "invalid":
-      return reply.status(422).send({
-        ok: false,
-        message: "Please correct the highlighted fields.",
-        errors: result.fieldErrors,
-        formErrors: result.formErrors,
-      });
-    case "rate-limited":
-      return reply
-        .status(429)
-        .header("Retry-After", String(result.retryAfterSeconds))
-        .send({ ok: false, message: "Too many requests. Please wait a minute and try again." });
-    case "unavailable":
-      return reply
-        .status(503)
-        .header("Retry-After", "30")
-        .send({ ok: false, message: UNAVAILABLE_MESSAGE });
-  }
+/** A submission's answer as JSON: the same status, headers and body the page's action renders. */
+function sendSubmitResult(reply: FastifyReply, result: SubmitResult) {
+  const { status, headers, body } = waitlistReply(result);
+  return reply.status(status).headers(headers).send(body);
 }
 
 export function clientKey(req: FastifyRequest): string {

@@ -3,7 +3,7 @@ import { data, Link } from "react-router";
 import type { Route } from "./+types/waitlist";
 import { SITE } from "#src/content/site.ts";
 import { attributionFrom, type Attribution } from "#src/features/waitlist/attribution.ts";
-import type { FieldErrors } from "#src/features/waitlist/schema.ts";
+import { waitlistReply, type WaitlistReply } from "#src/features/waitlist/reply.ts";
 import {
   SUBMIT_ERROR,
   WaitlistForm,
@@ -21,10 +21,14 @@ export const meta: Route.MetaFunction = (args) =>
     description: `Request early access to ${SITE.name}, AI agents that prepare workpapers, cross-reference and draft tax filings inside Excel.`,
   });
 
-type ActionResult =
-  { ok: true } | { ok: false; errors: FieldErrors; values: WaitlistValues; message: string };
+/** The page's answer to a post: the one waitlist reply, and what was typed when it failed. */
+type ActionResult = WaitlistReply & { values?: WaitlistValues };
 
-/** The form posted without JavaScript: the same service as the JSON API, answered with this page. */
+/**
+ * The form posted without JavaScript. The same service call and the same reply as the JSON API
+ * (src/features/waitlist/reply.ts), rendered as this page: the thank-you view, or the form again
+ * with its errors and what was typed.
+ */
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   // Without JavaScript the source of the lead is the address of the page the form was sent from
@@ -37,44 +41,17 @@ export async function action({ request, context }: Route.ActionArgs) {
     clientKey: context.clientKey,
     requestId: context.requestId,
   });
+  const { status, headers, body } = waitlistReply(result);
+  if (body.ok) return data<ActionResult>(body, { status, headers });
   const values: WaitlistValues = {
     name: fields.name ?? "",
     email: fields.email ?? "",
     company: fields.company ?? "",
     message: fields.message ?? "",
   };
-  switch (result.kind) {
-    case "created":
-    case "ignored":
-      return data<ActionResult>({ ok: true }, { status: 201 });
-    case "exists":
-      return data<ActionResult>({ ok: true }, { status: 200 });
-    case "invalid":
-      return data<ActionResult>(
-        {
-          ok: false,
-          errors: result.fieldErrors,
-          values,
-          message: "Please correct the highlighted fields.",
-        },
-        { status: 422 },
-      );
-    case "rate-limited":
-      return data<ActionResult>(
-        {
-          ok: false,
-          errors: {},
-          values,
-          message: "Too many requests. Please wait a minute and try again.",
-        },
-        { status: 429, headers: { "Retry-After": String(result.retryAfterSeconds) } },
-      );
-    case "unavailable":
-      return data<ActionResult>(
-        { ok: false, errors: {}, values, message: SUBMIT_ERROR },
-        { status: 503, headers: { "Retry-After": "30" } },
-      );
-  }
+  // A failure to store is told in the form's words, as the JavaScript form tells it.
+  const message = result.kind === "unavailable" ? SUBMIT_ERROR : body.message;
+  return data<ActionResult>({ ...body, message, values }, { status, headers });
 }
 
 /** utm_* and the path of the same-origin page a form was posted from, by its Referer. */

@@ -100,14 +100,18 @@ export function parseWaitlistEntry(input: unknown): WaitlistParse {
   }
   const result = WaitlistEntrySchema.safeParse(input);
   if (result.success) return { ok: true, entry: result.data };
+  // zod's own flattening: the first message of each visible field; anything else (an attribution
+  // field, a wrong shape) is a form error naming its field.
+  const flat = z.flattenError(result.error);
   const fieldErrors: FieldErrors = {};
-  const formErrors: string[] = [];
-  for (const issue of result.error.issues) {
-    const key = issue.path[0];
+  const formErrors = [...flat.formErrors];
+  for (const [key, messages] of Object.entries<string[] | undefined>(flat.fieldErrors)) {
+    const first = messages?.[0];
+    if (!first) continue;
     if (key === "name" || key === "email" || key === "company" || key === "message") {
-      fieldErrors[key] ??= issue.message;
+      fieldErrors[key] = first;
     } else {
-      formErrors.push(`${String(key)}: ${issue.message}`);
+      formErrors.push(`${key}: ${first}`);
     }
   }
   return { ok: false, fieldErrors, formErrors };

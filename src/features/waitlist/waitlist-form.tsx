@@ -7,6 +7,7 @@ import {
   WAITLIST_LIMITS,
   type FieldErrors,
 } from "#src/features/waitlist/schema.ts";
+import type { WaitlistReply } from "#src/features/waitlist/reply.ts";
 import { formText } from "#src/lib/form-text.ts";
 import { Button } from "#src/ui/button.tsx";
 import { Field } from "#src/ui/field.tsx";
@@ -79,17 +80,15 @@ export function WaitlistForm({
         onJoined();
         return;
       }
-      const body = (await response.json().catch(() => ({}))) as {
-        errors?: FieldErrors;
-        message?: string;
-      };
-      if (response.status === 422 && body.errors) {
+      // The one reply shape (reply.ts), the same the page's action renders without JavaScript.
+      const body = (await response.json().catch(() => ({}))) as Partial<WaitlistReply>;
+      if (response.status === 422 && body.ok === false && body.errors) {
         setFieldErrors(body.errors);
         setAlert(body.message);
         focusFirstInvalid(body.errors);
         return;
       }
-      if (response.status === 429) setAlert(body.message);
+      if (response.status === 429 && body.ok === false) setAlert(body.message);
       notify({ variant: "destructive", title: "Error", description: SUBMIT_ERROR });
     } catch {
       notify({ variant: "destructive", title: "Error", description: SUBMIT_ERROR });

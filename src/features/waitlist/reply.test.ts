@@ -1,0 +1,46 @@
+import { describe, expect, test } from "vitest";
+import { waitlistReply } from "#src/features/waitlist/reply.ts";
+import { parseWaitlistEntry, WAITLIST_SUCCESS } from "#src/features/waitlist/schema.ts";
+
+describe("waitlistReply: one answer per outcome, for the JSON API and the page alike", () => {
+  test("a new address and one already listed get the same body (nothing to enumerate)", () => {
+    expect(waitlistReply({ kind: "created" })).toMatchObject({
+      status: 201,
+      body: WAITLIST_SUCCESS,
+    });
+    expect(waitlistReply({ kind: "exists" })).toMatchObject({
+      status: 200,
+      body: WAITLIST_SUCCESS,
+    });
+    expect(waitlistReply({ kind: "ignored" }).body).toEqual(
+      waitlistReply({ kind: "created" }).body,
+    );
+  });
+
+  test("invalid fields come back with the schema's own messages", () => {
+    const parsed = parseWaitlistEntry({ name: "", email: "not an email", message: 7 });
+    expect(parsed.ok).toBe(false);
+    if (parsed.ok) return;
+    const reply = waitlistReply({ kind: "invalid", ...parsed });
+    expect(reply.status).toBe(422);
+    expect(reply.body).toEqual({
+      ok: false,
+      message: "Please correct the highlighted fields.",
+      errors: {
+        name: "Please enter your name.",
+        email: "Please enter a valid email address.",
+        message: expect.any(String) as string,
+      },
+      formErrors: [],
+    });
+  });
+
+  test("a refusal and an outage say when to try again, and nothing is ever cached", () => {
+    const limited = waitlistReply({ kind: "rate-limited", retryAfterSeconds: 42 });
+    expect(limited.status).toBe(429);
+    expect(limited.headers).toEqual({ "Cache-Control": "no-store", "Retry-After": "42" });
+    const down = waitlistReply({ kind: "unavailable" });
+    expect(down.status).toBe(503);
+    expect(down.headers["Retry-After"]).toBe("30");
+  });
+});

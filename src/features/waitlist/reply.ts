@@ -1,0 +1,55 @@
+/**
+ * The one answer to a waitlist submission (issue 14, decision 014). The service returns a
+ * SubmitResult; this turns it into a status, headers and a body that the JSON API sends as is and
+ * the page's action renders (the thank-you view, or the form with its errors). Every path that
+ * takes a submission, with JavaScript or without, ends here.
+ */
+import { WAITLIST_SUCCESS, type FieldErrors } from "#src/features/waitlist/schema.ts";
+import type { SubmitResult } from "#src/features/waitlist/types.ts";
+
+export const INVALID_MESSAGE = "Please correct the highlighted fields.";
+export const RATE_LIMITED_MESSAGE = "Too many requests. Please wait a minute and try again.";
+export const UNAVAILABLE_MESSAGE =
+  "The waitlist is unavailable for a moment. Please try again in a minute.";
+
+export type WaitlistReply =
+  | typeof WAITLIST_SUCCESS
+  | { ok: false; message: string; errors?: FieldErrors; formErrors?: string[] };
+
+export function waitlistReply(result: SubmitResult): {
+  status: number;
+  headers: Record<string, string>;
+  body: WaitlistReply;
+} {
+  const headers: Record<string, string> = { "Cache-Control": "no-store" };
+  switch (result.kind) {
+    case "created":
+    case "ignored":
+      return { status: 201, headers, body: WAITLIST_SUCCESS };
+    case "exists":
+      return { status: 200, headers, body: WAITLIST_SUCCESS };
+    case "invalid":
+      return {
+        status: 422,
+        headers,
+        body: {
+          ok: false,
+          message: INVALID_MESSAGE,
+          errors: result.fieldErrors,
+          formErrors: result.formErrors,
+        },
+      };
+    case "rate-limited":
+      return {
+        status: 429,
+        headers: { ...headers, "Retry-After": String(result.retryAfterSeconds) },
+        body: { ok: false, message: RATE_LIMITED_MESSAGE },
+      };
+    case "unavailable":
+      return {
+        status: 503,
+        headers: { ...headers, "Retry-After": "30" },
+        body: { ok: false, message: UNAVAILABLE_MESSAGE },
+      };
+  }
+}
