@@ -4,12 +4,12 @@
  * signature page and Annex A. Every site fact comes from SITE.
  */
 import type { DpaDocument } from "./legal-types.ts";
-import { SITE } from "./site.ts";
+import { postalAddress, SITE } from "./site.ts";
 
 const NAME = SITE.name;
 const ENTITY = SITE.legalEntity;
 const EMAIL = SITE.contactEmail;
-const POSTAL_ADDRESS = `${SITE.address.street}, ${SITE.address.city}, ${SITE.address.region} ${SITE.address.postalCode}, ${SITE.address.countryName}`;
+const POSTAL_ADDRESS = postalAddress();
 const SIGNATURE_FIELDS = ["Signature", "Name", "Title", "Date"] as const;
 
 export const DPA: DpaDocument = {

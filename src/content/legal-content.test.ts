@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import { DPA } from "#src/content/dpa.ts";
 import type { LegalBlock, LegalDocument } from "#src/content/legal-types.ts";
 import { PRIVACY_POLICY } from "#src/content/privacy-policy.ts";
-import { SITE } from "#src/content/site.ts";
+import { addressLines, postalAddress, SITE } from "#src/content/site.ts";
 import { TERMS_OF_SERVICE } from "#src/content/terms-of-service.ts";
 
 function blockText(block: LegalBlock): string {
@@ -119,4 +119,16 @@ test("the DPA has all twelve sections, the spec's figures, a signature page and 
   }
   expect(DPA.signature.parties.map((p) => p.role)).toEqual(["Controller", "Processor"]);
   expect(DPA.annexes[0]?.number).toBe("Annex A");
+});
+
+describe("the postal address, written one way everywhere", () => {
+  test("as lines (footer, contact page) and on one line (the legal texts)", () => {
+    expect(addressLines()).toEqual(["8 The Green, Suite A", "Dover, DE 19901", "United States"]);
+    expect(postalAddress(SITE.legalEntity)).toBe(
+      "Tieout, Inc., 8 The Green, Suite A, Dover, DE 19901, United States",
+    );
+    for (const doc of [PRIVACY_POLICY, TERMS_OF_SERVICE, DPA]) {
+      expect(fullText(doc), doc.title).toContain(postalAddress());
+    }
+  });
 });

@@ -3,12 +3,12 @@
  * Every site fact (name, entity, email, address, support hours, date) comes from SITE.
  */
 import type { LegalDocument } from "./legal-types.ts";
-import { SITE } from "./site.ts";
+import { postalAddress, SITE } from "./site.ts";
 
 const NAME = SITE.name;
 const ENTITY = SITE.legalEntity;
 const EMAIL = SITE.contactEmail;
-const POSTAL_ADDRESS = `${ENTITY}, ${SITE.address.street}, ${SITE.address.city}, ${SITE.address.region} ${SITE.address.postalCode}, ${SITE.address.countryName}`;
+const POSTAL_ADDRESS = postalAddress(ENTITY);
 
 export const PRIVACY_POLICY: LegalDocument = {
   title: "Privacy Policy",

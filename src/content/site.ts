@@ -39,6 +39,20 @@ export const SITE = {
 
 export type Site = typeof SITE;
 
+/** The postal address as lines, in US order: street; city, state ZIP; country. */
+export function addressLines(address: Site["address"] = SITE.address): string[] {
+  return [
+    address.street,
+    `${address.city}, ${address.region} ${address.postalCode}`,
+    address.countryName,
+  ];
+}
+
+/** The postal address on one line, after the entity's name when given (the legal texts). */
+export function postalAddress(entity?: string): string {
+  return [...(entity ? [entity] : []), ...addressLines()].join(", ");
+}
+
 export const FOOTER_LINKS = [
   { to: "/contact", label: "Contact" },
   { to: "/terms-of-service", label: "Terms of Service" },

@@ -1,5 +1,6 @@
+import { Fragment } from "react";
 import type { Route } from "./+types/contact";
-import { SITE } from "#src/content/site.ts";
+import { addressLines, SITE } from "#src/content/site.ts";
 import { pageMeta } from "#src/lib/meta.ts";
 import { Container } from "#src/ui/container.tsx";
 
@@ -10,7 +11,6 @@ export const meta: Route.MetaFunction = (args) =>
   });
 
 export default function Contact() {
-  const { address } = SITE;
   return (
     <Container className="py-16 sm:py-24">
       <div className="grid gap-12 lg:grid-cols-[1.3fr_1fr]">
@@ -51,13 +51,12 @@ export default function Contact() {
             <dt className="font-semibold">Postal address</dt>
             <dd className="mt-1 text-ink-soft">
               <address className="not-italic">
-                {SITE.legalEntity}
-                <br />
-                {address.street}
-                <br />
-                {address.city}, {address.region} {address.postalCode}
-                <br />
-                {address.countryName}
+                {[SITE.legalEntity, ...addressLines()].map((line, i) => (
+                  <Fragment key={line}>
+                    {i > 0 ? <br /> : null}
+                    {line}
+                  </Fragment>
+                ))}
               </address>
             </dd>
           </div>

@@ -1,10 +1,10 @@
+import { Fragment } from "react";
 import { Link } from "react-router";
-import { FOOTER_LINKS, SITE } from "#src/content/site.ts";
+import { addressLines, FOOTER_LINKS, SITE } from "#src/content/site.ts";
 import { BrandMark } from "#src/ui/brand-mark.tsx";
 import { Container } from "#src/ui/container.tsx";
 
 export function SiteFooter() {
-  const { address } = SITE;
   return (
     <footer className="border-t border-rule bg-ink text-paper render-when-near">
       <Container className="grid gap-10 py-14 sm:grid-cols-2 lg:grid-cols-[1.4fr_1fr_1fr]">
@@ -40,13 +40,12 @@ export function SiteFooter() {
             Office
           </h2>
           <address className="mt-3 text-[0.95rem] leading-relaxed text-paper/90 not-italic">
-            {SITE.legalEntity}
-            <br />
-            {address.street}
-            <br />
-            {address.city}, {address.region} {address.postalCode}
-            <br />
-            {address.countryName}
+            {[SITE.legalEntity, ...addressLines()].map((line, i) => (
+              <Fragment key={line}>
+                {i > 0 ? <br /> : null}
+                {line}
+              </Fragment>
+            ))}
           </address>
         </div>
       </Container>
