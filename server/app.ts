@@ -15,7 +15,7 @@ import { getPublicEnv } from "#server/public-env.ts";
 import { finishPage } from "#server/html.ts";
 import { maskEmail } from "#server/log-safety.ts";
 import { createPageCache, type CachedPage } from "#server/page-cache.ts";
-import { classifyPath, staticPagePaths } from "#server/page-paths.ts";
+import { classifyPath, sitemapPaths, staticPagePaths } from "#server/page-paths.ts";
 import {
   baseSecurityHeaders,
   htmlSecurityHeaders,
@@ -219,6 +219,8 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     return guards(req, reply);
   });
 
+  // The sitemap lists the routes that say so in their handle: derived from the build, never a list.
+  const sitemap = sitemapXml(env, sitemapPaths((await options.getBuild()).routes));
   app.get("/robots.txt", async (_req, reply) =>
     reply
       .type("text/plain; charset=utf-8")
@@ -229,7 +231,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     reply
       .type("application/xml; charset=utf-8")
       .header("Cache-Control", "public, max-age=3600")
-      .send(sitemapXml(env)),
+      .send(sitemap),
   );
 
   registerSessionRoutes(app, {

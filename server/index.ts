@@ -11,7 +11,7 @@ import { createApp } from "#server/app.ts";
 import { EnvError, parseEnv } from "#server/env.ts";
 import { LOG_OPTIONS } from "#server/log-safety.ts";
 import { DatabaseStartError } from "#db/client.ts";
-import { PUBLIC_PATHS } from "#server/seo.ts";
+import { warmPaths } from "#server/page-paths.ts";
 import { openServices } from "#server/services.ts";
 import { isDirectory, loadStaticAssets } from "#server/static-assets.ts";
 
@@ -63,13 +63,15 @@ async function main() {
   await app.listen({ port: env.port, host: env.host });
   console.log(`Tieout is running at ${env.siteUrl} (listening on ${env.host}:${env.port})`);
 
-  // Render and compress the public pages now, so no visitor waits for a cold cache.
+  // Render and compress every page of the build now, so no visitor waits for a cold cache (a page
+  // that turns out not to be shareable, such as the reset link page, is simply not kept).
   const warmStart = performance.now();
+  const pages = warmPaths(build.routes);
   // The not-found page is one page for every unknown path: rendered here from a fixed one.
-  for (const url of [...PUBLIC_PATHS, "/not-found"])
+  for (const url of [...pages, "/not-found"])
     await app.inject({ method: "GET", url, headers: { "accept-encoding": "br" } });
   log.info(
-    { pages: PUBLIC_PATHS.length, ms: Math.round(performance.now() - warmStart) },
+    { pages: pages.length, ms: Math.round(performance.now() - warmStart) },
     "page cache warmed",
   );
 

@@ -6,27 +6,51 @@
  * so it cannot drift from the routes.
  */
 import type { ServerBuild } from "react-router";
+import type { RouteHandle } from "#src/lib/route-handle.ts";
 
 export type PagePath =
   { kind: "page"; path: string } | { kind: "redirect"; location: string } | { kind: "not-found" };
 
 /** The static paths of the build's routes ("/", "/login", "/auth/action"…); splats are left out. */
 export function staticPagePaths(routes: ServerBuild["routes"]): ReadonlySet<string> {
+  return new Set(pagesOf(routes).keys());
+}
+
+/** The paths of the routes whose module's handle passes `test`, in route order (decision 015). */
+function pathsWhere(routes: ServerBuild["routes"], test: (handle: RouteHandle) => boolean) {
+  return [...pagesOf(routes)]
+    .filter(([, route]) => test((route.module.handle as RouteHandle | undefined) ?? {}))
+    .map(([path]) => path);
+}
+
+/** What /sitemap.xml lists: the routes that say `handle.sitemap`. */
+export function sitemapPaths(routes: ServerBuild["routes"]): string[] {
+  return pathsWhere(routes, (handle) => handle.sitemap === true);
+}
+
+/** What start-up renders into the page cache: every page but those only for signed-in visitors. */
+export function warmPaths(routes: ServerBuild["routes"]): string[] {
+  return pathsWhere(routes, (handle) => handle.signedIn !== true);
+}
+
+type BuildRoute = NonNullable<ServerBuild["routes"][string]>;
+
+function pagesOf(routes: ServerBuild["routes"]): Map<string, BuildRoute> {
   const byId = new Map(Object.values(routes).flatMap((r) => (r ? [[r.id, r] as const] : [])));
-  const paths = new Set<string>();
+  const pages = new Map<string, BuildRoute>();
   for (const route of byId.values()) {
     const segments: string[] = [];
-    let current: typeof route | undefined = route;
+    let current: BuildRoute | undefined = route;
     while (current) {
       if (current.path) segments.unshift(current.path);
       current = current.parentId ? byId.get(current.parentId) : undefined;
     }
     const path = `/${segments.join("/")}`.replace(/\/+/g, "/");
     if (route.index || route.path) {
-      if (!/[*:?]/.test(path)) paths.add(path === "/" ? "/" : path.replace(/\/$/, ""));
+      if (!/[*:?]/.test(path)) pages.set(path === "/" ? "/" : path.replace(/\/$/, ""), route);
     }
   }
-  return paths;
+  return pages;
 }
 
 /** The canonical spelling of a path: one slash between segments, none at the end, lower case. */

@@ -6,6 +6,12 @@ export type RouteHandle = {
    * event (decision 009).
    */
   hydrate?: "load";
+  /** A public page search engines should index: listed in /sitemap.xml (derived, decision 015). */
+  sitemap?: true;
+  /** A page only for signed-in visitors (the admin): never warmed into the shared page cache. */
+  signedIn?: true;
 };
 
 export const HYDRATE_ON_LOAD: RouteHandle = { hydrate: "load" };
+export const IN_SITEMAP: RouteHandle = { sitemap: true };
+export const SIGNED_IN_ONLY: RouteHandle = { signedIn: true };

@@ -1,5 +1,6 @@
 import { Form } from "react-router";
 import { requireAdmin } from "#src/lib/guards.ts";
+import { SIGNED_IN_ONLY } from "#src/lib/route-handle.ts";
 import { failure } from "#src/lib/http-errors.ts";
 import type { Route } from "./+types/admin-waitlist";
 import { pageMeta } from "#src/lib/meta.ts";
@@ -7,6 +8,8 @@ import { Button } from "#src/ui/button.tsx";
 import { Container } from "#src/ui/container.tsx";
 
 const PAGE_SIZE = 500;
+
+export const handle = SIGNED_IN_ONLY;
 
 export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
 export const meta: Route.MetaFunction = (args) =>

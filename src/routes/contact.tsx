@@ -1,8 +1,11 @@
 import { Fragment } from "react";
 import type { Route } from "./+types/contact";
+import { IN_SITEMAP } from "#src/lib/route-handle.ts";
 import { addressLines, SITE } from "#src/content/site.ts";
 import { pageMeta } from "#src/lib/meta.ts";
 import { Container } from "#src/ui/container.tsx";
+
+export const handle = IN_SITEMAP;
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {

@@ -1,9 +1,12 @@
 import type { Route } from "./+types/dpa";
+import { IN_SITEMAP } from "#src/lib/route-handle.ts";
 import { DPA } from "#src/content/dpa.ts";
 import { SITE } from "#src/content/site.ts";
 import { DownloadDpaButton } from "#src/features/legal/dpa/download-dpa-button.tsx";
 import { DpaView } from "#src/features/legal/dpa/dpa-view.tsx";
 import { pageMeta } from "#src/lib/meta.ts";
+
+export const handle = IN_SITEMAP;
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {

@@ -1,5 +1,6 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/home";
+import { IN_SITEMAP } from "#src/lib/route-handle.ts";
 import { HOME } from "#src/content/home.ts";
 import { SITE } from "#src/content/site.ts";
 import { DemoVideo } from "#src/features/demo-video/demo-video.tsx";
@@ -8,6 +9,8 @@ import { pageMeta } from "#src/lib/meta.ts";
 import { usePublicEnv } from "#src/lib/public-env.ts";
 import { Button } from "#src/ui/button.tsx";
 import { Container } from "#src/ui/container.tsx";
+
+export const handle = IN_SITEMAP;
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {

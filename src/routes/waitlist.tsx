@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { data, Link } from "react-router";
 import type { Route } from "./+types/waitlist";
+import { IN_SITEMAP } from "#src/lib/route-handle.ts";
 import { SITE } from "#src/content/site.ts";
 import { attributionFrom, type Attribution } from "#src/features/waitlist/attribution.ts";
 import { waitlistReply, type WaitlistReply } from "#src/features/waitlist/reply.ts";
@@ -14,6 +15,8 @@ import { formText } from "#src/lib/form-text.ts";
 import { pageMeta } from "#src/lib/meta.ts";
 import { BackButton } from "#src/ui/back-button.tsx";
 import { Container } from "#src/ui/container.tsx";
+
+export const handle = IN_SITEMAP;
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {

@@ -7,11 +7,15 @@
  * page whose app was already running.
  */
 import type { Browser, BrowserContextOptions, Locator, Page } from "@playwright/test";
-import { PUBLIC_PATHS } from "#server/seo.ts";
+import { ALL_PAGES } from "#tests/support/pages.ts";
 import { createUser, signInToken, uniqueEmail } from "#tests/support/emulator.ts";
 import { expect, test, waitForHydration } from "#tests/support/fixtures.ts";
 
-const PAGES = [...PUBLIC_PATHS, "/no-such-page", "/auth/action?mode=resetPassword&oobCode=none"];
+const PAGES = [
+  ...ALL_PAGES.map((p) => p.path),
+  "/no-such-page",
+  "/auth/action?mode=resetPassword&oobCode=none",
+];
 
 const INPUTS = {
   mouse: { viewport: { width: 1280, height: 800 } },

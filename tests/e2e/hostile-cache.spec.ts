@@ -5,7 +5,7 @@
  */
 import { request as httpRequest } from "node:http";
 import { connect } from "node:net";
-import { PUBLIC_PATHS } from "#server/seo.ts";
+import { ALL_PAGES } from "#tests/support/pages.ts";
 import { ensureUser, signInToken, uniqueEmail } from "#tests/support/emulator.ts";
 import { E2E_PORT } from "#tests/support/e2e-env.ts";
 import { expect, test } from "#tests/support/fixtures.ts";
@@ -115,7 +115,7 @@ test("a lead keeps its own campaign, taken from its own visit, JavaScript on or 
 test("every response says whether a shared cache may keep it: private for a signed-in visitor, public otherwise", async ({
   request,
 }) => {
-  const paths = [...PUBLIC_PATHS, "/no-such-page", "/admin/waitlist"];
+  const paths = [...ALL_PAGES.map((p) => p.path), "/no-such-page", "/admin/waitlist"];
   const dataPaths = ["/_root.data", "/waitlist.data", "/login.data"];
   for (const path of [...paths, ...dataPaths]) {
     const anonymous = await request.get(path, { maxRedirects: 0 });

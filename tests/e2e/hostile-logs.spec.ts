@@ -10,7 +10,8 @@ import { startServer } from "#tests/support/server.ts";
 
 test("with the database down, submissions, sign-ins and exports fail with logs that hold no personal data", async () => {
   test.setTimeout(90_000);
-  const pg = startPostgres(55480 + Number(process.env.TEST_WORKER_INDEX ?? 0));
+  // Below the ephemeral port range, like postgres.spec.ts.
+  const pg = startPostgres(25480 + Number(process.env.TEST_WORKER_INDEX ?? 0));
   const adminEmail = uniqueEmail("log-admin");
   const password = "log-secret-password-1";
   const server = await startServer({

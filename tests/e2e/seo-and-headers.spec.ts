@@ -70,6 +70,10 @@ test("robots.txt and sitemap.xml use the configured origin", async ({ request, b
   expect(sitemap.status()).toBe(200);
   const xml = await sitemap.text();
   for (const { path } of PUBLIC_PAGES) expect(xml).toContain(`<loc>${baseURL}${path}</loc>`);
+  // Account and admin pages are served, but not offered to search engines.
+  expect(xml.match(/<loc>/g)).toHaveLength(PUBLIC_PAGES.length);
+  for (const path of ["/login", "/signup", "/forgot-password", "/admin/waitlist", "/auth/action"])
+    expect(xml).not.toContain(`<loc>${baseURL}${path}</loc>`);
 });
 
 test("HTML responses carry a strict, hash-based Content-Security-Policy and baseline headers", async ({
