@@ -220,7 +220,8 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   // The sitemap lists the routes that say so in their handle: derived from the build, never a list.
-  const sitemap = sitemapXml(env, sitemapPaths((await options.getBuild()).routes));
+  const { routes } = await options.getBuild();
+  const sitemap = sitemapXml(env, sitemapPaths(routes));
   app.get("/robots.txt", async (_req, reply) =>
     reply
       .type("text/plain; charset=utf-8")
@@ -258,7 +259,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       : [],
   );
   const pageCache = createPageCache();
-  const pagePaths = staticPagePaths((await options.getBuild()).routes);
+  const pagePaths = staticPagePaths(routes);
 
   function sendCached(req: FastifyRequest, reply: FastifyReply, page: CachedPage) {
     reply.status(page.status).headers(page.headers).header("ETag", page.etag);

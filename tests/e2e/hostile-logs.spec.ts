@@ -6,7 +6,7 @@
 import { createUser, signInToken, uniqueEmail, verifyEmail } from "#tests/support/emulator.ts";
 import { expect, test } from "#tests/support/fixtures.ts";
 import { startPostgres } from "#tests/support/postgres.ts";
-import { startServer } from "#tests/support/server.ts";
+import { startServer, startSession } from "#tests/support/server.ts";
 
 test("with the database down, submissions, sign-ins and exports fail with logs that hold no personal data", async () => {
   test.setTimeout(90_000);
@@ -23,12 +23,9 @@ test("with the database down, submissions, sign-ins and exports fail with logs t
   try {
     const { uid } = await createUser(adminEmail, password);
     await verifyEmail(uid);
-    const signIn = await fetch(`${server.url}/api/session`, {
-      method: "POST",
-      headers: { Authorization: `Bearer ${await signInToken(adminEmail, password)}` },
-    });
+    const signIn = await startSession(server.url, await signInToken(adminEmail, password));
     expect(signIn.status).toBe(200);
-    const cookie = (signIn.headers.get("set-cookie") ?? "").split(";")[0]!;
+    const cookie = signIn.cookie;
     const cookieValue = cookie.slice(cookie.indexOf("=") + 1);
     // The cookie is the session's id and its signature.
     const sessionId = cookieValue.split(".")[0]!;
@@ -48,10 +45,7 @@ test("with the database down, submissions, sign-ins and exports fail with logs t
       body: JSON.stringify(lead),
     });
     expect(submitted.status).toBe(503);
-    const session = await fetch(`${server.url}/api/session`, {
-      method: "POST",
-      headers: { Authorization: `Bearer ${token}` },
-    });
+    const session = await startSession(server.url, token);
     expect(session.status).toBe(503);
     const byToken = await fetch(`${server.url}/api/admin/waitlist.csv`, {
       headers: { Authorization: `Bearer ${token}` },

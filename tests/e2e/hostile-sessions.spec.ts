@@ -18,7 +18,12 @@ import {
   verifyEmail,
 } from "#tests/support/emulator.ts";
 import { expect, test } from "#tests/support/fixtures.ts";
-import { runServerExpectingExit, startServer, type RunningServer } from "#tests/support/server.ts";
+import {
+  runServerExpectingExit,
+  startServer,
+  startSession,
+  type RunningServer,
+} from "#tests/support/server.ts";
 
 const PASSWORD = "standing-password-1";
 
@@ -28,12 +33,9 @@ async function signedIn(server: RunningServer, label: string) {
   const { uid } = await createUser(email, PASSWORD);
   await verifyEmail(uid);
   const token = await signInToken(email, PASSWORD);
-  const answer = await fetch(`${server.url}/api/session`, {
-    method: "POST",
-    headers: { Authorization: `Bearer ${token}` },
-  });
+  const answer = await startSession(server.url, token);
   expect(answer.status).toBe(200);
-  const cookie = (answer.headers.get("set-cookie") ?? "").split(";")[0]!;
+  const cookie = answer.cookie;
   return { email, uid, token, cookie };
 }
 
@@ -65,11 +67,8 @@ test("a disabled administrator loses the admin at once: page, export by cookie a
     const { uid } = await createUser(email, PASSWORD);
     await verifyEmail(uid);
     const token = await signInToken(email, PASSWORD);
-    const signIn = await fetch(`${server.url}/api/session`, {
-      method: "POST",
-      headers: { Authorization: `Bearer ${token}` },
-    });
-    const cookie = (signIn.headers.get("set-cookie") ?? "").split(";")[0]!;
+    const signIn = await startSession(server.url, token);
+    const cookie = signIn.cookie;
     expect((await adminPage(server, cookie)).status).toBe(200);
     expect((await adminExport(server, { cookie })).status).toBe(200);
     expect((await adminExport(server, { token })).status).toBe(200);
@@ -85,10 +84,7 @@ test("a disabled administrator loses the admin at once: page, export by cookie a
     // The session is over everywhere, not only on admin pages.
     expect(await signedInPage(server, cookie)).toBe(false);
     // And the disabled account cannot sign in again with a token it still holds.
-    const again = await fetch(`${server.url}/api/session`, {
-      method: "POST",
-      headers: { Authorization: `Bearer ${token}` },
-    });
+    const again = await startSession(server.url, token);
     expect(again.status).toBe(401);
     expect(server.output()).toContain('"event":"session.account_ended"');
   } finally {
@@ -117,12 +113,9 @@ test("a deleted account, or one signed out everywhere, loses its sessions on its
 
     // Signing in again after being signed out everywhere starts a good session.
     const fresh = await signInToken(revoked.email, PASSWORD);
-    const answer = await fetch(`${server.url}/api/session`, {
-      method: "POST",
-      headers: { Authorization: `Bearer ${fresh}` },
-    });
+    const answer = await startSession(server.url, fresh);
     expect(answer.status).toBe(200);
-    const cookie = (answer.headers.get("set-cookie") ?? "").split(";")[0]!;
+    const cookie = answer.cookie;
     expect(await signedInPage(server, cookie)).toBe(true);
   } finally {
     await server.stop();
@@ -138,11 +131,8 @@ test("with Firebase unreachable, signing in and the admin answer 503, and pages 
     const { uid } = await createUser(email, PASSWORD);
     await verifyEmail(uid);
     token = await signInToken(email, PASSWORD);
-    const answer = await fetch(`${first.url}/api/session`, {
-      method: "POST",
-      headers: { Authorization: `Bearer ${token}` },
-    });
-    cookie = (answer.headers.get("set-cookie") ?? "").split(";")[0]!;
+    const answer = await startSession(first.url, token);
+    cookie = answer.cookie;
     expect((await adminPage(first, cookie)).status).toBe(200);
   } finally {
     await first.stop();
@@ -176,10 +166,7 @@ test("with Firebase unreachable, signing in and the admin answer 503, and pages 
     expect(((await byCookie.json()) as { message: string }).message).toMatch(/unavailable/);
     expect((await adminExport(cut, { token })).status).toBe(503);
 
-    const signIn = await fetch(`${cut.url}/api/session`, {
-      method: "POST",
-      headers: { Authorization: `Bearer ${token}` },
-    });
+    const signIn = await startSession(cut.url, token);
     expect(signIn.status).toBe(503);
 
     // An ordinary page does not sign anyone out because Firebase is away.
@@ -216,11 +203,8 @@ test("an administrator's search with a NUL or broken UTF-8 finds nothing, and is
   try {
     const { uid } = await createUser(email, PASSWORD);
     await verifyEmail(uid);
-    const answer = await fetch(`${server.url}/api/session`, {
-      method: "POST",
-      headers: { Authorization: `Bearer ${await signInToken(email, PASSWORD)}` },
-    });
-    const cookie = (answer.headers.get("set-cookie") ?? "").split(";")[0]!;
+    const answer = await startSession(server.url, await signInToken(email, PASSWORD));
+    const cookie = answer.cookie;
     for (const q of ["%00", "a%00b", "%C3%28", "%FF%FE", "%ED%A0%80"]) {
       const page = await fetch(`${server.url}/admin/waitlist?q=${q}`, { headers: { cookie } });
       expect(page.status, q).toBe(200);

@@ -3,7 +3,7 @@
  * "you may not see this" (401, 403), a refusal of the request (other 4xx), and an apology with the
  * request's id (5xx). The root error boundary picks one; the not-found route uses the first.
  */
-import { useEffect } from "react";
+import { useEffect, type ReactNode } from "react";
 import { Link, useLocation } from "react-router";
 import { SITE } from "#src/content/site.ts";
 import { Button } from "#src/ui/button.tsx";
@@ -57,48 +57,77 @@ export function NotFoundScreen({ title = false }: { title?: boolean }) {
   );
 }
 
-/** 401 and 403: the page exists, and this visitor may not see it. */
-export function ForbiddenScreen({ status, message }: { status: number; message?: string }) {
+/** The frame every status screen shares: its title, the status, a heading, a sentence, actions. */
+function StatusScreen({
+  title,
+  status,
+  heading,
+  children,
+  secondary,
+}: {
+  title: string;
+  status: number;
+  heading: string;
+  children: ReactNode;
+  /** A second way on, beside "Return to Home". */
+  secondary?: ReactNode;
+}) {
   return (
     <Container className="py-24 sm:py-32">
-      <title>{`Not allowed | ${SITE.name}`}</title>
+      <title>{`${title} | ${SITE.name}`}</title>
       <p className="font-serif text-5xl font-semibold text-ledger">{status}</p>
-      <h1 className="mt-4 font-serif text-3xl font-semibold">You may not see this page</h1>
-      <p className="mt-3 max-w-prose text-ink-soft">
-        {message ?? "This page is not open to the account you are signed in with."} If you think it
-        should be, sign in with another account or write to{" "}
-        <a className="underline" href={`mailto:${SITE.contactEmail}`}>
-          {SITE.contactEmail}
-        </a>
-        .
-      </p>
+      <h1 className="mt-4 font-serif text-3xl font-semibold">{heading}</h1>
+      {children}
       <div className="mt-8 flex flex-wrap gap-3">
         <Button asChild>
           <Link to="/">Return to Home</Link>
         </Button>
+        {secondary}
+      </div>
+    </Container>
+  );
+}
+
+const contactLink = (
+  <a className="underline" href={`mailto:${SITE.contactEmail}`}>
+    {SITE.contactEmail}
+  </a>
+);
+
+/** 401 and 403: the page exists, and this visitor may not see it. */
+export function ForbiddenScreen({ status, message }: { status: number; message?: string }) {
+  return (
+    <StatusScreen
+      title="Not allowed"
+      status={status}
+      heading="You may not see this page"
+      secondary={
         <Button asChild variant="secondary">
           <Link to="/login">Sign in with another account</Link>
         </Button>
-      </div>
-    </Container>
+      }
+    >
+      <p className="mt-3 max-w-prose text-ink-soft">
+        {message ?? "This page is not open to the account you are signed in with."} If you think it
+        should be, sign in with another account or write to {contactLink}.
+      </p>
+    </StatusScreen>
   );
 }
 
 /** Any other 4xx: the request itself could not be answered (not our failure). */
 export function RefusedScreen({ status, message }: { status: number; message?: string }) {
   return (
-    <Container className="py-24 sm:py-32">
-      <title>{`Request not answered | ${SITE.name}`}</title>
-      <p className="font-serif text-5xl font-semibold text-ledger">{status}</p>
-      <h1 className="mt-4 font-serif text-3xl font-semibold">This request could not be answered</h1>
+    <StatusScreen
+      title="Request not answered"
+      status={status}
+      heading="This request could not be answered"
+    >
       <p className="mt-3 max-w-prose text-ink-soft">
         {message ?? "The address or the form sent was not one this page can answer."} Start again
         from the home page.
       </p>
-      <Button asChild className="mt-8">
-        <Link to="/">Return to Home</Link>
-      </Button>
-    </Container>
+    </StatusScreen>
   );
 }
 
@@ -113,26 +142,20 @@ export function FailureScreen({
   requestId?: string;
 }) {
   return (
-    <Container className="py-24 sm:py-32">
-      <title>{`Something went wrong | ${SITE.name}`}</title>
-      <p className="font-serif text-5xl font-semibold text-ledger">{status}</p>
-      <h1 className="mt-4 font-serif text-3xl font-semibold">Sorry, this page did not load</h1>
+    <StatusScreen
+      title="Something went wrong"
+      status={status}
+      heading="Sorry, this page did not load"
+    >
       <p className="mt-3 max-w-prose text-ink-soft">
         {message ?? "Something went wrong on our side."} Your information is safe; please try again
-        in a moment, or write to{" "}
-        <a className="underline" href={`mailto:${SITE.contactEmail}`}>
-          {SITE.contactEmail}
-        </a>{" "}
-        if it keeps happening.
+        in a moment, or write to {contactLink} if it keeps happening.
       </p>
       {requestId ? (
         <p className="mt-3 text-sm text-ink-soft">
           Request reference: <code className="font-mono">{requestId}</code>
         </p>
       ) : null}
-      <Button asChild className="mt-8">
-        <Link to="/">Return to Home</Link>
-      </Button>
-    </Container>
+    </StatusScreen>
   );
 }
