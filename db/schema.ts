@@ -1,4 +1,9 @@
-/** Mirrors db/migrations (the SQL there is the source of truth; this is for typed queries). */
+/**
+ * The tables as Drizzle sees them, for typed queries. db/migrations/*.sql is the source of truth:
+ * a change is written there first, then declared here the same way, constraints and indexes
+ * included. db/schema.test.ts fails whenever the two disagree, naming the table and the column,
+ * constraint or index (docs/decisions/016).
+ */
 import { sql } from "drizzle-orm";
 import {
   boolean,
