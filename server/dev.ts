@@ -20,7 +20,6 @@ const vite = await createServer({ server: { middlewareMode: true }, appType: "cu
 const app = await createApp({
   env,
   getBuild: () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>,
-  assets: new Map(),
   mode: "development",
   ...(await openServices(env, pino({ level: "info", ...LOG_OPTIONS }))),
 });

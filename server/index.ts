@@ -13,7 +13,7 @@ import { LOG_OPTIONS } from "#server/log-safety.ts";
 import { DatabaseStartError } from "#db/client.ts";
 import { warmPaths } from "#server/page-paths.ts";
 import { openServices } from "#server/services.ts";
-import { isDirectory, loadStaticAssets } from "#server/static-assets.ts";
+import { isDirectory } from "#server/static-assets.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -39,7 +39,6 @@ async function main() {
   const build = (await import(
     pathToFileURL(path.join(root, "build/server/index.js")).href
   )) as ServerBuild;
-  const assets = await loadStaticAssets(clientDir);
   const log = pino({ level: env.logLevel, ...LOG_OPTIONS });
   let services;
   try {
@@ -54,7 +53,7 @@ async function main() {
   const app = await createApp({
     env,
     getBuild: () => Promise.resolve(build),
-    assets,
+    clientDir,
     mode: "production",
     ...services,
     loggerInstance: log,

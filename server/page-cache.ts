@@ -4,9 +4,11 @@
  * the build and the configuration, so entries never go stale within a process. Keys are the
  * canonical paths of the build's pages and one for the not-found page (server/page-paths.ts), so
  * the cache is bounded by the routes and nothing a client sends adds or evicts an entry.
+ * Decision 010.
  */
 import { createHash } from "node:crypto";
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
+import type { RenderedPage } from "#server/render-page.ts";
 
 export type CachedPage = {
   status: number;
@@ -17,31 +19,71 @@ export type CachedPage = {
   etag: string;
 };
 
+/** The one entry every path that names no page shares: the not-found page is the same. */
+export const NOT_FOUND_KEY = "*";
+
+function compressOnce(page: RenderedPage): CachedPage {
+  return {
+    status: page.status,
+    headers: page.headers,
+    identity: page.body,
+    // Paid once per page and process: the smallest Brotli and gzip there are.
+    br: brotliCompressSync(page.body, {
+      params: {
+        [zlib.BROTLI_PARAM_QUALITY]: 11,
+        [zlib.BROTLI_PARAM_SIZE_HINT]: page.body.length,
+      },
+    }),
+    gzip: gzipSync(page.body, { level: 9 }),
+    etag: `"${createHash("sha256").update(page.body).digest("base64url").slice(0, 22)}"`,
+  };
+}
+
+/** Whether every visitor may get these bytes: a 200 or 404 page, no cookie, nothing private. */
+function shareable(page: RenderedPage): "yes" | "never" | "not-now" {
+  // A failure or a redirect is not kept and not remembered: the next visitor tries again.
+  if (page.status !== 200 && page.status !== 404) return "not-now";
+  if (!page.type.startsWith("text/html")) return "not-now";
+  const personal =
+    page.cookies.length > 0 || /private|no-store/.test(page.headers["cache-control"] ?? "");
+  return personal ? "never" : "yes";
+}
+
 export function createPageCache() {
   const pages = new Map<string, CachedPage>();
+  /** Pages being rendered for the cache, so a burst of first visitors costs one render. */
+  const rendering = new Map<string, Promise<CachedPage | null>>();
+  /**
+   * Routes whose page turned out not to be shareable (it said `no-store` or `private`, or set a
+   * cookie): rendered for each request from then on, with its query. Keys come from the same
+   * bounded set as the cache's.
+   */
+  const unshareable = new Set<string>();
+
   return {
-    get(key: string): CachedPage | undefined {
-      return pages.get(key);
-    },
-    set(
-      key: string,
-      page: { status: number; headers: Record<string, string>; body: Buffer },
-    ): CachedPage {
-      const entry: CachedPage = {
-        status: page.status,
-        headers: page.headers,
-        identity: page.body,
-        br: brotliCompressSync(page.body, {
-          params: {
-            [zlib.BROTLI_PARAM_QUALITY]: 11,
-            [zlib.BROTLI_PARAM_SIZE_HINT]: page.body.length,
-          },
-        }),
-        gzip: gzipSync(page.body, { level: 9 }),
-        etag: `"${createHash("sha256").update(page.body).digest("base64url").slice(0, 22)}"`,
-      };
-      pages.set(key, entry);
-      return entry;
+    /**
+     * The shared page for `key`, rendering it with `render` the first time; null when this route's
+     * page cannot be shared (the caller renders it for the visitor instead).
+     */
+    page(key: string, render: () => Promise<RenderedPage>): Promise<CachedPage | null> {
+      const hit = pages.get(key);
+      if (hit) return Promise.resolve(hit);
+      if (unshareable.has(key)) return Promise.resolve(null);
+      let pending = rendering.get(key);
+      if (!pending) {
+        pending = render()
+          .then((rendered) => {
+            const verdict = shareable(rendered);
+            if (verdict === "never") unshareable.add(key);
+            if (verdict !== "yes") return null;
+            const entry = compressOnce(rendered);
+            pages.set(key, entry);
+            return entry;
+          })
+          .finally(() => rendering.delete(key));
+        rendering.set(key, pending);
+      }
+      return pending;
     },
     get size() {
       return pages.size;

@@ -23,6 +23,18 @@ export function baseSecurityHeaders(env: Env): Record<string, string> {
 export const NON_DOCUMENT_CSP = "default-src 'none'; frame-ancestors 'none'";
 
 /**
+ * The headers every response starts with. Anything that is not a page (JSON, CSV, text, files) may
+ * load and frame nothing; pages replace the policy with their own. Development's Vite pages need
+ * their inline scripts, so there is no policy there.
+ */
+export function responseHeaders(env: Env, mode: "production" | "development") {
+  return {
+    ...baseSecurityHeaders(env),
+    ...(mode === "production" ? { "Content-Security-Policy": NON_DOCUMENT_CSP } : {}),
+  };
+}
+
+/**
  * The policy for HTML documents: scripts and styles from this origin, plus exactly the inline ones
  * this page carries, by hash. No 'unsafe-inline', no eval, no plugins, no framing, forms post home.
  */

@@ -9,17 +9,15 @@ import { randomBytes } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { CookieSerializeOptions } from "@fastify/cookie";
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyRequest } from "fastify";
 import type { Env } from "#server/env.ts";
 import {
   accountProblem,
   AccountsUnavailable,
   TokenRefused,
   type Accounts,
-  type TokenVerifier,
   type VerifiedToken,
 } from "#server/firebase-admin.ts";
-import { maskEmail } from "#server/log-safety.ts";
 import type { SessionStore } from "#server/session-store.ts";
 import type { SessionUser } from "#src/lib/public-env.ts";
 
@@ -84,7 +82,7 @@ export function tokenProblem(
   return null;
 }
 
-function bearerToken(req: FastifyRequest): string | null {
+export function bearerToken(req: FastifyRequest): string | null {
   const header = req.headers.authorization;
   const match = header ? /^Bearer ([A-Za-z0-9._-]{20,4096})$/.exec(header) : null;
   return match?.[1] ?? null;
@@ -206,109 +204,3 @@ export function createSessions(
 }
 
 export type Sessions = ReturnType<typeof createSessions>;
-
-export function registerSessionRoutes(
-  app: FastifyInstance,
-  { env, sessions, verifyIdToken }: { env: Env; sessions: Sessions; verifyIdToken: TokenVerifier },
-) {
-  const { store, cookieName: name } = sessions;
-  const refuse = (reply: FastifyReply, status: number, error: string) =>
-    reply.status(status).header("Cache-Control", "no-store").send({ error });
-
-  // Cross-site requests never get here: server/request-guards.ts refuses them for every route.
-  app.post("/api/session", async (req, reply) => {
-    let wait: number;
-    try {
-      wait = await store.hitSignInLimit(req.ip, env.sessionRateLimit);
-    } catch {
-      return refuse(reply, 503, "unavailable");
-    }
-    if (wait > 0) {
-      req.log.warn({ event: "session.rate_limited" }, "sign-in refused: too many from this client");
-      reply.header("Retry-After", String(wait));
-      return refuse(reply, 429, "Too many sign-ins from here. Please wait a minute.");
-    }
-    const token = bearerToken(req);
-    if (!token) {
-      req.log.warn({ event: "session.token_missing" }, "sign-in refused: no ID token");
-      return refuse(reply, 401, "Send the Firebase ID token as a Bearer token.");
-    }
-    let decoded: VerifiedToken;
-    try {
-      decoded = await verifyIdToken(token);
-    } catch (error) {
-      if (error instanceof AccountsUnavailable) {
-        req.log.error(
-          { event: "session.accounts_unreachable", err: error },
-          "sign-in failed: Firebase unreachable",
-        );
-        return refuse(reply, 503, "unavailable");
-      }
-      req.log.warn(
-        { event: "session.token_refused" },
-        "sign-in refused: the ID token did not verify",
-      );
-      return refuse(reply, 401, "The ID token is not valid.");
-    }
-    const problem = tokenProblem(decoded, Date.now() / 1000);
-    if (problem === "stale-token") {
-      req.log.warn(
-        { event: "session.token_stale", uid: decoded.uid },
-        "sign-in refused: the ID token is too old",
-      );
-      return refuse(reply, 401, problem);
-    }
-    if (problem === "reauthenticate") {
-      req.log.info(
-        { event: "session.reauth_required", uid: decoded.uid },
-        "sign-in refused: the password was last typed too long ago",
-      );
-      return refuse(reply, 401, problem);
-    }
-    let sessionId: string;
-    try {
-      sessionId = await store.create({
-        uid: decoded.uid,
-        email: decoded.email ?? null,
-        emailVerified: decoded.email_verified === true,
-        expiresAt: new Date(Date.now() + SESSION_MAX_AGE_SECONDS * 1000),
-        signedInAt: new Date(decoded.auth_time * 1000),
-      });
-      // A new sign-in replaces the session this browser had: the old cookie is worth nothing now.
-      const previous = sessions.sessionIdOf(req);
-      if (previous) await store.revoke(previous);
-    } catch (error) {
-      req.log.error({ event: "session.store_failed", err: error }, "session could not be stored");
-      return refuse(reply, 503, "unavailable");
-    }
-    req.log.info(
-      { event: "session.created", uid: decoded.uid, email: maskEmail(decoded.email) },
-      "signed in",
-    );
-    // The cookie carries the session's id only, signed; who it is stays in the row.
-    return reply
-      .setCookie(name, sessionId, sessions.cookieOptions(SESSION_MAX_AGE_SECONDS))
-      .header("Cache-Control", "no-store")
-      .send({ uid: decoded.uid, email: decoded.email ?? null });
-  });
-
-  app.delete("/api/session", async (req, reply) => {
-    const sessionId = sessions.sessionIdOf(req);
-    if (sessionId) {
-      try {
-        await store.revoke(sessionId);
-        req.log.info({ event: "session.ended" }, "signed out");
-      } catch (error) {
-        // This browser forgets the cookie all the same; the 503 says the row could not be ended.
-        req.log.error({ event: "session.store_failed", err: error }, "session could not be ended");
-        reply.clearCookie(name, sessions.cookieOptions(0));
-        return refuse(reply, 503, "unavailable");
-      }
-    }
-    return reply
-      .clearCookie(name, sessions.cookieOptions(0))
-      .header("Cache-Control", "no-store")
-      .status(204)
-      .send();
-  });
-}

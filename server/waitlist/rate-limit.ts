@@ -28,3 +28,8 @@ export async function pruneRateLimits(db: Db): Promise<void> {
     sql`DELETE FROM rate_limit_windows WHERE window_start < now() - interval '10 minutes'`,
   );
 }
+
+/** Whose window a waitlist submission counts against: the client's address (as TRUST_PROXY says). */
+export function waitlistClientKey(req: { ip: string }): string {
+  return `waitlist:${req.ip}`;
+}

@@ -1,0 +1,73 @@
+import Fastify from "fastify";
+import { pino } from "pino";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { Database } from "#db/client.ts";
+import { createAdminGuard } from "#server/admin-guard.ts";
+import admin from "#server/plugins/admin.ts";
+import errors from "#server/plugins/errors.ts";
+import session from "#server/plugins/session.ts";
+import { createWaitlistService } from "#server/waitlist/service.ts";
+import { openTestDatabase } from "#tests/support/database.ts";
+import { sessionsFor } from "#tests/support/unit-app.ts";
+
+let database: Database;
+// Opening and migrating PGlite takes a few seconds, more on a busy machine.
+beforeAll(async () => {
+  database = await openTestDatabase();
+}, 60_000);
+afterAll(() => database.close());
+
+async function app() {
+  const deps = sessionsFor(database);
+  const server = Fastify();
+  await server.register(errors);
+  await server.register(session, deps);
+  await server.register(admin, {
+    waitlist: createWaitlistService({
+      db: database.db,
+      env: deps.env,
+      log: pino({ level: "silent" }),
+    }),
+    requireAdmin: createAdminGuard(deps).requireAdmin,
+  });
+  return { server, ...deps };
+}
+
+const CSV = "/api/admin/waitlist.csv";
+
+describe("the admin plugin: every route behind the one guard", () => {
+  test("no session: 401, and not a byte of the list", async () => {
+    const { server } = await app();
+    const answer = await server.inject({ url: CSV });
+    expect(answer.statusCode).toBe(401);
+    expect(answer.headers["cache-control"]).toBe("no-store");
+    expect(answer.json()).toEqual({ ok: false, message: "Sign in as an administrator." });
+  });
+
+  test("a cookie naming a session that does not exist is no session", async () => {
+    const { server, sessions } = await app();
+    const cookie = `${sessions.cookieName}=${server.signCookie("made-up-session")}`;
+    const answer = await server.inject({ url: CSV, headers: { cookie } });
+    expect(answer.statusCode).toBe(401);
+  });
+
+  test("a malformed token is refused before anyone is asked", async () => {
+    const { server } = await app();
+    const answer = await server.inject({ url: CSV, headers: { authorization: "Bearer !" } });
+    expect(answer.statusCode).toBe(401);
+    expect(answer.json()).toEqual({ ok: false, message: "The token is not valid." });
+  });
+
+  test("a link from another site does not carry the admin's cookie in", async () => {
+    const { server } = await app();
+    const answer = await server.inject({
+      url: CSV,
+      headers: { "sec-fetch-site": "cross-site" },
+    });
+    expect(answer.statusCode).toBe(403);
+    expect(answer.json()).toEqual({
+      ok: false,
+      message: "Open this from the admin pages of the site.",
+    });
+  });
+});

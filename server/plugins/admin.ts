@@ -1,0 +1,70 @@
+/**
+ * The admin's API: the waitlist as CSV. Every route here runs behind the one admin guard
+ * (server/admin-guard.ts), added once for the whole plugin, so a new route cannot forget it.
+ */
+import type { FastifyInstance } from "fastify";
+import type { AdminGuard } from "#server/admin-guard.ts";
+import { toCsv } from "#server/waitlist/csv.ts";
+import type { WaitlistService } from "#server/waitlist/service.ts";
+import { UNAVAILABLE_MESSAGE } from "#src/features/waitlist/reply.ts";
+
+export type AdminOptions = {
+  waitlist: WaitlistService;
+  requireAdmin: AdminGuard["requireAdmin"];
+};
+
+const CSV_COLUMNS = [
+  "Joined (UTC)",
+  "Name",
+  "Email",
+  "Company",
+  "Use case",
+  "utm_source",
+  "utm_medium",
+  "utm_campaign",
+  "utm_term",
+  "utm_content",
+  "Referrer",
+  "Landing page",
+  "Forwarded",
+];
+
+export default async function admin(
+  app: FastifyInstance,
+  { waitlist, requireAdmin }: AdminOptions,
+) {
+  // Before every handler of this plugin: who may use it is decided here and only here.
+  app.addHook("preHandler", requireAdmin);
+
+  app.get("/api/admin/waitlist.csv", async (_req, reply) => {
+    let rows;
+    try {
+      rows = await waitlist.allForExport();
+    } catch {
+      return reply.status(503).send({ ok: false, message: UNAVAILABLE_MESSAGE });
+    }
+    const csv = toCsv(
+      CSV_COLUMNS,
+      rows.map((r) => [
+        r.createdAt.toISOString().replace("T", " ").slice(0, 19),
+        r.name,
+        r.email,
+        r.company,
+        r.message,
+        r.utmSource,
+        r.utmMedium,
+        r.utmCampaign,
+        r.utmTerm,
+        r.utmContent,
+        r.referrer,
+        r.landingPath,
+        r.forwardStatus,
+      ]),
+    );
+    const date = new Date().toISOString().slice(0, 10);
+    return reply
+      .type("text/csv; charset=utf-8")
+      .header("Content-Disposition", `attachment; filename="tieout-waitlist-${date}.csv"`)
+      .send(csv);
+  });
+}

@@ -1,0 +1,84 @@
+/**
+ * What a request that fails before or outside a page gets: a short answer in the caller's
+ * language (JSON under /api/, plain text elsewhere), the security headers, and nothing echoed.
+ * Pages render their own errors (src/features/errors).
+ */
+import { STATUS_CODES } from "node:http";
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyServerOptions } from "fastify";
+import fp from "fastify-plugin";
+
+const CLIENT_ERROR_TEXT: Record<number, string> = {
+  400: "Bad request.",
+  408: "The request took too long to arrive.",
+  431: "The request's headers are too large.",
+};
+
+/**
+ * For requests too broken to route (a malformed or oversized header, a bad URL): written straight
+ * to the socket, since Fastify has no reply for them.
+ */
+export function clientErrorHandler(
+  headers: Readonly<Record<string, string>>,
+): NonNullable<FastifyServerOptions["clientErrorHandler"]> {
+  return (error, socket) => {
+    if (!socket.writable) return;
+    const code = (error as { code?: string }).code;
+    const status =
+      code === "HPE_HEADER_OVERFLOW" ? 431 : code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : 400;
+    const body = `${CLIENT_ERROR_TEXT[status] ?? "Bad request."}\n`;
+    const head = Object.entries({
+      ...headers,
+      "Content-Type": "text/plain; charset=utf-8",
+      "Content-Length": String(Buffer.byteLength(body)),
+      "Cache-Control": "no-store",
+      Connection: "close",
+    })
+      .map(([name, value]) => `${name}: ${value}`)
+      .join("\r\n");
+    socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head}\r\n\r\n${body}`);
+  };
+}
+
+/** For a URL the router cannot read (bad percent-encoding and the like). */
+export function frameworkErrors(
+  headers: Readonly<Record<string, string>>,
+): NonNullable<FastifyServerOptions["frameworkErrors"]> {
+  return (_error, _req, reply) => {
+    void (reply as FastifyReply)
+      .headers(headers)
+      .status(400)
+      .header("Cache-Control", "no-store")
+      .type("text/plain; charset=utf-8")
+      .send("Bad request.");
+  };
+}
+
+function messageFor(status: number, error: FastifyError): string {
+  if (status === 500) return "Something went wrong on our side.";
+  if (status === 413) return "The request is too large.";
+  if (status === 415) return "Send JSON or a form (application/x-www-form-urlencoded).";
+  if (
+    error.code === "FST_ERR_CTP_INVALID_JSON_BODY" ||
+    error.code === "FST_ERR_CTP_EMPTY_JSON_BODY"
+  )
+    return "The body is not valid JSON.";
+  return "The request could not be read.";
+}
+
+async function errors(app: FastifyInstance) {
+  app.setNotFoundHandler(async (_req, reply) =>
+    reply.status(404).type("text/plain; charset=utf-8").send("Not found"),
+  );
+  app.setErrorHandler(async (error: FastifyError, req, reply) => {
+    const status =
+      error.statusCode && error.statusCode >= 400 && error.statusCode < 500
+        ? error.statusCode
+        : 500;
+    if (status === 500) req.log.error({ err: error }, "request failed");
+    const message = messageFor(status, error);
+    if (req.url.startsWith("/api/")) return reply.status(status).send({ ok: false, message });
+    return reply.status(status).type("text/plain; charset=utf-8").send(message);
+  });
+}
+
+export default fp(errors, { name: "errors" });

@@ -1,0 +1,135 @@
+/**
+ * Every path that is not an API route or a file is a page of the React Router app: GET and HEAD
+ * (from the shared cache for anonymous visitors in production), and form posts to a page's action
+ * (the waitlist form without JavaScript, sign-out, admin actions). Decisions 009 and 010.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
+import type { ServerBuild } from "react-router";
+import { preferredEncoding } from "#server/encoding.ts";
+import { createPageCache, NOT_FOUND_KEY, type CachedPage } from "#server/page-cache.ts";
+import { classifyPath, staticPagePaths } from "#server/page-paths.ts";
+import type { PageRenderer } from "#server/render-page.ts";
+import { requestOrigin } from "#server/request-origin.ts";
+import type { Sessions } from "#server/session.ts";
+
+export type PagesOptions = {
+  render: PageRenderer;
+  sessions: Sessions;
+  routes: ServerBuild["routes"];
+  /** Only production keeps pages: development renders every request from fresh modules. */
+  cache: boolean;
+};
+
+/** Below this a response is sent as it is: compressing it would save less than it costs. */
+const COMPRESS_MIN_BYTES = 1024;
+/** React Router's lazy route discovery endpoint (its default `routeDiscovery.manifestPath`). */
+const ROUTE_DISCOVERY_PATH = "/__manifest";
+
+function sendCached(req: FastifyRequest, reply: FastifyReply, page: CachedPage) {
+  reply.status(page.status).headers(page.headers).header("ETag", page.etag);
+  if (req.headers["if-none-match"] === page.etag) return reply.status(304).send();
+  const encoding = preferredEncoding(req.headers["accept-encoding"]);
+  if (encoding) return reply.header("Content-Encoding", encoding).send(page[encoding]);
+  return reply.send(page.identity);
+}
+
+/** Whatever is not cached is compressed cheaply: its cost is paid on every request. */
+function compressCheaply(req: FastifyRequest, type: string, body: Buffer) {
+  if (body.length < COMPRESS_MIN_BYTES || !/^(text\/|application\/json)/.test(type)) return null;
+  const encoding = preferredEncoding(req.headers["accept-encoding"]);
+  if (encoding === "br")
+    return {
+      encoding,
+      body: brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } }),
+    };
+  if (encoding === "gzip") return { encoding, body: gzipSync(body, { level: 4 }) };
+  return null;
+}
+
+export default async function pages(app: FastifyInstance, options: PagesOptions) {
+  const { render, sessions } = options;
+  const pageCache = createPageCache();
+  const pagePaths = staticPagePaths(options.routes);
+
+  async function renderPage(req: FastifyRequest, reply: FastifyReply) {
+    // The origin the visitor used, so a form posted from this page is same-origin with it; links
+    // meant to last are built from SITE_URL by the pages themselves (decision 009).
+    const origin = requestOrigin(req);
+    if (origin === null || !req.url.startsWith("/")) {
+      req.log.warn({ event: "request.bad_target" }, "request refused: unusable Host or target");
+      return reply.status(400).type("text/plain; charset=utf-8").send("Bad request");
+    }
+    const queryAt = req.url.indexOf("?");
+    const pathname = queryAt === -1 ? req.url : req.url.slice(0, queryAt);
+    const search = queryAt === -1 ? "" : req.url.slice(queryAt);
+    const session = await sessions.userFrom(req);
+    const safe = req.method === "GET" || req.method === "HEAD";
+
+    // React Router's own requests answer client-side navigations, not visitors: its data
+    // requests (`/page.data`) and its route discovery (`/__manifest`).
+    const routerRequest = pathname.endsWith(".data") || pathname === ROUTE_DISCOVERY_PATH;
+    if (safe && !routerRequest) {
+      const where = classifyPath(pathname, search, pagePaths);
+      if (where.kind === "redirect") {
+        return reply
+          .status(301)
+          .header("Location", where.location)
+          .header("Cache-Control", "public, max-age=3600")
+          .send();
+      }
+      // Anonymous pages never depend on the query or the request's headers: every visitor gets
+      // the bytes rendered once for the page's canonical path, whatever else the URL carries.
+      if (options.cache && !session) {
+        const [key, target] =
+          where.kind === "page" ? [where.path, where.path] : [NOT_FOUND_KEY, pathname];
+        const page = await pageCache.page(key, () => render(req, null, origin, target, "GET"));
+        if (page) return sendCached(req, reply, page);
+      }
+    }
+
+    const page = await render(
+      req,
+      session,
+      origin,
+      req.url,
+      req.method === "HEAD" ? "GET" : req.method,
+    );
+    reply.status(page.status).headers(page.headers);
+    if (page.cookies.length > 0) reply.header("set-cookie", page.cookies);
+    const compressed = compressCheaply(req, page.type, page.body);
+    if (!compressed) return reply.send(page.body);
+    return reply
+      .header("Content-Encoding", compressed.encoding)
+      .header("Vary", "Accept-Encoding")
+      .send(compressed.body);
+  }
+
+  app.get("/*", async (req, reply) => {
+    // A target whose escapes do not decode names no page of ours.
+    if (!decodablePath(req.url))
+      return reply.status(400).type("text/plain; charset=utf-8").send("Bad request");
+    return renderPage(req, reply);
+  });
+
+  // Form posts to pages (the waitlist form without JavaScript, and React Router's actions).
+  app.post("/*", async (req, reply) => {
+    const type = req.headers["content-type"] ?? "";
+    if (!type.startsWith("application/x-www-form-urlencoded")) {
+      return reply
+        .status(415)
+        .type("text/plain; charset=utf-8")
+        .send("Forms are sent as application/x-www-form-urlencoded.");
+    }
+    return renderPage(req, reply);
+  });
+}
+
+function decodablePath(rawUrl: string): boolean {
+  try {
+    decodeURIComponent(new URL(rawUrl, "http://localhost").pathname);
+    return true;
+  } catch {
+    return false;
+  }
+}

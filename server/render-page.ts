@@ -1,0 +1,136 @@
+/**
+ * One page rendered by React Router for one request: the Fastify request turned into a web
+ * Request, the load context the routes read (src/load-context.ts), and the response finished for
+ * production (inline stylesheet, loader, CSP hashes) with the cache headers that say who may keep it.
+ */
+import type { FastifyRequest } from "fastify";
+import { createRequestHandler, isRouteErrorResponse, type ServerBuild } from "react-router";
+import type { AdminGuard } from "#server/admin-guard.ts";
+import type { Env } from "#server/env.ts";
+import { finishPage } from "#server/html.ts";
+import { maskEmail } from "#server/log-safety.ts";
+import { encodeForm, type FormFields } from "#server/plugins/forms.ts";
+import { getPublicEnv } from "#server/public-env.ts";
+import { htmlSecurityHeaders } from "#server/security-headers.ts";
+import type { Sessions } from "#server/session.ts";
+import { waitlistClientKey } from "#server/waitlist/rate-limit.ts";
+import type { WaitlistService } from "#server/waitlist/service.ts";
+import type { AdminAccess } from "#src/features/waitlist/types.ts";
+
+export type RenderedPage = {
+  status: number;
+  headers: Record<string, string>;
+  cookies: string[];
+  type: string;
+  body: Buffer;
+};
+
+export type PageSession = Awaited<ReturnType<Sessions["userFrom"]>>;
+
+export type PageRendererOptions = {
+  env: Env;
+  mode: "production" | "development";
+  /** A function so development can reload the build on every request. */
+  getBuild: () => Promise<ServerBuild>;
+  /** The build's stylesheets by URL path, inlined into production pages. */
+  stylesheets: ReadonlyMap<string, string>;
+  waitlist: WaitlistService;
+  adminGuard: AdminGuard;
+};
+
+/**
+ * What React Router and the renderer report: a refusal of the visitor's request is one warning
+ * line with its reason, never a stack trace; anything else is our failure and logged as an error.
+ */
+function reportRenderError(req: FastifyRequest, error: unknown) {
+  if (isRouteErrorResponse(error) && error.status < 500) {
+    req.log.warn(
+      { event: "request.refused", status: error.status, reason: error.statusText },
+      "request refused",
+    );
+    return;
+  }
+  req.log.error({ err: error }, "page failed");
+}
+
+export function createPageRenderer(options: PageRendererOptions) {
+  const { env, mode, stylesheets, adminGuard } = options;
+  const handleRequest = createRequestHandler(options.getBuild, mode);
+  const publicEnv = getPublicEnv(env);
+
+  /** The admin guard, asked only when an admin loader or action asks (decision 011). */
+  function adminAccessFor(req: FastifyRequest, session: PageSession) {
+    let asked: Promise<AdminAccess> | undefined;
+    return () =>
+      (asked ??= (async (): Promise<AdminAccess> => {
+        // Asked again even when the page saw no session: a session that could not be checked
+        // (the database away) is a 503 for the admin, not a sign-in page.
+        const { access, user } = await adminGuard.bySession(req);
+        if (access !== "ok") {
+          req.log.warn(
+            {
+              event: "admin.page_refused",
+              access,
+              email: maskEmail(user?.email ?? session?.email ?? null),
+            },
+            "admin page refused",
+          );
+        }
+        return access;
+      })());
+  }
+
+  return async function render(
+    req: FastifyRequest,
+    session: PageSession,
+    /** The origin the visitor used, so a form posted from this page is same-origin with it. */
+    origin: string,
+    target: string,
+    method: string,
+  ): Promise<RenderedPage> {
+    const headers = new Headers();
+    for (const [key, value] of Object.entries(req.headers)) {
+      if (value === undefined) continue;
+      headers.set(key, Array.isArray(value) ? value.join(", ") : value);
+    }
+    const formBody = method === "POST" ? encodeForm(req.body as FormFields) : undefined;
+    if (formBody !== undefined) headers.delete("content-length");
+    const request = new Request(`${origin}${target}`, { method, headers, body: formBody });
+    const sessionUser = session ? { uid: session.uid, email: session.email } : null;
+    const response = await handleRequest(request, {
+      publicEnv,
+      sessionUser,
+      clientKey: waitlistClientKey(req),
+      requestId: req.id,
+      reportError: (error: unknown) => reportRenderError(req, error),
+      waitlist: options.waitlist,
+      adminAccess: adminAccessFor(req, session),
+    });
+
+    const out: Record<string, string> = {};
+    response.headers.forEach((value, key) => {
+      if (key !== "set-cookie") out[key] = value;
+    });
+    const cookies = response.headers.getSetCookie();
+    const type = response.headers.get("content-type") ?? "";
+    let body: Buffer = Buffer.from(await response.arrayBuffer());
+    if (type.startsWith("text/html") && mode === "production") {
+      const finished = finishPage(body.toString("utf8"), stylesheets);
+      body = Buffer.from(finished.html);
+      Object.assign(out, htmlSecurityHeaders(env, finished));
+    }
+    // A redirect depends on who asked (signed in or not): never kept by a browser or proxy.
+    if (response.status >= 300 && response.status < 400) out["cache-control"] ??= "no-store";
+    if (sessionUser) {
+      // It names the visitor or depends on who they are: never kept by any shared cache.
+      out["cache-control"] = "private, no-store";
+    } else {
+      // The same for every anonymous visitor: a shared cache may keep it, and must ask again.
+      out["cache-control"] ??= "public, no-cache";
+      out["vary"] = "Cookie, Accept-Encoding";
+    }
+    return { status: response.status, headers: out, cookies, type, body };
+  };
+}
+
+export type PageRenderer = ReturnType<typeof createPageRenderer>;

@@ -1,0 +1,26 @@
+/**
+ * The parts of the server that sessions need, real and in one process, for tests of one plugin:
+ * a migrated PGlite database, the session store, and Firebase accounts (the emulator's address,
+ * which these tests never reach: they exercise the answers given before Firebase is asked).
+ */
+import type { Database } from "#db/client.ts";
+import { parseEnv, type Env } from "#server/env.ts";
+import { createAccounts } from "#server/firebase-admin.ts";
+import { createSessions } from "#server/session.ts";
+import { createSessionStore } from "#server/session-store.ts";
+
+export function sessionsFor(database: Database, raw: Record<string, string> = {}) {
+  const env: Env = parseEnv({
+    SESSION_SECRET: "a session secret for one unit test and long enough",
+    SESSION_RATE_LIMIT: "0",
+    ...raw,
+  });
+  const accounts = createAccounts(env);
+  const sessions = createSessions(
+    env,
+    env.sessionSecrets,
+    createSessionStore(database.db),
+    accounts,
+  );
+  return { env, sessions, verifyIdToken: accounts.verifyIdToken };
+}
