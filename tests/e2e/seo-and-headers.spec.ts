@@ -35,7 +35,8 @@ test("the share image and icons are real images", async ({ request }) => {
   for (const [path, type] of [
     ["/media/og-image.png", "image/png"],
     ["/favicon.svg", "image/svg+xml"],
-    ["/favicon.ico", "image/x-icon"],
+    // The IANA-registered type for .ico (what @fastify/static's mime table gives).
+    ["/favicon.ico", "image/vnd.microsoft.icon"],
     ["/apple-touch-icon.png", "image/png"],
     ["/site.webmanifest", "application/manifest+json"],
   ] as const) {
