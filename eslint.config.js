@@ -1,9 +1,27 @@
+import { readdirSync } from "node:fs";
+import path from "node:path";
 import js from "@eslint/js";
+import checkFile from "eslint-plugin-check-file";
 import importX from "eslint-plugin-import-x";
 import jsxA11y from "eslint-plugin-jsx-a11y";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
+
+// Read at load time, so a new feature folder gets its wall without an edit here (decision 017).
+const FEATURES = readdirSync(path.join(import.meta.dirname, "src/features"), {
+  withFileTypes: true,
+})
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+
+// The app shell: what React Router loads first. Only routes sit level with it.
+const SHELL = ["./src/root.tsx", "./src/entry.client.tsx", "./src/entry.server.tsx"];
+
+// kebab-case, then optional lowercase dotted parts: `waitlist-form.tsx`, `schema.test.ts`,
+// `entry.client.tsx`, `auth-emulator.d.mts`.
+const KEBAB_CASE_DOTTED = "+([a-z])*([a-z0-9])*(-+([a-z0-9]))*(.+([a-z0-9]))";
+const OUR_CODE = "{src,server,db,tests,scripts}";
 
 export default tseslint.config(
   {
@@ -26,6 +44,12 @@ export default tseslint.config(
       },
     },
     plugins: { "import-x": importX, "react-hooks": reactHooks, "jsx-a11y": jsxA11y },
+    settings: {
+      // Without these, import-x skips TypeScript files when it follows imports, and no-cycle
+      // silently sees no cycles. Resolution itself is Node's, through package.json `imports`.
+      "import-x/extensions": [".ts", ".tsx", ".mts", ".js", ".mjs"],
+      "import-x/parsers": { "@typescript-eslint/parser": [".ts", ".tsx", ".mts"] },
+    },
     rules: {
       ...reactHooks.configs.recommended.rules,
       ...jsxA11y.flatConfigs.recommended.rules,
@@ -35,6 +59,7 @@ export default tseslint.config(
       "@typescript-eslint/no-misused-promises": "error",
       "@typescript-eslint/no-floating-promises": "error",
       "@typescript-eslint/only-throw-error": "off",
+      // Who may import whom: docs/decisions/017-lint-that-keeps-the-shape.md.
       "import-x/no-restricted-paths": [
         "error",
         {
@@ -45,15 +70,81 @@ export default tseslint.config(
               from: ["./server", "./db"],
               message: "src/ must not import Node-only server code",
             },
-            // Shared building blocks know nothing of features or routes.
+            // The database layer knows nothing of the site or the server.
             {
-              target: ["./src/ui", "./src/content", "./src/lib"],
-              from: ["./src/features", "./src/routes"],
+              target: "./db",
+              from: ["./src", "./server"],
+              message: "db/ is the bottom layer: it imports only db/",
             },
-            // Features never import routes.
-            { target: "./src/features", from: "./src/routes" },
+            // Content is data: it imports nothing of ours but other content.
+            {
+              target: "./src/content",
+              from: ["./src/lib", "./src/ui", "./src/features", "./src/routes", ...SHELL],
+              message: "src/content is data and imports only src/content",
+            },
+            // Helpers may read content, never what is built on them.
+            {
+              target: "./src/lib",
+              from: ["./src/ui", "./src/features", "./src/routes", ...SHELL],
+              message: "src/lib may import only src/lib and src/content",
+            },
+            // Building blocks know nothing of the site: no features, routes or content.
+            {
+              target: "./src/ui",
+              from: ["./src/content", "./src/features", "./src/routes", ...SHELL],
+              message: "src/ui may import only src/ui and src/lib",
+            },
+            // Features never import routes or the shell; routes compose features.
+            {
+              target: "./src/features",
+              from: ["./src/routes", ...SHELL],
+              message: "features are composed by routes, never the other way",
+            },
+            // Features never import each other: one wall per feature folder.
+            ...FEATURES.map((name) => ({
+              target: `./src/features/${name}`,
+              from: "./src/features",
+              except: [`./${name}`],
+              message: `src/features/${name} must not import another feature; move what they share to src/lib, src/ui or src/content`,
+            })),
+            // The server serves pages through the build, never by importing them.
+            {
+              target: "./server",
+              from: ["./src/routes", "./src/ui", ...SHELL],
+              message: "server/ must not import pages, the shell or UI components",
+            },
+            // ...and of the features it reads only the waitlist contract it shares with the page
+            // (decision 014): the schema that validates, the result type, the reply.
+            {
+              target: "./server",
+              from: "./src/features",
+              except: ["./waitlist/schema.ts", "./waitlist/types.ts", "./waitlist/reply.ts"],
+              message:
+                "server/ may import only the shared waitlist contract from src/features (decision 017)",
+            },
           ],
         },
+      ],
+      "import-x/no-cycle": ["error", { ignoreExternal: true }],
+    },
+  },
+  {
+    files: [`${OUR_CODE}/**/*`],
+    plugins: { "check-file": checkFile },
+    rules: {
+      "check-file/filename-naming-convention": [
+        "error",
+        { [`${OUR_CODE}/**/*`]: KEBAB_CASE_DOTTED },
+        {
+          ignoreMiddleExtensions: false,
+          errorMessage:
+            "File name {{ target }} is not kebab-case (lowercase words joined by -, optional dotted parts such as .test or .client)",
+        },
+      ],
+      "check-file/folder-naming-convention": [
+        "error",
+        { [`${OUR_CODE}/**/`]: "KEBAB_CASE" },
+        { errorMessage: "Folder name {{ target }} is not kebab-case" },
       ],
     },
   },

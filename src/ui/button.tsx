@@ -3,7 +3,7 @@ import { cva, type VariantProps } from "class-variance-authority";
 import type { ComponentProps } from "react";
 import { cn } from "#src/lib/cn.ts";
 
-export const buttonVariants = cva(
+const buttonVariants = cva(
   "inline-flex min-h-11 items-center justify-center gap-2 rounded-md text-[0.95rem] font-semibold whitespace-nowrap transition-colors disabled:cursor-not-allowed disabled:opacity-60 [&_svg]:size-4 [&_svg]:shrink-0",
   {
     variants: {

@@ -9,7 +9,7 @@ import { existsSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 
-export type ObservatoryTest = {
+type ObservatoryTest = {
   pass: boolean | null;
   result: string | null;
   scoreModifier: number | null;

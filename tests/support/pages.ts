@@ -13,7 +13,7 @@ export const PUBLIC_PAGES = [
 ] as const;
 
 /** Account pages: served and checked like the rest, but not listed in the sitemap. */
-export const ACCOUNT_PAGES = [
+const ACCOUNT_PAGES = [
   { path: "/login", heading: "Sign In", text: "Forgot password?" },
   { path: "/signup", heading: "Create Account", text: "Must be at least 6 characters long" },
   { path: "/forgot-password", heading: "Reset Password", text: "Send Reset Link" },

@@ -15,10 +15,6 @@ function binDir(): string | null {
   return newest ? path.join(base, newest, "bin") : null;
 }
 
-export function postgresAvailable(): boolean {
-  return binDir() !== null;
-}
-
 /** PostgreSQL refuses to run as root: run its tools as the postgres user the package created. */
 function asPostgres(bin: string, args: string[]) {
   const isRoot = process.getuid?.() === 0;

@@ -1,11 +1,5 @@
 /** Campaign parameters kept with a waitlist entry. No zod here: this module runs on every page. */
-export const UTM_KEYS = [
-  "utm_source",
-  "utm_medium",
-  "utm_campaign",
-  "utm_term",
-  "utm_content",
-] as const;
+const UTM_KEYS = ["utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content"] as const;
 
 export type Attribution = Partial<
   Record<(typeof UTM_KEYS)[number] | "referrer" | "landing_path", string>

@@ -7,8 +7,8 @@
 import { WAITLIST_SUCCESS, type FieldErrors } from "#src/features/waitlist/schema.ts";
 import type { SubmitResult } from "#src/features/waitlist/types.ts";
 
-export const INVALID_MESSAGE = "Please correct the highlighted fields.";
-export const RATE_LIMITED_MESSAGE = "Too many requests. Please wait a minute and try again.";
+const INVALID_MESSAGE = "Please correct the highlighted fields.";
+const RATE_LIMITED_MESSAGE = "Too many requests. Please wait a minute and try again.";
 export const UNAVAILABLE_MESSAGE =
   "The waitlist is unavailable for a moment. Please try again in a minute.";
 

@@ -61,7 +61,7 @@ const attribution = (max: number) =>
       return v.replace(CONTROL_CHARACTERS, "").trim().slice(0, max) || null;
     });
 
-export const WaitlistEntrySchema = z.object({
+const WaitlistEntrySchema = z.object({
   name: text("Full name", WAITLIST_LIMITS.name).min(1, "Please enter your name."),
   email: z
     .string({ error: "Email must be text." })
@@ -79,7 +79,7 @@ export const WaitlistEntrySchema = z.object({
   landing_path: attribution(2000),
 });
 
-export type WaitlistEntry = z.infer<typeof WaitlistEntrySchema>;
+type WaitlistEntry = z.infer<typeof WaitlistEntrySchema>;
 
 /** Filled only by bots: the field is hidden from people and assistive technology. */
 export const HONEYPOT_FIELD = "website";

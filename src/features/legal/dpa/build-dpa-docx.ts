@@ -24,7 +24,7 @@ import type { DpaDocument, LegalBlock, LegalSection } from "#src/content/legal-t
 import { sectionHeading } from "#src/features/legal/section-heading.ts";
 
 /** Half-points, as Word counts them: 11 pt body, 16 pt and 14 pt headings. */
-export const DOCX_SIZES = { body: 22, heading1: 32, heading2: 28, title: 40, small: 18 } as const;
+const DOCX_SIZES = { body: 22, heading1: 32, heading2: 28, title: 40, small: 18 } as const;
 
 const FONT = "Calibri";
 const INK = "0F2A24";

@@ -3,7 +3,7 @@ import type { DpaDocument, LegalSection } from "#src/content/legal-types.ts";
 import { LegalSectionView } from "#src/features/legal/legal-blocks.tsx";
 import { LegalDocumentView } from "#src/features/legal/legal-document-view.tsx";
 
-export const SIGNATURE_ANCHOR = "signature-page";
+const SIGNATURE_ANCHOR = "signature-page";
 
 /** The /dpa page: the whole agreement from the single DPA content module. */
 export function DpaView({ dpa, actions }: { dpa: DpaDocument; actions?: ReactNode }) {
