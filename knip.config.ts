@@ -32,25 +32,8 @@ const config: KnipConfig = {
     // Started by path (node_modules/.bin/lighthouse) in scripts/bench.ts.
     "lighthouse",
     // In use by issue 14 work in progress.
-    "@fastify/static",
-    // In use by issue 14 work in progress.
-    "@fastify/accept-negotiator",
-    // In use by issue 14 work in progress.
     "beasties",
-    // In use by issue 14 work in progress.
-    "drizzle-kit",
   ],
-  ignoreIssues: {
-    // Temporary, while server/ is split into plugins (issue 14): these files export names that
-    // only they use. Drop each line once the rewrite settles and the exports are fixed.
-    "server/admin-guard.ts": ["exports"],
-    "server/public-env.ts": ["exports"],
-    "server/request-guards.ts": ["exports"],
-    "server/session-store.ts": ["exports", "types"],
-    "server/session.ts": ["exports"],
-    "server/static-assets.ts": ["exports"],
-    "server/waitlist/forwarder.ts": ["exports"],
-  },
 };
 
 export default config;

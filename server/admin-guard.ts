@@ -13,7 +13,7 @@ import type { AdminAccess } from "#src/features/waitlist/types.ts";
 
 export type AdminUser = { email: string | null; emailVerified: boolean };
 
-export function adminAccessFor(user: AdminUser | null, env: Env): AdminAccess {
+function adminAccessFor(user: AdminUser | null, env: Env): AdminAccess {
   if (!user) return "signed-out";
   const email = user.email?.toLowerCase();
   if (!user.emailVerified || !email || !env.adminEmails.includes(email)) return "forbidden";

@@ -1,9 +1,9 @@
 import type { Env } from "#server/env.ts";
 import type { FirebaseWebConfig, PublicEnv } from "#src/lib/public-env.ts";
 
-export const EMULATOR_API_KEY = "demo-api-key";
+const EMULATOR_API_KEY = "demo-api-key";
 
-export function getFirebaseWebConfig(env: Env): FirebaseWebConfig {
+function getFirebaseWebConfig(env: Env): FirebaseWebConfig {
   const { firebase } = env;
   if (firebase.mode === "emulator") {
     return {

@@ -32,7 +32,7 @@ function crossSitePage(env: Env): string {
 }
 
 /** The https:// URL a plain-HTTP request should have used, or null when it is fine as it is. */
-export function httpsRedirectTarget(req: FastifyRequest, env: Env): string | null {
+function httpsRedirectTarget(req: FastifyRequest, env: Env): string | null {
   if (!env.siteUrl.startsWith("https://") || req.protocol === "https") return null;
   // Load balancers probe health over plain HTTP from inside the network.
   if (req.url === "/api/health") return null;

@@ -20,7 +20,7 @@ export function baseSecurityHeaders(env: Env): Record<string, string> {
 }
 
 /** For every response that is not an HTML page: load nothing, be framed by no one. */
-export const NON_DOCUMENT_CSP = "default-src 'none'; frame-ancestors 'none'";
+const NON_DOCUMENT_CSP = "default-src 'none'; frame-ancestors 'none'";
 
 /**
  * The headers every response starts with. Anything that is not a page (JSON, CSV, text, files) may

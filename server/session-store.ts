@@ -10,7 +10,7 @@ import { sessions } from "#db/schema.ts";
 import { hitRateLimit } from "#server/waitlist/rate-limit.ts";
 
 /** Live sessions one account may hold; a new one ends the oldest beyond this (issue 13). */
-export const MAX_SESSIONS_PER_USER = 10;
+const MAX_SESSIONS_PER_USER = 10;
 
 export type SessionStore = {
   /**
@@ -38,7 +38,7 @@ export type SessionStore = {
   find: (id: string) => Promise<LiveSession | null>;
 };
 
-export type LiveSession = {
+type LiveSession = {
   uid: string;
   email: string | null;
   emailVerified: boolean;

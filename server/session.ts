@@ -31,7 +31,7 @@ const MAX_COOKIE_LENGTH = 128;
 
 export type CookieSession = SessionUser & { emailVerified: boolean; sessionId: string };
 
-export function sessionCookieName(env: Env): string {
+function sessionCookieName(env: Env): string {
   // __Host- needs Secure, so plain-HTTP development uses an unprefixed name.
   return env.siteUrl.startsWith("https://") ? "__Host-tieout_session" : "tieout_session";
 }

@@ -5,7 +5,7 @@
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 
-export type SecurityHeadersOptions = {
+type SecurityHeadersOptions = {
   /** From `responseHeaders` in server/security-headers.ts, computed once at start-up. */
   headers: Readonly<Record<string, string>>;
 };

@@ -28,7 +28,7 @@ declare module "fastify" {
   }
 }
 
-export type SessionOptions = { env: Env; sessions: Sessions; verifyIdToken: TokenVerifier };
+type SessionOptions = { env: Env; sessions: Sessions; verifyIdToken: TokenVerifier };
 
 async function session(app: FastifyInstance, { env, sessions, verifyIdToken }: SessionOptions) {
   app.decorateRequest("sessionUid", null);

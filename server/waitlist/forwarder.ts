@@ -23,7 +23,7 @@ type Claimed = {
   forward_attempts: number;
 };
 
-export function backoffSeconds(attempts: number): number {
+function backoffSeconds(attempts: number): number {
   return Math.min(3600, 5 * 2 ** Math.max(0, attempts - 1));
 }
 
