@@ -9,7 +9,7 @@ import { AccountsUnavailable, type TokenVerifier } from "#server/firebase-admin.
 import { maskEmail } from "#server/log-safety.ts";
 import { isCrossSite } from "#server/request-guards.ts";
 import type { Sessions } from "#server/session.ts";
-import type { AdminAccess } from "#src/features/waitlist/types.ts";
+import type { AdminAccess } from "#src/lib/guards.ts";
 
 export type AdminUser = { email: string | null; emailVerified: boolean };
 

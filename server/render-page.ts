@@ -15,7 +15,7 @@ import { htmlSecurityHeaders } from "#server/security-headers.ts";
 import type { Sessions } from "#server/session.ts";
 import { waitlistClientKey } from "#server/waitlist/rate-limit.ts";
 import type { WaitlistService } from "#server/waitlist/service.ts";
-import type { AdminAccess } from "#src/features/waitlist/types.ts";
+import type { AdminAccess } from "#src/lib/guards.ts";
 
 export type RenderedPage = {
   status: number;

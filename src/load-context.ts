@@ -1,7 +1,8 @@
 /**
  * What the server hands every loader and action (server/app.ts builds it per request).
  */
-import type { AdminAccess, WaitlistPort } from "#src/features/waitlist/types.ts";
+import type { WaitlistPort } from "#src/features/waitlist/types.ts";
+import type { AdminAccess } from "#src/lib/guards.ts";
 import type { PublicEnv, SessionUser } from "#src/lib/public-env.ts";
 
 declare module "react-router" {

@@ -6,6 +6,12 @@
 import { redirect, type AppLoadContext } from "react-router";
 import { failure, refusal } from "#src/lib/http-errors.ts";
 
+/**
+ * What the server decided about this request's right to the admin (server/admin-guard.ts).
+ * "unavailable": Firebase could not be asked whether the account is still in good standing.
+ */
+export type AdminAccess = "ok" | "signed-out" | "forbidden" | "unavailable";
+
 export async function requireAdmin(
   context: AppLoadContext,
   refusedMessage = "This account may not use the admin.",

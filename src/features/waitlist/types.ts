@@ -33,6 +33,3 @@ export type WaitlistPort = {
     limit: number;
   }) => Promise<{ entries: AdminEntry[]; total: number; matching: number }>;
 };
-
-/** "unavailable": Firebase could not be asked whether the account is still in good standing. */
-export type AdminAccess = "ok" | "signed-out" | "forbidden" | "unavailable";
