@@ -1,5 +1,14 @@
 import { describe, expect, test } from "vitest";
-import { cspHash, cssForPage, finishPage, HYDRATION_LOADER } from "#server/html.ts";
+import { cspHash, cssForPage, finishPage } from "#server/html.ts";
+import { HYDRATION_LOADER } from "#server/hydration-loader.ts";
+import {
+  DEFER_ATTRIBUTE,
+  DEFER_VALUE,
+  DEFERRED_APP_ID,
+  HYDRATED_ATTRIBUTE,
+  HYDRATED_EVENT,
+  STYLESHEET_ATTRIBUTE,
+} from "#src/lib/hydration-protocol.ts";
 
 const MODULE = 'import "/assets/manifest.js";import("/assets/entry.client.js");';
 const page = (htmlAttributes: string) =>
@@ -11,7 +20,7 @@ const page = (htmlAttributes: string) =>
 describe("finishPage", () => {
   test("puts the loader first in <head>, then the rules of the named stylesheet that the page uses", () => {
     const { html, styleHashes, scriptHashes } = finishPage(
-      page(' data-stylesheet="/assets/app.css"'),
+      page(` ${STYLESHEET_ATTRIBUTE}="/assets/app.css"`),
       new Map([["/assets/app.css", "@layer utilities{.flex{display:flex}.grid{display:grid}}"]]),
     );
     const css = "@layer utilities{.flex{display:flex}}";
@@ -31,10 +40,15 @@ describe("finishPage", () => {
   });
 
   test("defers hydration on pages that ask for it, keeping the module's hash for the loader", () => {
-    const { html, scriptHashes } = finishPage(page(' data-hydrate="interaction"'), new Map());
+    const { html, scriptHashes } = finishPage(
+      page(` ${DEFER_ATTRIBUTE}="${DEFER_VALUE}"`),
+      new Map(),
+    );
     expect(html).not.toContain('rel="modulepreload"');
     expect(html).not.toMatch(/<script[^>]*type="module"/);
-    expect(html).toContain(`<script type="text/plain" id="tieout-app" async="">${MODULE}</script>`);
+    expect(html).toContain(
+      `<script type="text/plain" id="${DEFERRED_APP_ID}" async="">${MODULE}</script>`,
+    );
     expect(scriptHashes).toContain(cspHash(MODULE));
     expect(scriptHashes).toContain(cspHash(HYDRATION_LOADER));
   });
@@ -42,6 +56,25 @@ describe("finishPage", () => {
   test("the hash is the one browsers compute", () => {
     // sha256 of the empty string, base64: a well-known value.
     expect(cspHash("")).toBe("'sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU='");
+  });
+});
+
+describe("the inlined loader", () => {
+  test("is the compiled module: one statement that can sit in a <script> element", () => {
+    expect(HYDRATION_LOADER).toMatch(/^\(\(\)=>\{[\s\S]*\}\)\(\);$/);
+    // Text that would end the element early, or change how the browser parses it.
+    expect(HYDRATION_LOADER).not.toMatch(/<\/script|<!--|<script/i);
+  });
+
+  test("speaks the protocol's names, written nowhere but in the protocol module", () => {
+    for (const name of [
+      DEFER_ATTRIBUTE,
+      DEFER_VALUE,
+      DEFERRED_APP_ID,
+      HYDRATED_ATTRIBUTE,
+      HYDRATED_EVENT,
+    ])
+      expect(HYDRATION_LOADER).toContain(JSON.stringify(name));
   });
 });
 

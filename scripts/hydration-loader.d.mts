@@ -1,0 +1,2 @@
+export const LOADER_TARGET: string[];
+export function compileHydrationLoader(): string;
