@@ -1,2 +1,1 @@
-export const LOADER_TARGET: string[];
 export function compileHydrationLoader(): string;

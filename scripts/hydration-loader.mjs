@@ -10,7 +10,7 @@ const root = path.resolve(import.meta.dirname, "..");
  * The browsers the site supports: Vite's default build target for the app's own bundle
  * ("baseline widely available" as of Vite 7), so the loader runs wherever the app does.
  */
-export const LOADER_TARGET = ["chrome107", "edge107", "firefox104", "safari16"];
+const LOADER_TARGET = ["chrome107", "edge107", "firefox104", "safari16"];
 
 /** @returns {string} the loader as one minified statement, without a trailing newline */
 export function compileHydrationLoader() {
