@@ -122,10 +122,14 @@ function topLevelRules(css: string): { prelude: string; text: string }[] {
   return rules;
 }
 
+/** At-rules that only group rules under a condition (Tailwind's `sm:`, `hover:` and the like). */
+const CONDITIONAL_GROUP = /^@(media|supports|container)\b/;
+
 /**
  * The stylesheet cut down to what one page uses: every rule of Tailwind's utilities layer whose
- * selector names no class found in the page's markup is dropped; everything else is kept whole.
- * The full stylesheet is enabled after hydration, for whatever React renders later.
+ * selector names no class found in the page's markup is dropped, also inside the @media and
+ * @supports blocks that group variants; everything else is kept whole. The full stylesheet is
+ * linked after hydration, for whatever React renders later.
  */
 export function cssForPage(css: string, html: string): string {
   const used = new Set<string>();
@@ -137,17 +141,24 @@ export function cssForPage(css: string, html: string): string {
     );
     for (const name of classes.split(/\s+/)) if (name) used.add(name);
   }
-  return topLevelRules(css)
-    .map((rule) => {
-      if (rule.prelude !== "@layer utilities") return rule.text;
-      const inner = rule.text.slice(rule.text.indexOf("{") + 1, -1);
-      const kept = topLevelRules(inner).filter((utility) => {
-        const names = [...utility.prelude.matchAll(CLASS_TOKEN)].map(([, token = ""]) =>
+  const usedRules = (block: string): string =>
+    topLevelRules(block)
+      .map((rule) => {
+        if (CONDITIONAL_GROUP.test(rule.prelude)) {
+          const kept = usedRules(rule.text.slice(rule.text.indexOf("{") + 1, -1));
+          return kept === "" ? "" : `${rule.prelude}{${kept}}`;
+        }
+        const names = [...rule.prelude.matchAll(CLASS_TOKEN)].map(([, token = ""]) =>
           token.replace(/\\(.)/g, "$1"),
         );
-        return names.length === 0 || names.some((name) => used.has(name));
-      });
-      return `@layer utilities{${kept.map((u) => u.text).join("")}}`;
-    })
+        return names.length === 0 || names.some((name) => used.has(name)) ? rule.text : "";
+      })
+      .join("");
+  return topLevelRules(css)
+    .map((rule) =>
+      rule.prelude === "@layer utilities"
+        ? `@layer utilities{${usedRules(rule.text.slice(rule.text.indexOf("{") + 1, -1))}}`
+        : rule.text,
+    )
     .join("");
 }
