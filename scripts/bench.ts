@@ -10,6 +10,7 @@ import { Worker } from "node:worker_threads";
 import { chromium } from "@playwright/test";
 import autocannon from "autocannon";
 import * as prettier from "prettier";
+import { HYDRATED_ATTRIBUTE } from "#src/lib/hydration-protocol.ts";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "#tests/support/e2e-env.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -279,7 +280,7 @@ async function main() {
       });
       await page.goto(`${BASE}/`, { waitUntil: "networkidle" });
       await page.mouse.move(10, 10);
-      await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+      await page.locator(`html[${HYDRATED_ATTRIBUTE}]`).waitFor({ state: "attached" });
       await page.waitForLoadState("networkidle");
       await page.close();
     }
@@ -432,7 +433,7 @@ async function main() {
       const page = await context.newPage();
       await page.goto(`${BASE}/dpa`, { waitUntil: "networkidle" });
       await page.mouse.move(5, 5);
-      await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+      await page.locator(`html[${HYDRATED_ATTRIBUTE}]`).waitFor({ state: "attached" });
       await page.waitForLoadState("networkidle");
       let chunkBytes = 0;
       page.on("response", (r) => {

@@ -1,10 +1,11 @@
 // Builds everything `npm start` serves: the React Router client and server bundles, precompressed
-// copies of every compressible public file, and the bundled Node server.
+// copies of every compressible public file, the page loader, and the bundled Node server.
 import { execFileSync } from "node:child_process";
 import { cp, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { build } from "esbuild";
+import { compileHydrationLoader } from "./hydration-loader.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const COMPRESSIBLE = new Set([
@@ -56,6 +57,25 @@ for await (const file of walk(path.join(root, "build/client"))) {
   compressed++;
 }
 
+// The loader every page carries inline (decision 018): compiled here, once, and baked into the
+// server bundle in place of server/hydration-loader.ts, which compiles it when run from source.
+const hydrationLoader = compileHydrationLoader();
+const loaderModule = path.join(root, "server/hydration-loader.ts");
+/** @type {import("esbuild").Plugin} */
+const compiledLoader = {
+  name: "compiled-hydration-loader",
+  setup(pluginBuild) {
+    pluginBuild.onLoad({ filter: /[\\/]server[\\/]hydration-loader\.ts$/ }, (args) =>
+      args.path === loaderModule
+        ? {
+            contents: `export const HYDRATION_LOADER = ${JSON.stringify(hydrationLoader)};`,
+            loader: "js",
+          }
+        : undefined,
+    );
+  },
+};
+
 const serverOptions = {
   bundle: true,
   platform: "node",
@@ -64,6 +84,7 @@ const serverOptions = {
   packages: "external",
   sourcemap: true,
   logLevel: "warning",
+  plugins: [compiledLoader],
 };
 // app.js only sets NODE_ENV=production, then loads main.js (the server): see server/production.ts.
 await build({
@@ -83,4 +104,7 @@ await cp(path.join(root, "db/migrations"), path.join(root, "build/server/migrati
 });
 
 await writeFile(path.join(root, "build/.stamp"), new Date().toISOString());
-console.log(`Build complete: ${compressed} public files precompressed (brotli and gzip).`);
+console.log(
+  `Build complete: ${compressed} public files precompressed (brotli and gzip); ` +
+    `page loader ${Buffer.byteLength(hydrationLoader)} bytes.`,
+);

@@ -19,6 +19,7 @@ const INPUTS = [
   "vite.config.ts",
   "react-router.config.ts",
   "scripts/build.mjs",
+  "scripts/hydration-loader.mjs",
 ];
 
 function newestMtime(p) {

@@ -1,5 +1,14 @@
 import { describe, expect, test } from "vitest";
-import { cspHash, cssForPage, finishPage, HYDRATION_LOADER } from "#server/html.ts";
+import { cspHash, cssForPage, finishPage } from "#server/html.ts";
+import { HYDRATION_LOADER } from "#server/hydration-loader.ts";
+import {
+  DEFER_ATTRIBUTE,
+  DEFER_VALUE,
+  DEFERRED_APP_ID,
+  HYDRATED_ATTRIBUTE,
+  HYDRATED_EVENT,
+  STYLESHEET_ATTRIBUTE,
+} from "#src/lib/hydration-protocol.ts";
 
 const MODULE = 'import "/assets/manifest.js";import("/assets/entry.client.js");';
 const page = (htmlAttributes: string) =>
@@ -11,7 +20,7 @@ const page = (htmlAttributes: string) =>
 describe("finishPage", () => {
   test("puts the loader first in <head>, then the rules of the named stylesheet that the page uses", () => {
     const { html, styleHashes, scriptHashes } = finishPage(
-      page(' data-stylesheet="/assets/app.css"'),
+      page(` ${STYLESHEET_ATTRIBUTE}="/assets/app.css"`),
       new Map([["/assets/app.css", "@layer utilities{.flex{display:flex}.grid{display:grid}}"]]),
     );
     const css = "@layer utilities{.flex{display:flex}}";
@@ -31,10 +40,15 @@ describe("finishPage", () => {
   });
 
   test("defers hydration on pages that ask for it, keeping the module's hash for the loader", () => {
-    const { html, scriptHashes } = finishPage(page(' data-hydrate="interaction"'), new Map());
+    const { html, scriptHashes } = finishPage(
+      page(` ${DEFER_ATTRIBUTE}="${DEFER_VALUE}"`),
+      new Map(),
+    );
     expect(html).not.toContain('rel="modulepreload"');
     expect(html).not.toMatch(/<script[^>]*type="module"/);
-    expect(html).toContain(`<script type="text/plain" id="tieout-app" async="">${MODULE}</script>`);
+    expect(html).toContain(
+      `<script type="text/plain" id="${DEFERRED_APP_ID}" async="">${MODULE}</script>`,
+    );
     expect(scriptHashes).toContain(cspHash(MODULE));
     expect(scriptHashes).toContain(cspHash(HYDRATION_LOADER));
   });
@@ -45,20 +59,43 @@ describe("finishPage", () => {
   });
 });
 
+describe("the inlined loader", () => {
+  test("is the compiled module: one statement that can sit in a <script> element", () => {
+    expect(HYDRATION_LOADER).toMatch(/^\(\(\)=>\{[\s\S]*\}\)\(\);$/);
+    // Text that would end the element early, or change how the browser parses it.
+    expect(HYDRATION_LOADER).not.toMatch(/<\/script|<!--|<script/i);
+  });
+
+  test("speaks the protocol's names, written nowhere but in the protocol module", () => {
+    for (const name of [
+      DEFER_ATTRIBUTE,
+      DEFER_VALUE,
+      DEFERRED_APP_ID,
+      HYDRATED_ATTRIBUTE,
+      HYDRATED_EVENT,
+    ])
+      expect(HYDRATION_LOADER).toContain(JSON.stringify(name));
+  });
+});
+
 describe("cssForPage", () => {
   const css =
     "@layer theme{:root{--x:1}}@layer base{body{margin:0}}@layer components;@layer utilities{.flex{display:flex}.hidden{display:none}" +
     ".sm\\:px-8{@media (width>=40rem){padding-inline:2rem}}.hover\\:underline{&:hover{text-decoration:underline}}.\\[content-visibility\\:auto\\]{content-visibility:auto}" +
-    ".\\[\\&_svg\\]\\:size-4 svg{width:1rem}}" +
+    ".\\[\\&_svg\\]\\:size-4 svg{width:1rem}" +
+    "@media (width>=40rem){.sm\\:flex{display:flex}.sm\\:grid{display:grid}}@media (hover:hover){.hover\\:grid:hover{display:grid}}}" +
     '@property --tw-a{syntax:"*";inherits:false}';
 
   test("keeps the utilities the page's markup uses, and everything outside the utilities layer", () => {
-    // As React writes it: the & of a variant is escaped in the attribute.
-    const page = '<div class="flex sm:px-8 [content-visibility:auto] [&amp;_svg]:size-4">x</div>';
+    // Variants come nested in their utility (sm:px-8) or grouped in one @media block per condition
+    // (sm:flex, sm:grid); a group left empty goes. The & of a variant arrives escaped, as React
+    // writes the attribute.
+    const page =
+      '<div class="flex sm:px-8 sm:flex [content-visibility:auto] [&amp;_svg]:size-4">x</div>';
     expect(cssForPage(css, page)).toBe(
       "@layer theme{:root{--x:1}}@layer base{body{margin:0}}@layer components;@layer utilities{.flex{display:flex}" +
         ".sm\\:px-8{@media (width>=40rem){padding-inline:2rem}}.\\[content-visibility\\:auto\\]{content-visibility:auto}" +
-        ".\\[\\&_svg\\]\\:size-4 svg{width:1rem}}" +
+        ".\\[\\&_svg\\]\\:size-4 svg{width:1rem}@media (width>=40rem){.sm\\:flex{display:flex}}}" +
         '@property --tw-a{syntax:"*";inherits:false}',
     );
   });

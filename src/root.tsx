@@ -22,6 +22,7 @@ import {
   DEFER_VALUE,
   HYDRATED_ATTRIBUTE,
   HYDRATED_EVENT,
+  STYLESHEET_ATTRIBUTE,
 } from "#src/lib/hydration-protocol.ts";
 import type { RouteHandle } from "#src/lib/route-handle.ts";
 import { NoticesProvider } from "#src/ui/notices.tsx";
@@ -71,8 +72,10 @@ export function Layout({ children }: { children: ReactNode }) {
   return (
     <html
       lang="en"
-      {...{ [DEFER_ATTRIBUTE]: deferred ? DEFER_VALUE : undefined }}
-      data-stylesheet={import.meta.env.DEV ? undefined : appCss}
+      {...{
+        [DEFER_ATTRIBUTE]: deferred ? DEFER_VALUE : undefined,
+        [STYLESHEET_ATTRIBUTE]: import.meta.env.DEV ? undefined : appCss,
+      }}
     >
       <head>
         <meta charSet="utf-8" />

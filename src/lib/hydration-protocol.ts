@@ -1,6 +1,8 @@
 /**
- * The names shared by the page's inline loader (written by the server, `server/html.ts`) and the
- * app that it starts (`src/root.tsx`). Decision 009.
+ * The deferred-hydration protocol: the names shared by the page's inline loader
+ * (`src/lib/hydration-loader.ts`), the server that finishes each page (`server/html.ts`), the app
+ * that the loader starts (`src/root.tsx`) and the tests. Decisions 009 and 018: nowhere else is
+ * one of these written out.
  */
 
 /** On <html>: the page's scripts wait for the visitor's first interaction. */
@@ -10,6 +12,11 @@ export const DEFER_VALUE = "interaction";
 export const HYDRATED_ATTRIBUTE = "data-hydrated";
 /** Dispatched on window right after HYDRATED_ATTRIBUTE is set; held presses are replayed then. */
 export const HYDRATED_EVENT = "tieout:hydrated";
+/**
+ * On <html> in production: the app's stylesheet, named rather than linked so the browser fetches
+ * nothing before the first paint; the server inlines the rules the page uses (decision 009).
+ */
+export const STYLESHEET_ATTRIBUTE = "data-stylesheet";
 /** The id of the inert copy of React Router's module script on a deferred page. */
 export const DEFERRED_APP_ID = "tieout-app";
 /**

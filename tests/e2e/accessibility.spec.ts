@@ -8,7 +8,7 @@
  */
 import type { Locator, Page } from "@playwright/test";
 import { createUser, oobCodes, uniqueEmail } from "#tests/support/emulator.ts";
-import { expect, test } from "#tests/support/fixtures.ts";
+import { expect, HYDRATED_PAGE, test } from "#tests/support/fixtures.ts";
 import { ALL_PAGES } from "#tests/support/pages.ts";
 
 const PASSWORD = "correct-horse-9";
@@ -40,7 +40,7 @@ async function typeInto(page: Page, field: Locator, text: string): Promise<void>
 /** The first Tab press starts the deferred scripts; some checks need React to be running. */
 async function hydrateByKeyboard(page: Page): Promise<void> {
   await page.keyboard.press("Tab");
-  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+  await page.locator(HYDRATED_PAGE).waitFor({ state: "attached" });
 }
 
 test.describe("every journey by keyboard alone", () => {

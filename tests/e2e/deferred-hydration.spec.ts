@@ -1,5 +1,5 @@
 import { createUser, uniqueEmail } from "#tests/support/emulator.ts";
-import { expect, test } from "#tests/support/fixtures.ts";
+import { expect, HYDRATED_PAGE, test } from "#tests/support/fixtures.ts";
 
 test("the home page costs no JavaScript and no stylesheet request until the visitor interacts", async ({
   page,
@@ -14,10 +14,10 @@ test("the home page costs no JavaScript and no stylesheet request until the visi
   expect(
     await page.evaluate(() => getComputedStyle(document.querySelector("h1")!).fontFamily),
   ).toContain("Source Serif 4");
-  await expect(page.locator("html[data-hydrated]")).toHaveCount(0);
+  await expect(page.locator(HYDRATED_PAGE)).toHaveCount(0);
 
   await page.mouse.move(200, 200);
-  await expect(page.locator("html[data-hydrated]")).toHaveCount(1);
+  await expect(page.locator(HYDRATED_PAGE)).toHaveCount(1);
   expect(requests.filter((r) => r.type === "script").length).toBeGreaterThan(0);
 });
 
@@ -35,7 +35,7 @@ test("a sign-in sent before React is ready is held and sent once it is", async (
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password", { exact: true }).fill("early-bird-1");
   await page.getByRole("button", { name: "Sign In" }).click();
-  await expect(page.locator("html[data-hydrated]")).toHaveCount(0);
+  await expect(page.locator(HYDRATED_PAGE)).toHaveCount(0);
   expect(page.url()).not.toContain("early-bird-1");
   release();
   await expect(page).toHaveURL("/");
@@ -63,7 +63,7 @@ test.describe(() => {
     page,
   }) => {
     await page.goto("/auth/action?mode=resetPassword&oobCode=unknown");
-    await expect(page.locator("html[data-hydrated]")).toHaveCount(1);
+    await expect(page.locator(HYDRATED_PAGE)).toHaveCount(1);
     await expect(
       page.getByRole("heading", { name: /This Link (Has Expired|Is Not Valid)/ }),
     ).toBeVisible();
@@ -75,7 +75,7 @@ test("a click on Download DPA that arrives before React is ready still downloads
 }) => {
   await page.goto("/dpa");
   await page.waitForLoadState("networkidle");
-  await expect(page.locator("html[data-hydrated]")).toHaveCount(0);
+  await expect(page.locator(HYDRATED_PAGE)).toHaveCount(0);
   const download = page.waitForEvent("download");
   await page.getByRole("button", { name: "Download DPA" }).click();
   expect((await download).suggestedFilename()).toBe("Tieout_DPA.docx");
@@ -86,7 +86,7 @@ test("before any JavaScript, the page's own CSS styles every control it shows", 
 }) => {
   await page.goto("/login");
   await page.waitForLoadState("networkidle");
-  await expect(page.locator("html[data-hydrated]")).toHaveCount(0);
+  await expect(page.locator(HYDRATED_PAGE)).toHaveCount(0);
   // The Back button's chevron is sized by a variant utility ([&_svg]:size-4) in the inlined CSS.
   const chevron = await page.getByRole("button", { name: "Back" }).locator("svg").boundingBox();
   expect(chevron?.width).toBe(16);

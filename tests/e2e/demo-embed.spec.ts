@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { waitForHydration } from "#tests/support/fixtures.ts";
 import { startServer } from "#tests/support/server.ts";
 
 // A server of its own, configured with a YouTube link instead of the shipped clip.
@@ -21,8 +22,7 @@ test("with DEMO_VIDEO_URL, nothing is asked of the provider until the visitor pr
     expect(response?.headers()["content-security-policy"]).toContain(
       "frame-src https://www.youtube-nocookie.com",
     );
-    await page.mouse.move(1, 1);
-    await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+    await waitForHydration(page);
     const play = page.getByRole("link", { name: "Play the demo video (loads YouTube)" });
     await expect(play).toBeVisible();
     await page.waitForLoadState("networkidle");

@@ -7,9 +7,10 @@
  * page whose app was already running.
  */
 import type { Browser, BrowserContextOptions, Locator, Page } from "@playwright/test";
+import { HYDRATED_ATTRIBUTE } from "#src/lib/hydration-protocol.ts";
 import { ALL_PAGES } from "#tests/support/pages.ts";
 import { createUser, signInToken, uniqueEmail } from "#tests/support/emulator.ts";
-import { expect, test, waitForHydration } from "#tests/support/fixtures.ts";
+import { expect, HYDRATED_PAGE, test, waitForHydration } from "#tests/support/fixtures.ts";
 
 const PAGES = [
   ...ALL_PAGES.map((p) => p.path),
@@ -89,16 +90,16 @@ async function outcome(page: Page, downloads: string[]): Promise<string> {
 }
 
 async function lookAt(page: Page, downloads: string[]): Promise<string> {
-  const busy = await page.evaluate(() => {
+  const busy = await page.evaluate((hydrated) => {
     const router = (
       window as { __reactRouterDataRouter?: { state: { navigation: { state: string } } } }
     ).__reactRouterDataRouter;
     return (
-      !document.documentElement.hasAttribute("data-hydrated") ||
+      !document.documentElement.hasAttribute(hydrated) ||
       document.readyState !== "complete" ||
       router?.state.navigation.state !== "idle"
     );
-  });
+  }, HYDRATED_ATTRIBUTE);
   if (busy) return "busy";
   const url = new URL(page.url());
   return [
@@ -147,7 +148,7 @@ async function pressAndSee(
     }
     await page.goto(path);
     if (early) {
-      await expect(page.locator("html[data-hydrated]")).toHaveCount(0);
+      await expect(page.locator(HYDRATED_PAGE)).toHaveCount(0);
     } else {
       await waitForHydration(page);
     }
@@ -224,7 +225,7 @@ test("a signed-in visitor's first press on Sign Out signs them out", async ({ br
     });
     await page.goto("/contact");
     const signOut = page.getByRole("banner").getByRole("button", { name: "Sign Out" });
-    await expect(page.locator("html[data-hydrated]")).toHaveCount(0);
+    await expect(page.locator(HYDRATED_PAGE)).toHaveCount(0);
     await signOut.tap();
     release();
     await expect(page).toHaveURL("/");

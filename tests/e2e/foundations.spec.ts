@@ -4,7 +4,7 @@
  */
 import { request as httpRequest } from "node:http";
 import { E2E_PORT } from "#tests/support/e2e-env.ts";
-import { expect, test } from "#tests/support/fixtures.ts";
+import { expect, HYDRATED_PAGE, test } from "#tests/support/fixtures.ts";
 import { startServer } from "#tests/support/server.ts";
 
 test.describe("the not-found page", () => {
@@ -28,11 +28,11 @@ test.describe("the not-found page", () => {
       .poll(() => logged)
       .toEqual(["404 Error: User attempted to access non-existent route: /ledgers/2025/q4"]);
     // Logged by the page itself: the app's scripts have not even started.
-    await expect(page.locator("html[data-hydrated]")).toHaveCount(0);
+    await expect(page.locator(HYDRATED_PAGE)).toHaveCount(0);
 
     // Once the app runs, it does not log the same visit twice.
     await page.mouse.move(10, 10);
-    await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+    await page.locator(HYDRATED_PAGE).waitFor({ state: "attached" });
     await page.waitForTimeout(300);
     expect(logged).toHaveLength(1);
   });

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { test as base, expect, type Page } from "@playwright/test";
+import { HYDRATED_ATTRIBUTE } from "#src/lib/hydration-protocol.ts";
 
 const require = createRequire(import.meta.url);
 const AXE_SOURCE = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
@@ -31,6 +32,9 @@ export const test = base.extend<Fixtures>({
 });
 
 export { expect };
+
+/** `<html>` once React has hydrated the page (the root route marks it). */
+export const HYDRATED_PAGE = `html[${HYDRATED_ATTRIBUTE}]`;
 
 export type AxeViolation = {
   id: string;
@@ -66,5 +70,5 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
  */
 export async function waitForHydration(page: Page): Promise<void> {
   await page.mouse.move(1, 1);
-  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+  await page.locator(HYDRATED_PAGE).waitFor({ state: "attached" });
 }
