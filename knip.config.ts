@@ -12,6 +12,8 @@ const config: KnipConfig = {
     "scripts/*.{mjs,ts}",
     // Loaded by scripts/media/demo.html in the browser that records the demo clip.
     "scripts/media/demo.{js,css}",
+    // Compiled by scripts/hydration-loader.mjs (esbuild) and inlined into every page by the server.
+    "src/lib/hydration-loader.ts",
     // Augments React Router's AppLoadContext; TypeScript reads it through tsconfig, nothing imports it.
     "src/load-context.ts",
   ],
@@ -31,8 +33,6 @@ const config: KnipConfig = {
     "firebase-tools",
     // Started by path (node_modules/.bin/lighthouse) in scripts/bench.ts.
     "lighthouse",
-    // In use by issue 14 work in progress.
-    "beasties",
   ],
 };
 
