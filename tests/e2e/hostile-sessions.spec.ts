@@ -6,6 +6,8 @@
  * outage. Each test starts its own servers, so it runs alone and in any order.
  */
 import { mkdtempSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import {
@@ -138,11 +140,18 @@ test("with Firebase unreachable, signing in and the admin answer 503, and pages 
     await first.stop();
   }
 
-  // The same data (sessions and their secret), but the Auth emulator's address answers nothing.
+  // The same data (sessions and their secret), but Firebase is away. The server starts an emulator
+  // of its own unless one answers at the address, so the address answers that one question (GET /)
+  // and drops every request Firebase's SDK makes.
+  const away = createServer((req, res) => {
+    if (req.url === "/") res.end("{}");
+    else req.socket.destroy();
+  });
+  await new Promise<void>((resolve) => away.listen(0, "127.0.0.1", resolve));
   const cut = await startServer(
     {
       ADMIN_EMAILS: email,
-      FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9",
+      FIREBASE_AUTH_EMULATOR_HOST: `127.0.0.1:${(away.address() as AddressInfo).port}`,
       SESSION_RECHECK_SECONDS: "0",
     },
     { dataDir: first.dataDir },
@@ -173,6 +182,7 @@ test("with Firebase unreachable, signing in and the admin answer 503, and pages 
     expect(await signedInPage(cut, cookie)).toBe(true);
   } finally {
     await cut.stop();
+    away.close();
   }
 });
 
