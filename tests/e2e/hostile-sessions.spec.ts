@@ -140,22 +140,25 @@ test("with Firebase unreachable, signing in and the admin answer 503, and pages 
     await first.stop();
   }
 
-  // The same data (sessions and their secret), but Firebase is away. The server starts an emulator
-  // of its own unless one answers at the address, so the address answers that one question (GET /)
-  // and drops every request Firebase's SDK makes.
-  const away = createServer((req, res) => {
-    if (req.url === "/") res.end("{}");
-    else req.socket.destroy();
-  });
-  await new Promise<void>((resolve) => away.listen(0, "127.0.0.1", resolve));
-  const cut = await startServer(
-    {
-      ADMIN_EMAILS: email,
-      FIREBASE_AUTH_EMULATOR_HOST: `127.0.0.1:${(away.address() as AddressInfo).port}`,
-      SESSION_RECHECK_SECONDS: "0",
-    },
-    { dataDir: first.dataDir },
-  );
+  // The same data (sessions and their secret), but Firebase goes away once the server is up. In
+  // emulator mode the server starts an emulator unless one answers at the address, so something
+  // answers there while it starts, and then stops listening: the SDK's requests are refused.
+  const standIn = createServer((_req, res) => res.end("{}"));
+  await new Promise<void>((resolve) => standIn.listen(0, "127.0.0.1", resolve));
+  let cut: RunningServer;
+  try {
+    cut = await startServer(
+      {
+        ADMIN_EMAILS: email,
+        FIREBASE_AUTH_EMULATOR_HOST: `127.0.0.1:${(standIn.address() as AddressInfo).port}`,
+        SESSION_RECHECK_SECONDS: "0",
+      },
+      { dataDir: first.dataDir },
+    );
+  } finally {
+    standIn.close();
+    standIn.closeAllConnections();
+  }
   try {
     const page = await adminPage(cut, cookie);
     expect(page.status).toBe(503);
@@ -182,7 +185,6 @@ test("with Firebase unreachable, signing in and the admin answer 503, and pages 
     expect(await signedInPage(cut, cookie)).toBe(true);
   } finally {
     await cut.stop();
-    away.close();
   }
 });
 
