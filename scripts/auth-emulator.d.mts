@@ -1,4 +1,4 @@
 export function startAuthEmulator(options: {
   projectId: string;
   host: string;
-}): Promise<{ stop: () => void; started: boolean }>;
+}): Promise<{ stop: () => Promise<void>; started: boolean }>;

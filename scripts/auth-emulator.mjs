@@ -1,11 +1,11 @@
 // Starts the Firebase Auth emulator (firebase-tools, offline, no account needed) unless one already
-// answers at the address. Used by `npm start` and the tests in emulator mode.
+// answers at the address. Used through server/auth-emulator.ts by the server in emulator mode
+// (`npm start`, `npm run dev`, the tests).
 import { spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
-
-const root = path.resolve(import.meta.dirname, "..");
 
 async function answers(host) {
   try {
@@ -16,9 +16,9 @@ async function answers(host) {
   }
 }
 
-/** @returns {Promise<{ stop: () => void, started: boolean }>} */
+/** @returns {Promise<{ stop: () => Promise<void>, started: boolean }>} */
 export async function startAuthEmulator({ projectId, host }) {
-  if (await answers(host)) return { stop() {}, started: false };
+  if (await answers(host)) return { stop: () => Promise.resolve(), started: false };
   const [hostname, port] = host.split(":");
   const dir = mkdtempSync(path.join(tmpdir(), "tieout-auth-emulator-"));
   const config = path.join(dir, "firebase.json");
@@ -32,18 +32,13 @@ export async function startAuthEmulator({ projectId, host }) {
       },
     }),
   );
+  // Found by Node's resolution, not by a path relative to this file: this file is bundled into
+  // build/server/main.js. Resolved only here, as firebase-tools is a dev dependency that a
+  // deployment with a real Firebase project may not install.
+  const cli = createRequire(import.meta.url).resolve("firebase-tools/lib/bin/firebase.js");
   const child = spawn(
     process.execPath,
-    [
-      path.join(root, "node_modules/firebase-tools/lib/bin/firebase.js"),
-      "emulators:start",
-      "--only",
-      "auth",
-      "--project",
-      projectId,
-      "--config",
-      config,
-    ],
+    [cli, "emulators:start", "--only", "auth", "--project", projectId, "--config", config],
     {
       cwd: dir,
       stdio: ["ignore", "pipe", "pipe"],
@@ -53,10 +48,16 @@ export async function startAuthEmulator({ projectId, host }) {
   let output = "";
   child.stdout.on("data", (chunk) => (output += chunk));
   child.stderr.on("data", (chunk) => (output += chunk));
-  const stop = () => {
-    if (child.exitCode === null) child.kill("SIGTERM");
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  /** Asks the emulator to stop and resolves once it has (it may be reused at once by a new start). */
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+    await exited;
   };
-  process.on("exit", stop);
+  // The safety net for an exit that skips the caller's shutdown (process.exit after a failed step).
+  process.on("exit", () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+  });
 
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
@@ -64,6 +65,6 @@ export async function startAuthEmulator({ projectId, host }) {
     if (await answers(host)) return { stop, started: true };
     await new Promise((r) => setTimeout(r, 250));
   }
-  stop();
+  await stop();
   throw new Error(`The Firebase Auth emulator did not start at ${host}:\n${output.slice(-2000)}`);
 }

@@ -1,9 +1,9 @@
-// `npm start`: builds when the sources are newer than the last build, then runs the production
-// server. Reads .env when there is one.
+// `npm start`: reads .env when there is one, builds when the sources are newer than the last
+// build, then runs the production server. Everything else at start-up (the configuration, the
+// Auth emulator, the database) is the server's: server/index.ts, step by step.
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
-import { startAuthEmulator } from "./auth-emulator.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 process.chdir(root);
@@ -20,6 +20,7 @@ const INPUTS = [
   "react-router.config.ts",
   "scripts/build.mjs",
   "scripts/hydration-loader.mjs",
+  "scripts/auth-emulator.mjs",
 ];
 
 function newestMtime(p) {
@@ -43,21 +44,5 @@ if (builtAt === 0 || INPUTS.some((p) => newestMtime(path.join(root, p)) > builtA
   execFileSync(process.execPath, [path.join(root, "scripts/build.mjs")], { stdio: "inherit" });
 }
 
-// Emulator mode (no real Firebase project configured): run the Auth emulator beside the site.
-const blank = (v) => v === undefined || v.trim() === "";
-if (blank(process.env.FIREBASE_API_KEY)) {
-  const host = blank(process.env.FIREBASE_AUTH_EMULATOR_HOST)
-    ? "127.0.0.1:9099"
-    : process.env.FIREBASE_AUTH_EMULATOR_HOST;
-  const projectId = blank(process.env.FIREBASE_PROJECT_ID)
-    ? "demo-tieout"
-    : process.env.FIREBASE_PROJECT_ID;
-  if (/^demo-[a-z0-9-]+$/.test(projectId) && /^[A-Za-z0-9.-]+:\d{1,5}$/.test(host)) {
-    const emulator = await startAuthEmulator({ projectId, host });
-    if (emulator.started)
-      console.log(`Firebase Auth emulator (project ${projectId}) at http://${host}`);
-  }
-  // Otherwise the server's own configuration check explains what is wrong and stops.
-}
-
+// server/production.ts: NODE_ENV=production before React loads, then the server (decision 009).
 await import(path.join(root, "build/server/app.js"));

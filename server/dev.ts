@@ -10,12 +10,10 @@ import { parseEnv } from "#server/env.ts";
 import { pino } from "pino";
 import { LOG_OPTIONS } from "#server/log-safety.ts";
 import { openServices } from "#server/services.ts";
-import { startAuthEmulator } from "../scripts/auth-emulator.mjs";
+import { startEmulatorFor } from "#server/auth-emulator.ts";
 
 const env = parseEnv({ NODE_ENV: "development", ...process.env });
-if (env.firebase.mode === "emulator") {
-  await startAuthEmulator({ projectId: env.firebase.projectId, host: env.firebase.emulatorHost });
-}
+await startEmulatorFor(env);
 const vite = await createServer({ server: { middlewareMode: true }, appType: "custom" });
 const app = await createApp({
   env,

@@ -98,11 +98,12 @@ describe("parseEnv", () => {
       WAITLIST_RATE_LIMIT: "-1",
       DEMO_VIDEO_URL: "https://example.com/video",
     });
+    // In the order of the schema, which is the README table's.
     expect(found.map((p) => p.split(":")[0])).toEqual([
       "PORT",
+      "SITE_URL",
       "DATABASE_URL",
       "WAITLIST_RATE_LIMIT",
-      "SITE_URL",
       "DEMO_VIDEO_URL",
     ]);
     expect(problems({ SITE_URL: "tieout.ai/home" })[0]).toMatch(/^SITE_URL:/);
@@ -111,6 +112,34 @@ describe("parseEnv", () => {
       /^DEMO_VIDEO_URL:/,
     );
     expect(problems({ PORT: "70000" })[0]).toMatch(/^PORT:/);
+  });
+
+  test("a malformed value and a rule between variables are reported in the same error", () => {
+    // zod skips an object's refinements once one of its fields fails; these rules run anyway.
+    expect(
+      problems({ PORT: "abc", SITE_URL: "https://x.example", TRUST_PROXY: "loopback" }),
+    ).toEqual([
+      "PORT: a port number from 1 to 65535",
+      expect.stringMatching(/^SITE_URL and FIREBASE_API_KEY: without FIREBASE_API_KEY/),
+    ]);
+    expect(
+      problems({ PORT: "abc", FIREBASE_API_KEY: "AIzaSyExample" }).map((p) => p.split(":")[0]),
+    ).toEqual([
+      "PORT",
+      "FIREBASE_AUTH_DOMAIN",
+      "FIREBASE_PROJECT_ID",
+      "FIREBASE_APP_ID",
+      "SESSION_SECRET",
+    ]);
+  });
+
+  test("a rule reads only values that passed their own check", () => {
+    // A short secret is reported as short, not also as missing.
+    expect(problems({ ...REAL_FIREBASE, SESSION_SECRET: "short" })).toEqual([
+      expect.stringMatching(/^SESSION_SECRET: each secret at least 32 characters/),
+    ]);
+    // A port out of range is one problem; the SITE_URL derived from it is not a second.
+    expect(problems({ PORT: "70000" })).toEqual(["PORT: a port number from 1 to 65535"]);
   });
 
   test("a real Firebase project needs all four values, and an API key without a colon", () => {

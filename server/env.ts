@@ -1,107 +1,30 @@
 /**
- * The one place that reads process.env. Everything is checked at start-up; a bad value stops the
- * server with a message naming the variable. Empty strings count as unset.
+ * The one place that reads the environment, through one zod schema (decision 020): each variable
+ * is checked and turned into its type, then the rules that join several variables run, then the
+ * result takes the shape the server uses. `Env` is inferred from that schema. A bad value stops
+ * the server with a message naming the variable; every problem is reported at once. Empty strings
+ * count as unset.
  */
 import { isIP } from "node:net";
 import { z } from "zod";
-import { parseDemoEmbed, type DemoEmbed } from "#src/lib/demo-embed.ts";
+import { parseDemoEmbed } from "#src/lib/demo-embed.ts";
 
-const optional = <T>(schema: z.ZodType<T, string>) =>
-  z.preprocess(
-    (v) => (typeof v === "string" && v.trim() === "" ? undefined : v),
-    schema.optional(),
+/** create-t3-app's emptyStringAsUndefined: a variable set to "" or spaces is unset. */
+const variable = <S extends z.ZodType>(schema: S) =>
+  z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : v), schema);
+
+const wholeNumber = (message: string) => z.string().regex(/^\d+$/, message).transform(Number);
+
+/** A comma-separated list, each item trimmed, empty items dropped. */
+const list = (normalise: (item: string) => string = (item) => item) =>
+  z.string().transform((v) =>
+    v
+      .split(",")
+      .map((item) => normalise(item.trim()))
+      .filter(Boolean),
   );
 
 const EMAIL = z.email();
-
-const RawEnvSchema = z.object({
-  NODE_ENV: optional(z.enum(["production", "development", "test"])),
-  PORT: optional(z.string().regex(/^\d{1,5}$/, "a port number from 1 to 65535")),
-  HOST: optional(z.string()),
-  SITE_URL: optional(z.string()),
-  TRUST_PROXY: optional(z.string()),
-  LOG_LEVEL: optional(z.enum(["debug", "info", "warn", "error", "silent"])),
-  DATA_DIR: optional(z.string()),
-  DATABASE_URL: optional(
-    z.string().regex(/^postgres(ql)?:\/\//, "a postgres:// or postgresql:// connection URL"),
-  ),
-  FIREBASE_API_KEY: optional(z.string()),
-  FIREBASE_AUTH_DOMAIN: optional(z.string()),
-  FIREBASE_PROJECT_ID: optional(z.string()),
-  FIREBASE_APP_ID: optional(z.string()),
-  FIREBASE_AUTH_EMULATOR_HOST: optional(
-    z.string().regex(/^[A-Za-z0-9.-]+:\d{1,5}$/, "host:port, for example 127.0.0.1:9099"),
-  ),
-  SESSION_SECRET: optional(
-    z
-      .string()
-      .transform((v) => v.split(",").map((secret) => secret.trim()))
-      .refine(
-        (secrets) => secrets.every((secret) => secret.length >= 32),
-        "each secret at least 32 characters (for example: openssl rand -base64 48); to rotate, list the new one first, a comma, then the old one",
-      ),
-  ),
-  ADMIN_EMAILS: optional(z.string()),
-  WAITLIST_RATE_LIMIT: optional(z.string().regex(/^\d+$/, "a whole number (0 turns it off)")),
-  SESSION_RATE_LIMIT: optional(z.string().regex(/^\d+$/, "a whole number (0 turns it off)")),
-  SESSION_RECHECK_SECONDS: optional(
-    z
-      .string()
-      .regex(/^\d+$/, "a whole number of seconds")
-      .refine((v) => Number(v) <= 3600, "at most 3600 (an hour)"),
-  ),
-  WAITLIST_FORWARD_URL: optional(z.string()),
-  WAITLIST_FORWARD_FIELDS: optional(z.string()),
-  DEMO_VIDEO_URL: optional(z.string()),
-});
-
-export type Env = {
-  nodeEnv: "production" | "development" | "test";
-  port: number;
-  host: string;
-  /** Canonical origin, no trailing slash. */
-  siteUrl: string;
-  /**
-   * The proxies whose X-Forwarded-Proto and X-Forwarded-For are believed (addresses, CIDR ranges or
-   * proxy-addr's names such as loopback), for Fastify's trustProxy. Empty: believe no one.
-   */
-  trustProxy: readonly string[];
-  /** pino's level: info by default. */
-  logLevel: "debug" | "info" | "warn" | "error" | "silent";
-  dataDir: string;
-  databaseUrl: string | undefined;
-  firebase:
-    | { mode: "emulator"; projectId: string; emulatorHost: string }
-    | { mode: "production"; apiKey: string; authDomain: string; projectId: string; appId: string };
-  /** Signs the session cookie; unset in emulator mode means one is generated and kept in DATA_DIR. */
-  /** Newest first: the first signs session cookies, every one verifies (rotation). Empty in
-   * emulator mode without SESSION_SECRET (one is generated and kept in DATA_DIR). */
-  sessionSecrets: readonly string[];
-  adminEmails: readonly string[];
-  waitlistRateLimit: number;
-  /** Sign-ins (ID tokens exchanged for a session) per minute per client address; 0: no limit. */
-  sessionRateLimit: number;
-  /** How long a session goes on the account's standing last read from Firebase (0: every request). */
-  sessionRecheckSeconds: number;
-  waitlistForward: { url: string; fields: readonly [string, string, string, string] } | undefined;
-  demoEmbed: DemoEmbed | undefined;
-};
-
-/** host:port on the loopback interface: 127.x.x.x, localhost or [::1]. */
-function isLoopbackHostPort(hostPort: string): boolean {
-  return /^(?:127(?:\.\d{1,3}){3}|localhost|\[::1\]):\d{1,5}$/.test(hostPort);
-}
-
-function isLocalOrigin(origin: string): boolean {
-  try {
-    const { hostname } = new URL(origin);
-    return (
-      hostname === "localhost" || hostname === "[::1]" || /^127(?:\.\d{1,3}){3}$/.test(hostname)
-    );
-  } catch {
-    return false;
-  }
-}
 
 const PROXY_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
 
@@ -114,6 +37,275 @@ function isProxyAddress(entry: string): boolean {
   return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
 }
 
+function isOrigin(value: string): boolean {
+  try {
+    const u = new URL(value);
+    return (
+      (u.protocol === "http:" || u.protocol === "https:") &&
+      u.pathname === "/" &&
+      !u.search &&
+      !u.hash &&
+      !u.username
+    );
+  } catch {
+    return false;
+  }
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    return /^https?:$/.test(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+}
+
+/** host:port on the loopback interface: 127.x.x.x, localhost or [::1]. */
+function isLoopbackHostPort(hostPort: string): boolean {
+  return /^(?:127(?:\.\d{1,3}){3}|localhost|\[::1\]):\d{1,5}$/.test(hostPort);
+}
+
+function isLocalOrigin(origin: string): boolean {
+  const { hostname } = new URL(origin);
+  return hostname === "localhost" || hostname === "[::1]" || /^127(?:\.\d{1,3}){3}$/.test(hostname);
+}
+
+/** Each variable on its own: its check, its type, its default. In the README table's order. */
+const VariablesSchema = z.object({
+  NODE_ENV: variable(z.enum(["production", "development", "test"]).default("production")),
+  PORT: variable(
+    z
+      .string()
+      .regex(/^\d{1,5}$/, "a port number from 1 to 65535")
+      .transform(Number)
+      .refine((port) => port >= 1 && port <= 65535, "a port number from 1 to 65535")
+      .default(3000),
+  ),
+  HOST: variable(z.string().default("0.0.0.0")),
+  SITE_URL: variable(
+    z
+      .string()
+      .transform((v) => v.replace(/\/+$/, ""))
+      .refine(isOrigin, "an origin such as https://tieout.ai (http or https, no path)")
+      .optional(),
+  ),
+  TRUST_PROXY: variable(
+    list()
+      .superRefine((entries, ctx) => {
+        for (const entry of entries.filter((e) => !isProxyAddress(e)))
+          ctx.addIssue(
+            `"${entry}" is not an IP address, a CIDR range (10.0.0.0/8) or one of loopback, linklocal, uniquelocal`,
+          );
+      })
+      .default([]),
+  ),
+  LOG_LEVEL: variable(z.enum(["debug", "info", "warn", "error", "silent"]).default("info")),
+  DATA_DIR: variable(z.string().default("./data")),
+  DATABASE_URL: variable(
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "a postgres:// or postgresql:// connection URL")
+      .optional(),
+  ),
+  FIREBASE_API_KEY: variable(z.string().optional()),
+  FIREBASE_AUTH_DOMAIN: variable(z.string().optional()),
+  FIREBASE_PROJECT_ID: variable(z.string().optional()),
+  FIREBASE_APP_ID: variable(z.string().optional()),
+  FIREBASE_AUTH_EMULATOR_HOST: variable(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9.-]+:\d{1,5}$/, "host:port, for example 127.0.0.1:9099")
+      .default("127.0.0.1:9099"),
+  ),
+  SESSION_SECRET: variable(
+    z
+      .string()
+      .transform((v) => v.split(",").map((secret) => secret.trim()))
+      .refine(
+        (secrets) => secrets.every((secret) => secret.length >= 32),
+        "each secret at least 32 characters (for example: openssl rand -base64 48); to rotate, list the new one first, a comma, then the old one",
+      )
+      .optional(),
+  ),
+  ADMIN_EMAILS: variable(
+    list((email) => email.toLowerCase())
+      .superRefine((emails, ctx) => {
+        for (const email of emails.filter((e) => !EMAIL.safeParse(e).success))
+          ctx.addIssue(`"${email}" is not an email`);
+      })
+      .default([]),
+  ),
+  WAITLIST_RATE_LIMIT: variable(wholeNumber("a whole number (0 turns it off)").default(10)),
+  SESSION_RATE_LIMIT: variable(wholeNumber("a whole number (0 turns it off)").default(20)),
+  SESSION_RECHECK_SECONDS: variable(
+    wholeNumber("a whole number of seconds")
+      .refine((seconds) => seconds <= 3600, "at most 3600 (an hour)")
+      .default(300),
+  ),
+  WAITLIST_FORWARD_URL: variable(
+    z
+      .string()
+      .refine(isHttpUrl, "an http(s) URL, set together with WAITLIST_FORWARD_FIELDS")
+      .optional(),
+  ),
+  WAITLIST_FORWARD_FIELDS: variable(
+    z
+      .string()
+      .transform((v, ctx) => {
+        const [name, email, company, message, ...more] = v.split(",").map((f) => f.trim());
+        if (name && email && company && message && more.length === 0)
+          return [name, email, company, message] as const;
+        ctx.addIssue("four comma-separated field names for name, email, company and message");
+        return z.NEVER;
+      })
+      .optional(),
+  ),
+  DEMO_VIDEO_URL: variable(
+    z
+      .string()
+      .transform((v, ctx) => {
+        const embed = parseDemoEmbed(v);
+        if (embed) return embed;
+        ctx.addIssue("an https link to a YouTube, Vimeo or Loom video");
+        return z.NEVER;
+      })
+      .optional(),
+  ),
+});
+
+type Variables = z.output<typeof VariablesSchema>;
+
+/** Any of these set means a real Firebase project; none means emulator mode. */
+const usesRealFirebase = (v: Variables) =>
+  [v.FIREBASE_API_KEY, v.FIREBASE_AUTH_DOMAIN, v.FIREBASE_APP_ID].some((x) => x !== undefined);
+
+/**
+ * The rules that join variables. A problem about two variables names both (its path). zod runs an
+ * object's refinements only when every field passed; `when` runs these anyway, so a bad PORT and a
+ * missing FIREBASE_APP_ID are reported together. A rule reads only variables that passed their
+ * own check (the others hold whatever zod had when it stopped).
+ */
+function checkCombinations(v: Variables, ctx: z.RefinementCtx<Variables>) {
+  const malformed = new Set(ctx.issues.map((issue) => issue.path?.[0]));
+  const valid = (...keys: (keyof Variables)[]) => keys.every((key) => !malformed.has(key));
+  const given = (key: keyof Variables) => malformed.has(key) || v[key] !== undefined;
+  const problem = (path: (keyof Variables)[], message: string) =>
+    ctx.addIssue({ code: "custom", path, message });
+
+  // The server itself speaks plain HTTP: an https origin means a TLS-terminating proxy in front,
+  // and without trusting it every request would look like plain HTTP and be redirected forever.
+  if (
+    valid("SITE_URL", "TRUST_PROXY") &&
+    v.SITE_URL?.startsWith("https://") &&
+    v.TRUST_PROXY.length === 0
+  ) {
+    problem(
+      ["TRUST_PROXY"],
+      "required when SITE_URL is https: the address or range of the TLS-terminating proxy or load balancer (for example 10.0.0.0/8, or loopback)",
+    );
+  }
+
+  if (usesRealFirebase(v)) {
+    const required = [
+      "FIREBASE_API_KEY",
+      "FIREBASE_AUTH_DOMAIN",
+      "FIREBASE_PROJECT_ID",
+      "FIREBASE_APP_ID",
+    ] as const;
+    for (const key of required.filter((k) => !given(k)))
+      problem([key], "required when a real Firebase project is configured");
+    if (!given("SESSION_SECRET"))
+      problem(
+        ["SESSION_SECRET"],
+        "required with a real Firebase project (at least 32 random characters)",
+      );
+    if (v.FIREBASE_API_KEY?.includes(":"))
+      problem(["FIREBASE_API_KEY"], "must not contain a colon (paste the Web API key only)");
+  } else {
+    if (!/^demo-[a-z0-9-]+$/.test(v.FIREBASE_PROJECT_ID ?? "demo-tieout"))
+      problem(
+        ["FIREBASE_PROJECT_ID"],
+        "in emulator mode (no FIREBASE_API_KEY) it must start with demo-, for example demo-tieout",
+      );
+    // Emulator tokens are unsigned: fine on a developer's machine, never on a public origin, and
+    // never from an emulator somewhere else on the network.
+    if (valid("SITE_URL") && v.SITE_URL !== undefined && !isLocalOrigin(v.SITE_URL))
+      problem(
+        ["SITE_URL", "FIREBASE_API_KEY"],
+        "without FIREBASE_API_KEY the site runs on the Auth emulator, whose tokens are unsigned, so SITE_URL must be this machine (http://localhost:3000, unset, or another loopback origin); a public site needs a real Firebase project (FIREBASE_API_KEY, FIREBASE_AUTH_DOMAIN, FIREBASE_PROJECT_ID, FIREBASE_APP_ID)",
+      );
+    if (valid("FIREBASE_AUTH_EMULATOR_HOST") && !isLoopbackHostPort(v.FIREBASE_AUTH_EMULATOR_HOST))
+      problem(
+        ["FIREBASE_AUTH_EMULATOR_HOST"],
+        "the Auth emulator must listen on this machine's loopback, for example 127.0.0.1:9099",
+      );
+  }
+
+  if (given("WAITLIST_FORWARD_URL") && !given("WAITLIST_FORWARD_FIELDS"))
+    problem(
+      ["WAITLIST_FORWARD_FIELDS"],
+      "four comma-separated field names for name, email, company and message",
+    );
+  if (given("WAITLIST_FORWARD_FIELDS") && !given("WAITLIST_FORWARD_URL"))
+    problem(["WAITLIST_FORWARD_URL"], "an http(s) URL, set together with WAITLIST_FORWARD_FIELDS");
+}
+
+/** The configuration the server uses, from variables that passed every check. */
+function toEnv(v: Variables) {
+  return {
+    nodeEnv: v.NODE_ENV,
+    /** pino's level: info by default. */
+    logLevel: v.LOG_LEVEL,
+    port: v.PORT,
+    host: v.HOST,
+    /** Canonical origin, no trailing slash. */
+    siteUrl: v.SITE_URL ?? `http://localhost:${v.PORT}`,
+    /**
+     * The proxies whose X-Forwarded-Proto and X-Forwarded-For are believed (addresses, CIDR ranges
+     * or proxy-addr's names such as loopback), for Fastify's trustProxy. Empty: believe no one.
+     */
+    trustProxy: v.TRUST_PROXY,
+    dataDir: v.DATA_DIR,
+    databaseUrl: v.DATABASE_URL,
+    firebase: usesRealFirebase(v)
+      ? {
+          mode: "production" as const,
+          // All four are set: checkCombinations requires them with a real project.
+          apiKey: v.FIREBASE_API_KEY!,
+          authDomain: v.FIREBASE_AUTH_DOMAIN!,
+          projectId: v.FIREBASE_PROJECT_ID!,
+          appId: v.FIREBASE_APP_ID!,
+        }
+      : {
+          mode: "emulator" as const,
+          projectId: v.FIREBASE_PROJECT_ID ?? "demo-tieout",
+          emulatorHost: v.FIREBASE_AUTH_EMULATOR_HOST,
+        },
+    /**
+     * Newest first: the first signs session cookies, every one verifies (rotation). Empty in
+     * emulator mode without SESSION_SECRET (one is generated and kept in DATA_DIR).
+     */
+    sessionSecrets: v.SESSION_SECRET ?? [],
+    adminEmails: v.ADMIN_EMAILS,
+    waitlistRateLimit: v.WAITLIST_RATE_LIMIT,
+    /** Sign-ins (ID tokens exchanged for a session) per minute per client address; 0: no limit. */
+    sessionRateLimit: v.SESSION_RATE_LIMIT,
+    /** How long a session goes on the account's standing last read from Firebase (0: every request). */
+    sessionRecheckSeconds: v.SESSION_RECHECK_SECONDS,
+    waitlistForward:
+      v.WAITLIST_FORWARD_URL && v.WAITLIST_FORWARD_FIELDS
+        ? { url: v.WAITLIST_FORWARD_URL, fields: v.WAITLIST_FORWARD_FIELDS }
+        : undefined,
+    demoEmbed: v.DEMO_VIDEO_URL,
+  };
+}
+
+const EnvSchema = VariablesSchema.superRefine(checkCombinations, { when: () => true }).transform(
+  toEnv,
+);
+
+export type Env = z.output<typeof EnvSchema>;
+
 export class EnvError extends Error {
   constructor(readonly problems: readonly string[]) {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
@@ -122,161 +314,9 @@ export class EnvError extends Error {
 }
 
 export function parseEnv(source: Record<string, string | undefined>): Env {
-  const problems: string[] = [];
-  const parsed = RawEnvSchema.safeParse(source);
-  let raw: z.infer<typeof RawEnvSchema>;
-  if (parsed.success) {
-    raw = parsed.data;
-  } else {
-    // Report every bad key at once: drop the malformed ones and go on checking the rest.
-    const bad = new Set(parsed.error.issues.map((issue) => String(issue.path[0])));
-    for (const issue of parsed.error.issues)
-      problems.push(`${issue.path.join(".")}: ${issue.message}`);
-    raw = RawEnvSchema.parse(
-      Object.fromEntries(Object.entries(source).filter(([key]) => !bad.has(key))),
-    );
-  }
-
-  const port = Number(raw.PORT ?? "3000");
-  if (port < 1 || port > 65535) problems.push("PORT: a port number from 1 to 65535");
-
-  const siteUrl = (raw.SITE_URL ?? `http://localhost:${port}`).replace(/\/+$/, "");
-  let siteUrlOk = true;
-  try {
-    const u = new URL(siteUrl);
-    if (u.protocol !== "http:" && u.protocol !== "https:") throw new Error();
-    if (u.pathname !== "/" || u.search || u.hash || u.username) throw new Error();
-  } catch {
-    siteUrlOk = false;
-    problems.push("SITE_URL: an origin such as https://tieout.ai (http or https, no path)");
-  }
-
-  const trustProxy = (raw.TRUST_PROXY ?? "")
-    .split(",")
-    .map((p) => p.trim())
-    .filter(Boolean);
-  for (const entry of trustProxy) {
-    if (!isProxyAddress(entry)) {
-      problems.push(
-        `TRUST_PROXY: "${entry}" is not an IP address, a CIDR range (10.0.0.0/8) or one of loopback, linklocal, uniquelocal`,
-      );
-    }
-  }
-  // The server itself speaks plain HTTP: an https origin means a TLS-terminating proxy in front,
-  // and without trusting it every request would look like plain HTTP and be redirected forever.
-  if (siteUrl.startsWith("https://") && trustProxy.length === 0) {
-    problems.push(
-      "TRUST_PROXY: required when SITE_URL is https: the address or range of the TLS-terminating proxy or load balancer (for example 10.0.0.0/8, or loopback)",
-    );
-  }
-
-  let firebase: Env["firebase"];
-  const real = [raw.FIREBASE_API_KEY, raw.FIREBASE_AUTH_DOMAIN, raw.FIREBASE_APP_ID];
-  if (real.some((v) => v !== undefined)) {
-    const required = {
-      FIREBASE_API_KEY: raw.FIREBASE_API_KEY,
-      FIREBASE_AUTH_DOMAIN: raw.FIREBASE_AUTH_DOMAIN,
-      FIREBASE_PROJECT_ID: raw.FIREBASE_PROJECT_ID,
-      FIREBASE_APP_ID: raw.FIREBASE_APP_ID,
-    };
-    for (const [key, value] of Object.entries(required)) {
-      if (!value) problems.push(`${key}: required when a real Firebase project is configured`);
-    }
-    if (!raw.SESSION_SECRET) {
-      problems.push(
-        "SESSION_SECRET: required with a real Firebase project (at least 32 random characters)",
-      );
-    }
-    if (raw.FIREBASE_API_KEY?.includes(":")) {
-      problems.push("FIREBASE_API_KEY: must not contain a colon (paste the Web API key only)");
-    }
-    firebase = {
-      mode: "production",
-      apiKey: raw.FIREBASE_API_KEY ?? "",
-      authDomain: raw.FIREBASE_AUTH_DOMAIN ?? "",
-      projectId: raw.FIREBASE_PROJECT_ID ?? "",
-      appId: raw.FIREBASE_APP_ID ?? "",
-    };
-  } else {
-    const projectId = raw.FIREBASE_PROJECT_ID ?? "demo-tieout";
-    if (!/^demo-[a-z0-9-]+$/.test(projectId)) {
-      problems.push(
-        "FIREBASE_PROJECT_ID: in emulator mode (no FIREBASE_API_KEY) it must start with demo-, for example demo-tieout",
-      );
-    }
-    // Emulator tokens are unsigned: fine on a developer's machine, never on a public origin, and
-    // never from an emulator somewhere else on the network.
-    if (siteUrlOk && !isLocalOrigin(siteUrl)) {
-      problems.push(
-        "SITE_URL and FIREBASE_API_KEY: without FIREBASE_API_KEY the site runs on the Auth emulator, whose tokens are unsigned, so SITE_URL must be this machine (http://localhost:3000, unset, or another loopback origin); a public site needs a real Firebase project (FIREBASE_API_KEY, FIREBASE_AUTH_DOMAIN, FIREBASE_PROJECT_ID, FIREBASE_APP_ID)",
-      );
-    }
-    const emulatorHost = raw.FIREBASE_AUTH_EMULATOR_HOST ?? "127.0.0.1:9099";
-    if (!isLoopbackHostPort(emulatorHost)) {
-      problems.push(
-        "FIREBASE_AUTH_EMULATOR_HOST: the Auth emulator must listen on this machine's loopback, for example 127.0.0.1:9099",
-      );
-    }
-    firebase = { mode: "emulator", projectId, emulatorHost };
-  }
-
-  const adminEmails = (raw.ADMIN_EMAILS ?? "")
-    .split(",")
-    .map((e) => e.trim().toLowerCase())
-    .filter(Boolean);
-  for (const email of adminEmails) {
-    if (!EMAIL.safeParse(email).success) problems.push(`ADMIN_EMAILS: "${email}" is not an email`);
-  }
-
-  let waitlistForward: Env["waitlistForward"];
-  if (raw.WAITLIST_FORWARD_URL || raw.WAITLIST_FORWARD_FIELDS) {
-    const fields = (raw.WAITLIST_FORWARD_FIELDS ?? "").split(",").map((f) => f.trim());
-    let urlOk = false;
-    try {
-      urlOk = /^https?:$/.test(new URL(raw.WAITLIST_FORWARD_URL ?? "").protocol);
-    } catch {
-      urlOk = false;
-    }
-    if (!urlOk)
-      problems.push(
-        "WAITLIST_FORWARD_URL: an http(s) URL, set together with WAITLIST_FORWARD_FIELDS",
-      );
-    if (fields.length !== 4 || fields.some((f) => !f)) {
-      problems.push(
-        "WAITLIST_FORWARD_FIELDS: four comma-separated field names for name, email, company and message",
-      );
-    }
-    const [a = "", b = "", c = "", d = ""] = fields;
-    waitlistForward = { url: raw.WAITLIST_FORWARD_URL ?? "", fields: [a, b, c, d] };
-  }
-
-  let demoEmbed: DemoEmbed | undefined;
-  if (raw.DEMO_VIDEO_URL) {
-    demoEmbed = parseDemoEmbed(raw.DEMO_VIDEO_URL) ?? undefined;
-    if (!demoEmbed) {
-      problems.push("DEMO_VIDEO_URL: an https link to a YouTube, Vimeo or Loom video");
-    }
-  }
-
-  if (problems.length > 0) throw new EnvError(problems);
-
-  const nodeEnv = raw.NODE_ENV ?? "production";
-  return {
-    nodeEnv,
-    logLevel: raw.LOG_LEVEL ?? "info",
-    port,
-    host: raw.HOST ?? "0.0.0.0",
-    siteUrl,
-    trustProxy,
-    dataDir: raw.DATA_DIR ?? "./data",
-    databaseUrl: raw.DATABASE_URL,
-    firebase,
-    sessionSecrets: raw.SESSION_SECRET ?? [],
-    adminEmails,
-    waitlistRateLimit: Number(raw.WAITLIST_RATE_LIMIT ?? "10"),
-    sessionRateLimit: Number(raw.SESSION_RATE_LIMIT ?? "20"),
-    sessionRecheckSeconds: Number(raw.SESSION_RECHECK_SECONDS ?? "300"),
-    waitlistForward,
-    demoEmbed,
-  };
+  const result = EnvSchema.safeParse(source);
+  if (result.success) return result.data;
+  throw new EnvError(
+    result.error.issues.map((issue) => `${issue.path.map(String).join(" and ")}: ${issue.message}`),
+  );
 }

@@ -1,13 +1,14 @@
 /**
- * Production entry: validate the configuration, load the build, listen, and shut down cleanly.
- * Bundled by scripts/build.mjs into build/server/main.js, which build/server/app.js (from
- * server/production.ts) loads after making NODE_ENV production; `npm start` runs app.js.
+ * Start-up, top to bottom (decision 020). `npm start` (scripts/start.mjs) loads .env and builds
+ * when needed, then runs build/server/app.js (server/production.ts), which makes NODE_ENV
+ * production and loads this module, bundled by scripts/build.mjs into build/server/main.js.
  */
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { pino } from "pino";
 import type { ServerBuild } from "react-router";
 import { createApp } from "#server/app.ts";
+import { startEmulatorFor } from "#server/auth-emulator.ts";
 import { EnvError, parseEnv } from "#server/env.ts";
 import { LOG_OPTIONS } from "#server/log-safety.ts";
 import { DatabaseStartError } from "#db/client.ts";
@@ -17,39 +18,44 @@ import { isDirectory } from "#server/static-assets.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
+/** A failure the operator can fix: its message alone (no stack trace), and exit 1. */
+function exitWith(message: string): never {
+  console.error(message);
+  process.exit(1);
+}
+
 async function main() {
+  // 1. Configuration: the environment, checked once; every bad variable is named.
   let env;
   try {
     env = parseEnv(process.env);
   } catch (error) {
-    if (error instanceof EnvError) {
-      console.error(error.message);
-      process.exit(1);
-    }
+    if (error instanceof EnvError) exitWith(error.message);
     throw error;
   }
 
+  // 2. In emulator mode, the Firebase Auth emulator (unless one already answers at its address).
+  const stopEmulator = await startEmulatorFor(env);
+
+  // 3. The build: the client files and React Router's server bundle.
   const clientDir = path.join(root, "build/client");
-  if (!(await isDirectory(clientDir))) {
-    console.error(
-      "No build found in build/client. Run `npm run build` (or `npm start`, which builds).",
-    );
-    process.exit(1);
-  }
+  if (!(await isDirectory(clientDir)))
+    exitWith("No build found in build/client. Run `npm run build` (or `npm start`, which builds).");
   const build = (await import(
     pathToFileURL(path.join(root, "build/server/index.js")).href
   )) as ServerBuild;
+
+  // 4. The database, migrated, and what runs on it (waitlist, forwarder, sessions).
   const log = pino({ level: env.logLevel, ...LOG_OPTIONS });
   let services;
   try {
     services = await openServices(env, log);
   } catch (error) {
-    if (error instanceof DatabaseStartError) {
-      console.error(error.message);
-      process.exit(1);
-    }
+    if (error instanceof DatabaseStartError) exitWith(error.message);
     throw error;
   }
+
+  // 5. The app.
   const app = await createApp({
     env,
     getBuild: () => Promise.resolve(build),
@@ -59,11 +65,12 @@ async function main() {
     loggerInstance: log,
   });
 
+  // 6. Listen.
   await app.listen({ port: env.port, host: env.host });
   console.log(`Tieout is running at ${env.siteUrl} (listening on ${env.host}:${env.port})`);
 
-  // Render and compress every page of the build now, so no visitor waits for a cold cache (a page
-  // that turns out not to be shareable, such as the reset link page, is simply not kept).
+  // 7. Render and compress every page of the build now, so no visitor waits for a cold cache (a
+  // page that turns out not to be shareable, such as the reset link page, is simply not kept).
   const warmStart = performance.now();
   const pages = warmPaths(build.routes);
   // The not-found page is one page for every unknown path: rendered here from a fixed one.
@@ -74,6 +81,7 @@ async function main() {
     "page cache warmed",
   );
 
+  // 8. Shutdown: finish open requests, close the database, stop the emulator started in step 2.
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;
@@ -84,6 +92,7 @@ async function main() {
     app
       .close()
       .then(() => services.close())
+      .then(() => stopEmulator())
       .then(
         () => process.exit(0),
         () => process.exit(1),

@@ -6,6 +6,8 @@
  * outage. Each test starts its own servers, so it runs alone and in any order.
  */
 import { mkdtempSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import {
@@ -138,15 +140,25 @@ test("with Firebase unreachable, signing in and the admin answer 503, and pages 
     await first.stop();
   }
 
-  // The same data (sessions and their secret), but the Auth emulator's address answers nothing.
-  const cut = await startServer(
-    {
-      ADMIN_EMAILS: email,
-      FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9",
-      SESSION_RECHECK_SECONDS: "0",
-    },
-    { dataDir: first.dataDir },
-  );
+  // The same data (sessions and their secret), but Firebase goes away once the server is up. In
+  // emulator mode the server starts an emulator unless one answers at the address, so something
+  // answers there while it starts, and then stops listening: the SDK's requests are refused.
+  const standIn = createServer((_req, res) => res.end("{}"));
+  await new Promise<void>((resolve) => standIn.listen(0, "127.0.0.1", resolve));
+  let cut: RunningServer;
+  try {
+    cut = await startServer(
+      {
+        ADMIN_EMAILS: email,
+        FIREBASE_AUTH_EMULATOR_HOST: `127.0.0.1:${(standIn.address() as AddressInfo).port}`,
+        SESSION_RECHECK_SECONDS: "0",
+      },
+      { dataDir: first.dataDir },
+    );
+  } finally {
+    standIn.close();
+    standIn.closeAllConnections();
+  }
   try {
     const page = await adminPage(cut, cookie);
     expect(page.status).toBe(503);

@@ -85,6 +85,9 @@ export async function runServerExpectingExit(
       LOG_LEVEL: "warn",
       HOST: "127.0.0.1",
       PORT: String(nextPort++),
+      // The suite's emulator, so that a set-up refused after the emulator step starts none.
+      FIREBASE_PROJECT_ID: E2E_PROJECT_ID,
+      FIREBASE_AUTH_EMULATOR_HOST: E2E_EMULATOR_HOST,
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],
