@@ -9,7 +9,7 @@ import { isIP } from "node:net";
 import { z } from "zod";
 import { parseDemoEmbed } from "#src/lib/demo-embed.ts";
 
-/** create-t3-app's emptyStringAsUndefined: a variable set to "" or spaces is unset. */
+/** A variable set to "" or to spaces is unset. */
 const variable = <S extends z.ZodType>(schema: S) =>
   z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : v), schema);
 
