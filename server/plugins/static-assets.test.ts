@@ -45,7 +45,8 @@ describe("the static-assets plugin", () => {
     const plain = await server.inject({ url, headers: { "accept-encoding": "identity" } });
     expect(plain.headers["content-encoding"]).toBeUndefined();
     expect(plain.body).toBe(SCRIPT);
-    expect(plain.headers["content-type"]).toMatch(/javascript/);
+    expect(plain.headers["content-type"]).toBe("text/javascript; charset=utf-8");
+    expect(br.headers["content-type"]).toBe("text/javascript; charset=utf-8");
   });
 
   test("hashed build files are immutable; the rest revalidate hourly", async () => {

@@ -35,4 +35,11 @@ export default async function staticAssets(
       reply.header("Cache-Control", hashed ? IMMUTABLE : REVALIDATE_HOURLY);
     },
   });
+  // JavaScript is text/javascript (RFC 9239); the library's table still says application/.
+  app.addHook("onSend", async (_req, reply, payload) => {
+    const type = reply.getHeader("content-type");
+    if (typeof type === "string" && type.startsWith("application/javascript"))
+      reply.header("content-type", "text/javascript; charset=utf-8");
+    return payload;
+  });
 }
