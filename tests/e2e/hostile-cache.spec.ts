@@ -170,8 +170,12 @@ test("one ID token replayed makes at most 10 live sessions, the oldest ending fi
   const email = uniqueEmail("replay");
   await ensureUser(email, "replay-password-1", { verified: true });
   const token = await signInToken(email, "replay-password-1");
-  const unlimited = await startServer();
-  const limited = await startServer({ SESSION_RATE_LIMIT: "5" });
+  // Two servers of its own, started side by side: more than the default 30 s on a busy machine.
+  test.setTimeout(90_000);
+  const [unlimited, limited] = await Promise.all([
+    startServer(),
+    startServer({ SESSION_RATE_LIMIT: "5" }),
+  ]);
   try {
     const cookies: string[] = [];
     for (let i = 0; i < 15; i++) {
