@@ -9,7 +9,17 @@ const [baseUrl = "http://localhost:3000", outDir = "/tmp/shots", ...only] = proc
 const PATHS =
   only.length > 0
     ? only
-    : ["/", "/login", "/signup", "/waitlist", "/contact", "/terms-of-service", "/privacy-policy", "/dpa", "/no-such-page"];
+    : [
+        "/",
+        "/login",
+        "/signup",
+        "/waitlist",
+        "/contact",
+        "/terms-of-service",
+        "/privacy-policy",
+        "/dpa",
+        "/no-such-page",
+      ];
 
 mkdirSync(outDir, { recursive: true });
 const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
