@@ -205,6 +205,13 @@ describe("the outbox worker", () => {
     await expect(
       put(database.db, "cause-inject-2", mail("ada@example.com\r\nBcc: victim@example.com")),
     ).rejects.toThrow(/not a plain email address/);
+    // Made safe before it is stored, not left to the transport.
+    const [stored] = await queryRows<{ payload: { to: { name: string }[]; subject: string } }>(
+      database.db,
+      sql`SELECT payload FROM outbox WHERE key = 'cause-inject'`,
+    );
+    expect(stored?.payload.to[0]?.name).toBe("Ada Bcc: victim@example.com");
+    expect(stored?.payload.subject).toBe("Hi X-Injected: yes Cc: other@example.com");
     worker(database.db, server.url);
     await vi.waitFor(() => expect(server.received).toHaveLength(1));
     const [got] = server.received;
