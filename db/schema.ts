@@ -15,11 +15,13 @@ import {
   primaryKey,
   text,
   timestamp,
+  jsonb,
+  unique,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
 
-/** One list for the column's TypeScript type and its CHECK constraint. */
-const FORWARD_STATUSES = ["none", "pending", "sent", "failed"] as const;
+/** `'a', 'b'`: one list for a column's TypeScript type and its CHECK constraint. */
+const sqlList = (values: readonly string[]) => sql.raw(values.map((v) => `'${v}'`).join(", "));
 
 export const waitlistEntries = pgTable(
   "waitlist_entries",
@@ -37,23 +39,11 @@ export const waitlistEntries = pgTable(
     referrer: text("referrer"),
     landingPath: text("landing_path"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
-    forwardStatus: text("forward_status", { enum: FORWARD_STATUSES }).notNull().default("none"),
-    forwardAttempts: integer("forward_attempts").notNull().default(0),
-    forwardNextAt: timestamp("forward_next_at", { withTimezone: true }),
-    forwardLastError: text("forward_last_error"),
-    forwardedAt: timestamp("forwarded_at", { withTimezone: true }),
   },
   (t) => [
-    check(
-      "waitlist_entries_forward_status_check",
-      sql`${t.forwardStatus} IN (${sql.raw(FORWARD_STATUSES.map((s) => `'${s}'`).join(", "))})`,
-    ),
     uniqueIndex("waitlist_entries_email_key").on(sql`lower(${t.email})`),
     // As 0001 wrote it: PostgreSQL's plain DESC sorts NULLs first; drizzle-kit would say NULLS LAST.
     index("waitlist_entries_created_at_idx").on(t.createdAt.desc().nullsFirst()),
-    index("waitlist_entries_forward_due_idx")
-      .on(t.forwardNextAt)
-      .where(sql`${t.forwardStatus} = 'pending'`),
   ],
 );
 
@@ -86,4 +76,33 @@ export const sessions = pgTable(
     emailVerified: boolean("email_verified").notNull().default(false),
   },
   (t) => [index("sessions_uid_idx").on(t.uid), index("sessions_expires_at_idx").on(t.expiresAt)],
+);
+
+export const OUTBOX_CHANNELS = ["email", "forward", "slack"] as const;
+export const OUTBOX_STATUSES = ["pending", "sent", "failed"] as const;
+
+/** Every delivery that follows a change: db/migrations/0005_outbox.sql, decision 022. */
+export const outbox = pgTable(
+  "outbox",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    key: text("key").notNull(),
+    channel: text("channel", { enum: OUTBOX_CHANNELS }).notNull(),
+    payload: jsonb("payload").notNull(),
+    messageId: text("message_id"),
+    status: text("status", { enum: OUTBOX_STATUSES }).notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
+    lastError: text("last_error"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    sentAt: timestamp("sent_at", { withTimezone: true }),
+  },
+  (t) => [
+    check("outbox_channel_check", sql`${t.channel} IN (${sqlList(OUTBOX_CHANNELS)})`),
+    check("outbox_status_check", sql`${t.status} IN (${sqlList(OUTBOX_STATUSES)})`),
+    unique("outbox_key_key").on(t.key),
+    index("outbox_due_idx")
+      .on(t.nextAttemptAt)
+      .where(sql`${t.status} = 'pending'`),
+  ],
 );

@@ -11,15 +11,17 @@ import { pino } from "pino";
 import { LOG_OPTIONS } from "#server/log-safety.ts";
 import { openServices } from "#server/services.ts";
 import { startEmulatorFor } from "#server/auth-emulator.ts";
+import { startLocalInboxFor } from "#server/mail/catcher.ts";
 
 const env = parseEnv({ NODE_ENV: "development", ...process.env });
 await startEmulatorFor(env);
+const { localRelay } = await startLocalInboxFor(env);
 const vite = await createServer({ server: { middlewareMode: true }, appType: "custom" });
 const app = await createApp({
   env,
   getBuild: () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>,
   mode: "development",
-  ...(await openServices(env, pino({ level: "info", ...LOG_OPTIONS }))),
+  ...(await openServices(env, pino({ level: "info", ...LOG_OPTIONS }), { localRelay })),
 });
 await app.register(middie);
 app.use(vite.middlewares);

@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from "node:crypto";
 import { describe, expect, test } from "vitest";
 import { EnvError, parseEnv } from "#server/env.ts";
 
@@ -197,5 +198,81 @@ describe("parseEnv", () => {
     expect(parseEnv({ DEMO_VIDEO_URL: "https://youtu.be/dQw4w9WgXcQ" }).demoEmbed?.provider).toBe(
       "YouTube",
     );
+  });
+
+  test("mail: no SMTP_URL means no relay; the sender defaults to the site facts", () => {
+    const env = parseEnv({});
+    expect(env.mail.relay).toBeUndefined();
+    expect(env.mail.from).toEqual({ name: "Tieout", address: "hello@tieout.ai" });
+    expect(env.mail.dkim).toBeUndefined();
+    expect(env.mail.catcher).toEqual({ smtpPort: 1025, webPort: 1080 });
+  });
+
+  test("SMTP_URL: smtp or smtps, a host, an optional port and login; the password is never shown", () => {
+    expect(parseEnv({ SMTP_URL: "smtp://relay.example.com" }).mail.relay).toEqual({
+      host: "relay.example.com",
+      port: 587,
+      secure: false,
+      auth: undefined,
+      display: "smtp://relay.example.com",
+    });
+    const relay = parseEnv({ SMTP_URL: "smtps://ops%40tieout.ai:s%3Acret@mail.example.com:2465" })
+      .mail.relay;
+    expect(relay).toMatchObject({
+      host: "mail.example.com",
+      port: 2465,
+      secure: true,
+      auth: { user: "ops@tieout.ai", pass: "s:cret" },
+    });
+    expect(relay?.display).not.toContain("cret");
+    for (const bad of [
+      "http://relay.example.com",
+      "relay.example.com:587",
+      "smtp://relay.example.com/path",
+      "smtp://:secret@relay.example.com",
+    ])
+      expect(problems({ SMTP_URL: bad }), bad).toEqual([expect.stringMatching(/^SMTP_URL: /)]);
+    expect(problems({ SMTP_URL: "smtp://u:supersecret@" }).join("\n")).not.toContain("supersecret");
+  });
+
+  test("MAIL_FROM: an address, optionally with a name, on one line", () => {
+    expect(parseEnv({ MAIL_FROM: "Tieout Team <team@tieout.ai>" }).mail.from).toEqual({
+      name: "Tieout Team",
+      address: "team@tieout.ai",
+    });
+    expect(parseEnv({ MAIL_FROM: "team@tieout.ai" }).mail.from).toEqual({
+      name: undefined,
+      address: "team@tieout.ai",
+    });
+    expect(problems({ MAIL_FROM: "Team <team@tieout.ai>\r\nBcc: x@y.z" })[0]).toMatch(
+      /^MAIL_FROM: one line/,
+    );
+    expect(problems({ MAIL_FROM: "not an address" })[0]).toMatch(/^MAIL_FROM:/);
+  });
+
+  test("DKIM: all three or none, and the key must be a PEM private key", () => {
+    const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 1024 });
+    const pem = privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+    expect(problems({ DKIM_DOMAIN: "tieout.ai" }).sort()).toEqual([
+      expect.stringMatching(/^DKIM_PRIVATE_KEY: DKIM signing needs all three/),
+      expect.stringMatching(/^DKIM_SELECTOR: DKIM signing needs all three/),
+    ]);
+    expect(
+      problems({ DKIM_DOMAIN: "tieout.ai", DKIM_SELECTOR: "mail", DKIM_PRIVATE_KEY: "abc" })[0],
+    ).toMatch(/^DKIM_PRIVATE_KEY: a PEM private key/);
+    const oneLine = pem.trim().replace(/\n/g, "\\n");
+    expect(
+      parseEnv({ DKIM_DOMAIN: "tieout.ai", DKIM_SELECTOR: "mail", DKIM_PRIVATE_KEY: oneLine }).mail
+        .dkim,
+    ).toEqual({ domainName: "tieout.ai", keySelector: "mail", privateKey: pem.trim() });
+  });
+
+  test("SLACK_WEBHOOK_URL must be an https URL", () => {
+    expect(problems({ SLACK_WEBHOOK_URL: "http://hooks.slack.com/x" })[0]).toMatch(
+      /^SLACK_WEBHOOK_URL:/,
+    );
+    expect(
+      parseEnv({ SLACK_WEBHOOK_URL: "https://hooks.slack.com/services/T/B/x" }).slackWebhookUrl,
+    ).toBe("https://hooks.slack.com/services/T/B/x");
   });
 });

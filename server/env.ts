@@ -5,8 +5,10 @@
  * the server with a message naming the variable; every problem is reported at once. Empty strings
  * count as unset.
  */
+import { createPrivateKey } from "node:crypto";
 import { isIP } from "node:net";
 import { z } from "zod";
+import { SITE } from "#src/content/site.ts";
 import { parseDemoEmbed } from "#src/lib/demo-embed.ts";
 
 /** A variable set to "" or to spaces is unset. */
@@ -25,6 +27,69 @@ const list = (normalise: (item: string) => string = (item) => item) =>
   );
 
 const EMAIL = z.email();
+
+const port = (fallback: number) =>
+  z
+    .string()
+    .regex(/^\d{1,5}$/, "a port number from 1 to 65535")
+    .transform(Number)
+    .refine((port) => port >= 1 && port <= 65535, "a port number from 1 to 65535")
+    .default(fallback);
+
+/** A mail relay: smtp:// (STARTTLS when offered) or smtps:// (TLS from the first byte). */
+export type SmtpRelay = {
+  host: string;
+  port: number;
+  secure: boolean;
+  auth: { user: string; pass: string } | undefined;
+  /** For messages and logs: the URL without its password. */
+  display: string;
+};
+
+function parseSmtpUrl(value: string): SmtpRelay | string {
+  let u: URL;
+  try {
+    u = new URL(value);
+  } catch {
+    return "an smtp:// or smtps:// URL, for example smtp://user:password@smtp.example.com:587";
+  }
+  if (u.protocol !== "smtp:" && u.protocol !== "smtps:")
+    return `scheme smtp:// or smtps://, not ${u.protocol}//`;
+  if (!u.hostname) return "a host, for example smtp://smtp.example.com:587";
+  if ((u.pathname && u.pathname !== "/") || u.search || u.hash)
+    return "host, optional port and optional user:password only (no path or query)";
+  if (u.password && !u.username) return "a user name before the password (user:password@host)";
+  const secure = u.protocol === "smtps:";
+  let auth: SmtpRelay["auth"];
+  try {
+    auth = u.username
+      ? { user: decodeURIComponent(u.username), pass: decodeURIComponent(u.password) }
+      : undefined;
+  } catch {
+    return "user and password percent-encoded (a % must be followed by two hex digits)";
+  }
+  const at = `${u.hostname}${u.port ? `:${u.port}` : ""}`;
+  return {
+    host: u.hostname.replace(/^\[|\]$/g, ""),
+    port: u.port ? Number(u.port) : secure ? 465 : 587,
+    secure,
+    auth,
+    display: `${u.protocol}//${auth ? `${u.username}:***@` : ""}${at}`,
+  };
+}
+
+/** A sender: `address` or `Display Name <address>`, on one line. */
+export type Mailbox = { name: string | undefined; address: string };
+
+function parseMailbox(value: string): Mailbox | string {
+  if (/[\r\n]/.test(value)) return "one line (no line breaks)";
+  const named = /^\s*(?:"([^"]*)"|([^<>"]*?))\s*<([^<>\s]+)>\s*$/.exec(value);
+  const name = named ? (named[1] ?? named[2])?.trim() || undefined : undefined;
+  const address = named ? named[3]! : value.trim();
+  if (!EMAIL.safeParse(address).success)
+    return "an email address, optionally with a name: Tieout <hello@tieout.ai>";
+  return { name, address };
+}
 
 const PROXY_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
 
@@ -73,14 +138,7 @@ function isLocalOrigin(origin: string): boolean {
 /** Each variable on its own: its check, its type, its default. In the README table's order. */
 const VariablesSchema = z.object({
   NODE_ENV: variable(z.enum(["production", "development", "test"]).default("production")),
-  PORT: variable(
-    z
-      .string()
-      .regex(/^\d{1,5}$/, "a port number from 1 to 65535")
-      .transform(Number)
-      .refine((port) => port >= 1 && port <= 65535, "a port number from 1 to 65535")
-      .default(3000),
-  ),
+  PORT: variable(port(3000)),
   HOST: variable(z.string().default("0.0.0.0")),
   SITE_URL: variable(
     z
@@ -171,6 +229,79 @@ const VariablesSchema = z.object({
       })
       .optional(),
   ),
+  SMTP_URL: variable(
+    z
+      .string()
+      .transform((v, ctx) => {
+        const relay = parseSmtpUrl(v.trim());
+        if (typeof relay !== "string") return relay;
+        ctx.addIssue(relay);
+        return z.NEVER;
+      })
+      .optional(),
+  ),
+  MAIL_FROM: variable(
+    z
+      .string()
+      .transform((v, ctx) => {
+        const mailbox = parseMailbox(v);
+        if (typeof mailbox !== "string") return mailbox;
+        ctx.addIssue(mailbox);
+        return z.NEVER;
+      })
+      .default({ name: SITE.name, address: SITE.contactEmail }),
+  ),
+  DKIM_DOMAIN: variable(
+    z
+      .string()
+      .regex(
+        /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i,
+        "a domain name such as tieout.ai",
+      )
+      .optional(),
+  ),
+  DKIM_SELECTOR: variable(
+    z
+      .string()
+      .regex(/^[a-z0-9]([a-z0-9._-]*[a-z0-9])?$/i, "a DNS label such as mail2025")
+      .optional(),
+  ),
+  DKIM_PRIVATE_KEY: variable(
+    z
+      .string()
+      // A key pasted on one line with \n escapes is the same key.
+      .transform((v) => v.replace(/\\n/g, "\n").trim())
+      .refine((pem) => {
+        if (
+          !/^-----BEGIN (RSA |EC )?PRIVATE KEY-----\n[\s\S]+\n-----END (RSA |EC )?PRIVATE KEY-----$/.test(
+            pem,
+          )
+        )
+          return false;
+        try {
+          createPrivateKey(pem);
+          return true;
+        } catch {
+          return false;
+        }
+      }, "a PEM private key (-----BEGIN PRIVATE KEY----- ... -----END PRIVATE KEY-----)")
+      .optional(),
+  ),
+  SLACK_WEBHOOK_URL: variable(
+    z
+      .string()
+      .refine((v) => {
+        try {
+          const u = new URL(v);
+          return u.protocol === "https:" && !u.username && !u.password;
+        } catch {
+          return false;
+        }
+      }, "an https URL, such as the one Slack gives for an incoming webhook")
+      .optional(),
+  ),
+  MAIL_CATCHER_SMTP_PORT: variable(port(1025)),
+  MAIL_CATCHER_WEB_PORT: variable(port(1080)),
 });
 
 type Variables = z.output<typeof VariablesSchema>;
@@ -248,6 +379,14 @@ function checkCombinations(v: Variables, ctx: z.RefinementCtx<Variables>) {
     );
   if (given("WAITLIST_FORWARD_FIELDS") && !given("WAITLIST_FORWARD_URL"))
     problem(["WAITLIST_FORWARD_URL"], "an http(s) URL, set together with WAITLIST_FORWARD_FIELDS");
+
+  const dkim = ["DKIM_DOMAIN", "DKIM_SELECTOR", "DKIM_PRIVATE_KEY"] as const;
+  if (dkim.some(given))
+    for (const key of dkim.filter((k) => !given(k)))
+      problem(
+        [key],
+        "DKIM signing needs all three of DKIM_DOMAIN, DKIM_SELECTOR and DKIM_PRIVATE_KEY",
+      );
 }
 
 /** The configuration the server uses, from variables that passed every check. */
@@ -297,6 +436,21 @@ function toEnv(v: Variables) {
         ? { url: v.WAITLIST_FORWARD_URL, fields: v.WAITLIST_FORWARD_FIELDS }
         : undefined,
     demoEmbed: v.DEMO_VIDEO_URL,
+    mail: {
+      /** Unset: nothing leaves the machine (npm start points the outbox at a local catcher). */
+      relay: v.SMTP_URL,
+      from: v.MAIL_FROM,
+      dkim:
+        v.DKIM_DOMAIN && v.DKIM_SELECTOR && v.DKIM_PRIVATE_KEY
+          ? {
+              domainName: v.DKIM_DOMAIN,
+              keySelector: v.DKIM_SELECTOR,
+              privateKey: v.DKIM_PRIVATE_KEY,
+            }
+          : undefined,
+      catcher: { smtpPort: v.MAIL_CATCHER_SMTP_PORT, webPort: v.MAIL_CATCHER_WEB_PORT },
+    },
+    slackWebhookUrl: v.SLACK_WEBHOOK_URL,
   };
 }
 

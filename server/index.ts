@@ -11,6 +11,7 @@ import { createApp } from "#server/app.ts";
 import { startEmulatorFor } from "#server/auth-emulator.ts";
 import { EnvError, parseEnv } from "#server/env.ts";
 import { LOG_OPTIONS } from "#server/log-safety.ts";
+import { startLocalInboxFor } from "#server/mail/catcher.ts";
 import { DatabaseStartError } from "#db/client.ts";
 import { warmPaths } from "#server/page-paths.ts";
 import { openServices } from "#server/services.ts";
@@ -37,7 +38,10 @@ async function main() {
   // 2. In emulator mode, the Firebase Auth emulator (unless one already answers at its address).
   const stopEmulator = await startEmulatorFor(env);
 
-  // 3. The build: the client files and React Router's server bundle.
+  // 3. Without SMTP_URL, the local inbox: a mail catcher on loopback that the outbox sends to.
+  const inbox = await startLocalInboxFor(env);
+
+  // 4. The build: the client files and React Router's server bundle.
   const clientDir = path.join(root, "build/client");
   if (!(await isDirectory(clientDir)))
     exitWith("No build found in build/client. Run `npm run build` (or `npm start`, which builds).");
@@ -45,17 +49,17 @@ async function main() {
     pathToFileURL(path.join(root, "build/server/index.js")).href
   )) as ServerBuild;
 
-  // 4. The database, migrated, and what runs on it (waitlist, forwarder, sessions).
+  // 5. The database, migrated, and what runs on it (waitlist, outbox worker, sessions).
   const log = pino({ level: env.logLevel, ...LOG_OPTIONS });
   let services;
   try {
-    services = await openServices(env, log);
+    services = await openServices(env, log, { localRelay: inbox.localRelay });
   } catch (error) {
     if (error instanceof DatabaseStartError) exitWith(error.message);
     throw error;
   }
 
-  // 5. The app.
+  // 6. The app.
   const app = await createApp({
     env,
     getBuild: () => Promise.resolve(build),
@@ -65,11 +69,11 @@ async function main() {
     loggerInstance: log,
   });
 
-  // 6. Listen.
+  // 7. Listen.
   await app.listen({ port: env.port, host: env.host });
   console.log(`Tieout is running at ${env.siteUrl} (listening on ${env.host}:${env.port})`);
 
-  // 7. Render and compress every page of the build now, so no visitor waits for a cold cache (a
+  // 8. Render and compress every page of the build now, so no visitor waits for a cold cache (a
   // page that turns out not to be shareable, such as the reset link page, is simply not kept).
   const warmStart = performance.now();
   const pages = warmPaths(build.routes);
@@ -81,7 +85,8 @@ async function main() {
     "page cache warmed",
   );
 
-  // 8. Shutdown: finish open requests, close the database, stop the emulator started in step 2.
+  // 9. Shutdown: finish open requests and the outbox's sends under way, close the database, stop
+  // the inbox and the emulator started in steps 2 and 3.
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;
@@ -92,6 +97,7 @@ async function main() {
     app
       .close()
       .then(() => services.close())
+      .then(() => inbox.stop())
       .then(() => stopEmulator())
       .then(
         () => process.exit(0),

@@ -1,22 +1,41 @@
 /**
  * Everything the HTTP app depends on, opened once at start-up and closed in reverse order on
- * shutdown: the database (migrated), the waitlist and its forwarder, sessions, token checks.
+ * shutdown: the database (migrated), the waitlist, the outbox worker that delivers mail and
+ * webhooks, sessions, token checks.
  */
 import type { FastifyBaseLogger } from "fastify";
 import { openDatabase } from "#db/client.ts";
-import type { Env } from "#server/env.ts";
+import type { Env, SmtpRelay } from "#server/env.ts";
 import { createAccounts } from "#server/firebase-admin.ts";
 import { createSessions, resolveSessionSecrets } from "#server/session.ts";
 import { createSessionStore } from "#server/session-store.ts";
-import { startForwarder } from "#server/waitlist/forwarder.ts";
+import { createEmailSender } from "#server/outbox/email.ts";
+import { startOutboxWorker } from "#server/outbox/worker.ts";
 import { createWaitlistService } from "#server/waitlist/service.ts";
 
-export async function openServices(env: Env, log: FastifyBaseLogger) {
+/**
+ * `localRelay`: where mail goes when SMTP_URL is unset (start-up's local catcher). Without either,
+ * mail waits in the outbox and nothing leaves the machine.
+ */
+export async function openServices(
+  env: Env,
+  log: FastifyBaseLogger,
+  { localRelay }: { localRelay?: SmtpRelay } = {},
+) {
   const accounts = createAccounts(env);
   const database = await openDatabase({ dataDir: env.dataDir, databaseUrl: env.databaseUrl });
   const waitlist = createWaitlistService({ db: database.db, env, log });
-  const forwarder = startForwarder({ db: database.db, env, log });
-  waitlist.onCreated(() => forwarder.wake());
+  const relay = env.mail.relay ?? localRelay;
+  const outbox = startOutboxWorker({
+    db: database.db,
+    destinations: {
+      email: relay ? createEmailSender(relay, env.mail.dkim) : undefined,
+      forward: env.waitlistForward,
+      slackWebhookUrl: env.slackWebhookUrl,
+    },
+    log,
+  });
+  waitlist.onCreated(() => outbox.wake());
   return {
     database,
     waitlist,
@@ -29,7 +48,7 @@ export async function openServices(env: Env, log: FastifyBaseLogger) {
     ),
     verifyIdToken: accounts.verifyIdToken,
     async close() {
-      await forwarder.stop();
+      await outbox.stop();
       await database.close();
     },
   };

@@ -1,7 +1,10 @@
-import { waitlistEntries } from "#db/schema.ts";
+import { waitlistEntries, type WaitlistRow } from "#db/schema.ts";
 import type { Db } from "#db/client.ts";
 
 export type NewEntry = typeof waitlistEntries.$inferInsert & { email: string };
+
+/** Writes what new entries cause (their outbox rows) in the transaction that creates them. */
+export type OnCreated = (tx: Db, created: WaitlistRow[]) => Promise<void>;
 
 const MAX_BATCH = 200;
 
@@ -12,8 +15,9 @@ const MAX_BATCH = 200;
  * share the cost of a durable commit. Resolves true for a new address, false for one already there
  * (including a repeat within the same batch: the first one wins, as it would one at a time).
  * When a batch fails, its rows are retried one by one, so only a row that cannot be written fails.
+ * `onCreated` runs inside each transaction, so an entry and what it causes commit together.
  */
-export function createInsertBatcher(db: Db) {
+export function createInsertBatcher(db: Db, onCreated: OnCreated = () => Promise.resolve()) {
   let queue: {
     entry: NewEntry;
     resolve: (created: boolean) => void;
@@ -22,13 +26,16 @@ export function createInsertBatcher(db: Db) {
   let writing = false;
 
   /** One statement, one commit; the addresses it created, in lower case. */
-  async function insertRows(entries: NewEntry[]): Promise<Set<string>> {
-    const rows = await db
-      .insert(waitlistEntries)
-      .values(entries)
-      .onConflictDoNothing()
-      .returning({ email: waitlistEntries.email });
-    return new Set(rows.map((row) => row.email.toLowerCase()));
+  function insertRows(entries: NewEntry[]): Promise<Set<string>> {
+    return db.transaction(async (tx) => {
+      const rows = await tx
+        .insert(waitlistEntries)
+        .values(entries)
+        .onConflictDoNothing()
+        .returning();
+      if (rows.length > 0) await onCreated(tx, rows);
+      return new Set(rows.map((row) => row.email.toLowerCase()));
+    });
   }
 
   async function drain() {

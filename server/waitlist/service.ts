@@ -1,8 +1,10 @@
-import { desc, ilike, or, sql, type SQL } from "drizzle-orm";
+import { desc, eq, getTableColumns, ilike, or, sql, type SQL } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "#db/client.ts";
-import { waitlistEntries, type WaitlistRow } from "#db/schema.ts";
+import { outbox, waitlistEntries, type WaitlistRow } from "#db/schema.ts";
 import type { Env } from "#server/env.ts";
+import { enqueue, type OutboxMessage } from "#server/outbox/outbox.ts";
+import { slackText } from "#server/outbox/webhooks.ts";
 import { createInsertBatcher } from "#server/waitlist/insert-batcher.ts";
 import { hitRateLimit, pruneRateLimits } from "#server/waitlist/rate-limit.ts";
 import {
@@ -17,11 +19,56 @@ import type {
   WaitlistPort,
 } from "#src/features/waitlist/types.ts";
 
+type ForwardStatus = AdminEntry["forwardStatus"];
+
+/** An entry with the state of its forwarding, read from the outbox (none: never forwarded). */
+type ExportRow = WaitlistRow & {
+  forwardStatus: ForwardStatus;
+  forwardAttempts: number;
+  forwardLastError: string | null;
+};
+
 export type WaitlistService = WaitlistPort & {
-  allForExport: () => Promise<WaitlistRow[]>;
-  /** Called after a new entry when forwarding is on, so the outbox does not wait for its timer. */
+  allForExport: () => Promise<ExportRow[]>;
+  /** Called after a new entry that put messages in the outbox, so they go out at once. */
   onCreated: (listener: () => void) => void;
 };
+
+/** The outbox key of an entry's post to the collector: one per entry, whatever is retried. */
+const forwardKey = (id: number) => `waitlist-forward:${id}`;
+
+/** What a new entry causes (decision 022): the collector's copy and the operator's Slack notice. */
+function messagesFor(row: WaitlistRow, env: Env): OutboxMessage[] {
+  const messages: OutboxMessage[] = [];
+  if (env.waitlistForward)
+    messages.push({
+      key: forwardKey(row.id),
+      channel: "forward",
+      payload: { name: row.name, email: row.email, company: row.company, message: row.message },
+    });
+  if (env.slackWebhookUrl) {
+    const who = `${row.name} <${row.email}>${row.company ? `, ${row.company}` : ""}`;
+    messages.push({
+      key: `waitlist-slack:${row.id}`,
+      channel: "slack",
+      payload: { text: `New waitlist entry: ${slackText(who)}` },
+    });
+  }
+  return messages;
+}
+
+/** The entries with their forwarding state, joined on the outbox row that carries it. */
+function selectWithForwarding(db: Db) {
+  return db
+    .select({
+      ...getTableColumns(waitlistEntries),
+      forwardStatus: sql<ForwardStatus>`coalesce(${outbox.status}, 'none')`,
+      forwardAttempts: sql<number>`coalesce(${outbox.attempts}, 0)::int`,
+      forwardLastError: outbox.lastError,
+    })
+    .from(waitlistEntries)
+    .leftJoin(outbox, eq(outbox.key, sql`'waitlist-forward:' || ${waitlistEntries.id}`));
+}
 
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -42,7 +89,13 @@ export function createWaitlistService({
   log: FastifyBaseLogger;
 }): WaitlistService {
   const listeners: (() => void)[] = [];
-  const insertEntry = createInsertBatcher(db);
+  const insertEntry = createInsertBatcher(db, async (tx, created) => {
+    await enqueue(
+      tx,
+      created.flatMap((row) => messagesFor(row, env)),
+    );
+  });
+  const notifies = env.waitlistForward !== undefined || env.slackWebhookUrl !== undefined;
   let submissions = 0;
 
   return {
@@ -90,7 +143,6 @@ export function createWaitlistService({
           };
         }
         const { entry } = parsed;
-        const forwarding = env.waitlistForward !== undefined;
         // Success is answered only after this row has committed (group commit, see insert-batcher).
         const created = await insertEntry({
           name: entry.name,
@@ -104,11 +156,9 @@ export function createWaitlistService({
           utmContent: entry.utm_content,
           referrer: entry.referrer,
           landingPath: entry.landing_path,
-          forwardStatus: forwarding ? "pending" : "none",
-          forwardNextAt: forwarding ? new Date() : null,
         });
         if (!created) return { kind: "exists" };
-        if (forwarding) for (const listener of listeners) listener();
+        if (notifies) for (const listener of listeners) listener();
         return { kind: "created" };
       } catch (error) {
         log.error(
@@ -130,9 +180,7 @@ export function createWaitlistService({
           )
         : undefined;
       const [rows, [totals], [matches]] = await Promise.all([
-        db
-          .select()
-          .from(waitlistEntries)
+        selectWithForwarding(db)
           .where(where)
           .orderBy(desc(waitlistEntries.createdAt), desc(waitlistEntries.id))
           .limit(limit),
@@ -158,10 +206,10 @@ export function createWaitlistService({
     },
 
     allForExport() {
-      return db
-        .select()
-        .from(waitlistEntries)
-        .orderBy(desc(waitlistEntries.createdAt), desc(waitlistEntries.id));
+      return selectWithForwarding(db).orderBy(
+        desc(waitlistEntries.createdAt),
+        desc(waitlistEntries.id),
+      );
     },
   };
 }

@@ -27,7 +27,7 @@ export type TlsProxy = {
 const LOOPBACK = ["127.0.0.1", "::1"];
 
 /** A fresh key and self-signed certificate for localhost, valid for one day. */
-function createLocalhostCertificate(dir: string): { keyFile: string; certFile: string } {
+export function createLocalhostCertificate(dir: string): { keyFile: string; certFile: string } {
   const keyFile = path.join(dir, "localhost-key.pem");
   const certFile = path.join(dir, "localhost-cert.pem");
   execFileSync(

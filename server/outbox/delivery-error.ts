@@ -1,0 +1,14 @@
+/**
+ * Why a delivery failed, and whether trying again could help: a relay's 5xx or a collector's 4xx
+ * is final for that message; a 4xx from a relay, a refused login, a timeout or a closed port is
+ * worth another attempt later.
+ */
+export class DeliveryError extends Error {
+  override name = "DeliveryError";
+  constructor(
+    message: string,
+    readonly permanent: boolean,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * The outbox (decision 022): every delivery that follows a change is a row written in the same
+ * transaction as that change, under a key that names its cause. The row holds what will be sent,
+ * rendered now, so each attempt sends the same thing; the worker (worker.ts) delivers it.
+ */
+import { randomUUID } from "node:crypto";
+import type { Db } from "#db/client.ts";
+import { outbox } from "#db/schema.ts";
+import type { Mailbox } from "#server/env.ts";
+
+/** An email as stored: one line for every header value, addresses checked. */
+export type EmailPayload = {
+  from: Mailbox;
+  to: Mailbox[];
+  subject: string;
+  text: string;
+  html: string | undefined;
+  headers: Record<string, string>;
+};
+
+/** The four fields the operator's collector receives (WAITLIST_FORWARD_FIELDS names them). */
+export type ForwardPayload = {
+  name: string;
+  email: string;
+  company: string | null;
+  message: string | null;
+};
+
+export type SlackPayload = { text: string };
+
+export type OutboxMessage =
+  | { key: string; channel: "email"; email: EmailInput }
+  | { key: string; channel: "forward"; payload: ForwardPayload }
+  | { key: string; channel: "slack"; payload: SlackPayload };
+
+export type EmailInput = {
+  from: Mailbox;
+  to: Mailbox | Mailbox[];
+  subject: string;
+  text: string;
+  html?: string;
+  headers?: Record<string, string>;
+};
+
+class UnsafeEmailError extends Error {
+  override name = "UnsafeEmailError";
+}
+
+/**
+ * A header value on one line: line breaks (and the separators some clients treat as one) become a
+ * space, so a name or a subject can never start a header of its own.
+ */
+function oneLine(value: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
+  return value.replace(/[\r\n\u2028\u2029\u0000-\u001f\u007f]+/g, " ").trim();
+}
+
+const ADDRESS = /^[^\s<>()[\]\\,;:"@]+@[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?$/;
+const HEADER_NAME = /^[A-Za-z0-9][A-Za-z0-9-]*$/;
+/** Headers the transport writes itself; a caller setting one would be a second copy. */
+const RESERVED_HEADERS = new Set(["from", "to", "cc", "bcc", "subject", "message-id", "date"]);
+
+function mailbox(box: Mailbox): Mailbox {
+  if (!ADDRESS.test(box.address)) throw new UnsafeEmailError("not a plain email address");
+  const name = box.name === undefined ? undefined : oneLine(box.name) || undefined;
+  return { name, address: box.address };
+}
+
+/** The stored form of an email: every field that reaches a header made safe, or refused. */
+function renderEmail(input: EmailInput): EmailPayload {
+  const to = (Array.isArray(input.to) ? input.to : [input.to]).map(mailbox);
+  if (to.length === 0) throw new UnsafeEmailError("no recipient");
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(input.headers ?? {})) {
+    if (!HEADER_NAME.test(name) || RESERVED_HEADERS.has(name.toLowerCase()))
+      throw new UnsafeEmailError(`header name not allowed: ${JSON.stringify(name)}`);
+    headers[name] = oneLine(value);
+  }
+  return {
+    from: mailbox(input.from),
+    to,
+    subject: oneLine(input.subject),
+    text: input.text,
+    html: input.html,
+    headers,
+  };
+}
+
+/** A Message-ID in the sender's domain, fixed at enqueue so every attempt carries the same one. */
+function newMessageId(from: Mailbox): string {
+  return `<${randomUUID()}@${from.address.split("@")[1]}>`;
+}
+
+/**
+ * Writes messages into the outbox, inside the caller's transaction (pass the transaction, not the
+ * database, so the message commits with its cause). A key already there is skipped: one cause,
+ * one message, however often the cause is retried. Resolves with how many rows are new.
+ */
+export async function enqueue(tx: Db, messages: OutboxMessage[]): Promise<number> {
+  if (messages.length === 0) return 0;
+  const rows = messages.map((message) => {
+    if (message.channel !== "email")
+      return { key: message.key, channel: message.channel, payload: message.payload };
+    const email = renderEmail(message.email);
+    return {
+      key: message.key,
+      channel: message.channel,
+      payload: email,
+      messageId: newMessageId(email.from),
+    };
+  });
+  const inserted = await tx
+    .insert(outbox)
+    .values(rows)
+    .onConflictDoNothing({ target: outbox.key })
+    .returning({ id: outbox.id });
+  return inserted.length;
+}

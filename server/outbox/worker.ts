@@ -1,0 +1,189 @@
+/**
+ * Delivers the outbox (decision 022). A short statement claims a few due rows with FOR UPDATE SKIP
+ * LOCKED and leases them (next_attempt_at pushed past the longest send, attempts counted), and
+ * commits; each row is then sent outside any transaction, and its outcome is written only if the
+ * lease is still ours. An instance killed mid-send leaves its rows leased: when the lease runs out,
+ * any instance retries them. A message the relay accepted is marked sent at once, so only a crash
+ * between the relay's answer and that update sends it again, with the same Message-ID.
+ */
+import { sql } from "drizzle-orm";
+import type { FastifyBaseLogger } from "fastify";
+import { queryRows, type Db } from "#db/client.ts";
+import type { OUTBOX_CHANNELS } from "#db/schema.ts";
+import type { Env } from "#server/env.ts";
+import { DeliveryError } from "#server/outbox/delivery-error.ts";
+import type { EmailSender } from "#server/outbox/email.ts";
+import type { EmailPayload, ForwardPayload, SlackPayload } from "#server/outbox/outbox.ts";
+import { forwardEntry, notifySlack } from "#server/outbox/webhooks.ts";
+
+type Channel = (typeof OUTBOX_CHANNELS)[number];
+
+export type OutboxTiming = {
+  /** Rows claimed at once by one instance. */
+  batch: number;
+  /** How long a claim holds a row; longer than any send may take (email.ts: 60 s). */
+  leaseMs: number;
+  /** How often to look for due rows when nothing woke the worker. */
+  pollMs: number;
+  /** The first retry's delay; each further one doubles, up to maxDelayMs, with jitter. */
+  firstDelayMs: number;
+  maxDelayMs: number;
+  /** After this long since it was enqueued, a message that still fails is marked failed. */
+  giveUpMs: number;
+};
+
+const OUTBOX_TIMING: OutboxTiming = {
+  batch: 10,
+  leaseMs: 5 * 60_000,
+  pollMs: 5_000,
+  firstDelayMs: 10_000,
+  maxDelayMs: 60 * 60_000,
+  giveUpMs: 24 * 60 * 60_000,
+};
+
+/** ±25% jitter, so messages that failed together do not all retry together. */
+function retryDelayMs(attempts: number, timing: OutboxTiming): number {
+  const plain = Math.min(timing.maxDelayMs, timing.firstDelayMs * 2 ** Math.max(0, attempts - 1));
+  return Math.round(plain * (0.75 + Math.random() * 0.5));
+}
+
+type Claimed = {
+  id: number;
+  key: string;
+  channel: Channel;
+  payload: unknown;
+  message_id: string | null;
+  attempts: number;
+};
+
+/** Where each channel goes; a channel without one stays pending until it is configured. */
+export type Destinations = {
+  email: EmailSender | undefined;
+  forward: Env["waitlistForward"];
+  slackWebhookUrl: string | undefined;
+};
+
+export type OutboxWorker = { wake: () => void; stop: () => Promise<void> };
+
+export function startOutboxWorker({
+  db,
+  destinations,
+  log,
+  timing = OUTBOX_TIMING,
+}: {
+  db: Db;
+  destinations: Destinations;
+  log: FastifyBaseLogger;
+  timing?: OutboxTiming;
+}): OutboxWorker {
+  const channels = [
+    ...(destinations.email ? ["email"] : []),
+    ...(destinations.forward ? ["forward"] : []),
+    ...(destinations.slackWebhookUrl ? ["slack"] : []),
+  ];
+  if (channels.length === 0) return { wake() {}, stop: () => Promise.resolve() };
+  const channelList = sql.join(
+    channels.map((c) => sql`${c}`),
+    sql`, `,
+  );
+  let stopped = false;
+  let running: Promise<void> | null = null;
+  let again = false;
+
+  function send(row: Claimed): Promise<void> {
+    switch (row.channel) {
+      case "email":
+        return destinations.email!.send(row.payload as EmailPayload, row.message_id!);
+      case "forward":
+        return forwardEntry(destinations.forward!, row.payload as ForwardPayload);
+      case "slack":
+        return notifySlack(destinations.slackWebhookUrl!, row.payload as SlackPayload);
+    }
+  }
+
+  async function deliver(row: Claimed) {
+    const ours = sql`id = ${row.id} AND attempts = ${row.attempts} AND status = 'pending'`;
+    try {
+      await send(row);
+    } catch (error) {
+      const failure =
+        error instanceof DeliveryError ? error : new DeliveryError((error as Error).message, false);
+      const reason = failure.message.slice(0, 500);
+      const delay = retryDelayMs(row.attempts, timing);
+      const [after] = await queryRows<{ status: string }>(
+        db,
+        sql`
+        UPDATE outbox SET last_error = ${reason},
+          status = CASE WHEN ${failure.permanent}
+            OR now() + make_interval(secs => ${delay / 1000}) > created_at + make_interval(secs => ${timing.giveUpMs / 1000})
+            THEN 'failed' ELSE 'pending' END,
+          next_attempt_at = now() + make_interval(secs => ${delay / 1000})
+        WHERE ${ours}
+        RETURNING status`,
+      );
+      const fields = {
+        event: "outbox.failed_attempt",
+        outboxId: row.id,
+        channel: row.channel,
+        attempts: row.attempts,
+        reason,
+      };
+      if (after?.status === "failed")
+        log.error({ ...fields, event: "outbox.gave_up" }, "outbox message not delivered: gave up");
+      else log.warn(fields, "outbox delivery failed; will retry");
+      return;
+    }
+    await db.execute(sql`
+      UPDATE outbox SET status = 'sent', sent_at = now(), last_error = NULL WHERE ${ours}`);
+  }
+
+  async function drain() {
+    while (!stopped) {
+      const claimed = await queryRows<Claimed>(
+        db,
+        sql`
+        UPDATE outbox SET attempts = attempts + 1,
+          next_attempt_at = now() + make_interval(secs => ${timing.leaseMs / 1000})
+        WHERE id IN (
+          SELECT id FROM outbox
+          WHERE status = 'pending' AND next_attempt_at <= now() AND channel IN (${channelList})
+          ORDER BY next_attempt_at, id LIMIT ${timing.batch}
+          FOR UPDATE SKIP LOCKED)
+        RETURNING id, key, channel, payload, message_id, attempts`,
+      );
+      if (claimed.length === 0) return;
+      await Promise.all(claimed.map((row) => deliver({ ...row, id: Number(row.id) })));
+    }
+  }
+
+  function wake() {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = drain()
+      .catch((error: unknown) => log.error({ err: error, event: "outbox.error" }, "outbox failed"))
+      .finally(() => {
+        running = null;
+        if (again) {
+          again = false;
+          wake();
+        }
+      });
+  }
+
+  const timer = setInterval(wake, timing.pollMs);
+  timer.unref();
+  wake();
+  return {
+    wake,
+    /** Finishes the sends under way (their outcome is recorded), then claims nothing more. */
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+      destinations.email?.close();
+    },
+  };
+}

@@ -1,0 +1,148 @@
+/**
+ * The outbox end to end (issue 15, decision 022): the production build with SMTP_URL on a real
+ * SMTP server on loopback, a collector (WAITLIST_FORWARD_URL) and a Slack webhook receiver (https,
+ * a certificate the server is told to trust). Each new entry reaches each of them once, also when
+ * the receiver was down and the server was killed with SIGKILL in between.
+ */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer as createHttpServer, type IncomingMessage, type Server } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import { startServer } from "#tests/support/server.ts";
+import { startTestSmtp, type TestSmtp } from "#tests/support/test-smtp.ts";
+import { createLocalhostCertificate } from "#tests/support/tls-proxy.ts";
+
+test.describe.configure({ mode: "serial", timeout: 90_000 });
+
+type Receiver = { url: string; bodies: string[]; up: boolean; close: () => void };
+
+function receive(server: Server, scheme: "http" | "https"): Promise<Receiver> {
+  const receiver: Receiver = { url: "", bodies: [], up: true, close: () => server.close() };
+  server.on("request", (req: IncomingMessage, res) => {
+    let body = "";
+    req.on("data", (c: Buffer) => (body += c.toString()));
+    req.on("end", () => {
+      if (!receiver.up) return void res.writeHead(503).end("down");
+      receiver.bodies.push(body);
+      res.writeHead(200).end("ok");
+    });
+  });
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () => {
+      receiver.url = `${scheme}://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+      resolve(receiver);
+    }),
+  );
+}
+
+let certDir: string;
+let certFile: string;
+let smtp: TestSmtp;
+let collector: Receiver;
+let slack: Receiver;
+test.beforeAll(async () => {
+  certDir = mkdtempSync(path.join(tmpdir(), "tieout-mail-cert-"));
+  const files = createLocalhostCertificate(certDir);
+  certFile = files.certFile;
+  smtp = await startTestSmtp();
+  collector = await receive(createHttpServer(), "http");
+  slack = await receive(
+    createHttpsServer({ key: readFileSync(files.keyFile), cert: readFileSync(certFile) }),
+    "https",
+  );
+});
+test.afterAll(async () => {
+  collector.close();
+  slack.close();
+  await smtp.close();
+  rmSync(certDir, { recursive: true, force: true });
+});
+
+const outboxEnv = () => ({
+  SMTP_URL: smtp.url,
+  WAITLIST_FORWARD_URL: collector.url,
+  WAITLIST_FORWARD_FIELDS: "entry.1,entry.2,entry.3,entry.4",
+  SLACK_WEBHOOK_URL: slack.url,
+  NODE_EXTRA_CA_CERTS: certFile,
+});
+
+const post = (url: string, data: object) =>
+  fetch(`${url}/api/waitlist`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(data),
+  });
+
+test("each new entry reaches the collector and Slack once; a repeat adds nothing; SMTP_URL means no local inbox", async () => {
+  const server = await startServer(outboxEnv());
+  try {
+    expect(server.output()).not.toContain("Local inbox");
+    expect(
+      (await post(server.url, { name: "<!channel> Eve", email: "eve@example.com", company: "A&B" }))
+        .status,
+    ).toBe(201);
+    expect((await post(server.url, { name: "Bob", email: "bob@example.com" })).status).toBe(201);
+    expect((await post(server.url, { name: "Bob", email: "BOB@example.com" })).status).toBe(200);
+
+    await expect.poll(() => collector.bodies.length, { timeout: 20_000 }).toBe(2);
+    await expect.poll(() => slack.bodies.length, { timeout: 20_000 }).toBe(2);
+    await new Promise((r) => setTimeout(r, 3_000));
+    expect(collector.bodies).toHaveLength(2);
+    expect(slack.bodies).toHaveLength(2);
+    const eve = slack.bodies
+      .map((b) => JSON.parse(b) as { text: string })
+      .find((b) => /Eve/.test(b.text));
+    // The visitor's text cannot ping the channel or make a link in Slack.
+    expect(eve?.text).toBe(
+      "New waitlist entry: &lt;!channel&gt; Eve &lt;eve@example.com&gt;, A&amp;B",
+    );
+    expect(
+      new URLSearchParams(collector.bodies.find((b) => b.includes("eve"))).get("entry.3"),
+    ).toBe("A&B");
+  } finally {
+    await server.stop();
+    collector.bodies.length = 0;
+    slack.bodies.length = 0;
+  }
+});
+
+test("with the receivers down, the entry is acknowledged at once, and survives kill -9 to arrive once after restart", async () => {
+  collector.up = false;
+  slack.up = false;
+  const first = await startServer(outboxEnv());
+  const started = Date.now();
+  expect((await post(first.url, { name: "Kim", email: "kim@example.com" })).status).toBe(201);
+  expect(Date.now() - started).toBeLessThan(2_000);
+  await new Promise((r) => setTimeout(r, 1_000));
+  await first.stop("SIGKILL");
+
+  collector.up = true;
+  slack.up = true;
+  const second = await startServer(outboxEnv(), { dataDir: first.dataDir });
+  try {
+    // The failed attempt (and the killed instance's lease, if any) first has to run out.
+    await expect.poll(() => collector.bodies.length, { timeout: 60_000 }).toBe(1);
+    await expect.poll(() => slack.bodies.length, { timeout: 60_000 }).toBe(1);
+    await new Promise((r) => setTimeout(r, 3_000));
+    expect(collector.bodies).toHaveLength(1);
+    expect(slack.bodies).toHaveLength(1);
+  } finally {
+    await second.stop();
+  }
+});
+
+test("without SMTP_URL the server starts a local inbox on loopback and prints its address", async () => {
+  const server = await startServer({});
+  try {
+    const line = /Local inbox at (http:\/\/127\.0\.0\.1:\d+)/.exec(server.output());
+    expect(line).not.toBeNull();
+    const page = await fetch(line![1]!);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("Nothing here left this machine");
+  } finally {
+    await server.stop();
+  }
+});
