@@ -10,10 +10,17 @@ import type { Locator, Page } from "@playwright/test";
 import { createUser, oobCodes, uniqueEmail } from "#tests/support/emulator.ts";
 import { expect, test } from "#tests/support/fixtures.ts";
 import { ALL_PAGES } from "#tests/support/pages.ts";
+import {
+  BAD_REQUEST_RESPONSE,
+  NOT_FOUND_RESPONSE,
+  SIGN_IN_FAILED_LOG,
+  notFoundLog,
+} from "#tests/support/console-messages.ts";
 
 const PASSWORD = "correct-horse-9";
-const NOT_FOUND_LOG = "404 Error: User attempted to access non-existent route:";
 const CHECKED_PAGES = [...ALL_PAGES.map((p) => p.path), "/no-such-page"];
+/** What the browser reports on /no-such-page, one of the pages checked. */
+const NO_SUCH_PAGE_ERRORS = [notFoundLog("/no-such-page"), NOT_FOUND_RESPONSE];
 
 const header = (page: Page) => page.getByRole("banner");
 
@@ -238,7 +245,7 @@ async function describeFocus(): Promise<FocusStop | null> {
 }
 
 test.describe("visible focus on every control", () => {
-  test.use({ expectedConsoleErrors: [NOT_FOUND_LOG, "404 (Not Found)"] });
+  test.use({ expectedConsoleErrors: NO_SUCH_PAGE_ERRORS });
 
   for (const path of CHECKED_PAGES) {
     test(`${path}: Tab and Shift+Tab reach every control, each with a visible, unobscured focus ring`, async ({
@@ -291,7 +298,7 @@ test.describe("visible focus on every control", () => {
 });
 
 test.describe("notices are announced through a live region", () => {
-  test.use({ expectedConsoleErrors: ["Error signing in with email", "Failed to load resource"] });
+  test.use({ expectedConsoleErrors: [SIGN_IN_FAILED_LOG, BAD_REQUEST_RESPONSE] });
 
   test("a failed sign-in's message lands in a live region that was already in the page", async ({
     page,
@@ -415,7 +422,7 @@ test.describe("focus after navigation and after validation", () => {
 });
 
 test.describe("targets are at least 24 by 24 CSS pixels", () => {
-  test.use({ expectedConsoleErrors: [NOT_FOUND_LOG, "404 (Not Found)"] });
+  test.use({ expectedConsoleErrors: NO_SUCH_PAGE_ERRORS });
 
   for (const width of [1280, 320]) {
     test(`every link and button outside running text, at ${width} px`, async ({ page }) => {
@@ -474,7 +481,7 @@ test.describe("usable at 320 px and at 200 % zoom", () => {
     { width: 640, height: 400 },
   ]) {
     test.describe(`${viewport.width} x ${viewport.height}`, () => {
-      test.use({ viewport, expectedConsoleErrors: [NOT_FOUND_LOG, "404 (Not Found)"] });
+      test.use({ viewport, expectedConsoleErrors: NO_SUCH_PAGE_ERRORS });
 
       test("no page scrolls sideways and the header's links stay on screen", async ({ page }) => {
         const problems: string[] = [];

@@ -1,6 +1,12 @@
 import type { Page } from "@playwright/test";
 import { createUser, oobCodes, uniqueEmail } from "#tests/support/emulator.ts";
 import { expect, test, waitForHydration } from "#tests/support/fixtures.ts";
+import {
+  BAD_REQUEST_RESPONSE,
+  PASSWORD_RESET_FAILED_LOG,
+  SIGN_IN_FAILED_LOG,
+  SIGN_UP_FAILED_LOG,
+} from "#tests/support/console-messages.ts";
 
 const PASSWORD = "correct-horse-9";
 
@@ -73,7 +79,7 @@ test.describe("sign-up", () => {
   });
 
   test.describe(() => {
-    test.use({ expectedConsoleErrors: ["Error signing up with email", "Failed to load resource"] });
+    test.use({ expectedConsoleErrors: [SIGN_UP_FAILED_LOG, BAD_REQUEST_RESPONSE] });
     test("an email that is already registered is refused", async ({ page }) => {
       const email = uniqueEmail("taken");
       await createUser(email, PASSWORD);
@@ -140,7 +146,7 @@ test.describe("sign-in", () => {
   });
 
   test.describe(() => {
-    test.use({ expectedConsoleErrors: ["Error signing in with email", "Failed to load resource"] });
+    test.use({ expectedConsoleErrors: [SIGN_IN_FAILED_LOG, BAD_REQUEST_RESPONSE] });
 
     test("a wrong password is refused", async ({ page }) => {
       const email = uniqueEmail("wrongpw");
@@ -334,9 +340,7 @@ test.describe("password reset", () => {
   });
 
   test.describe(() => {
-    test.use({
-      expectedConsoleErrors: ["Error sending password reset email", "Failed to load resource"],
-    });
+    test.use({ expectedConsoleErrors: [PASSWORD_RESET_FAILED_LOG, BAD_REQUEST_RESPONSE] });
     test("an unknown email is refused", async ({ page }) => {
       await page.goto("/forgot-password");
       await waitForHydration(page);
@@ -380,7 +384,8 @@ test.describe("password reset", () => {
   });
 
   test.describe(() => {
-    test.use({ expectedConsoleErrors: ["Failed to load resource"] });
+    // The identity service refuses the code with a 400.
+    test.use({ expectedConsoleErrors: [BAD_REQUEST_RESPONSE] });
     test("a used or made-up code gets a clear message and a way to ask again", async ({ page }) => {
       await page.goto("/auth/action?mode=resetPassword&oobCode=made-up-code");
       await expect(
@@ -415,8 +420,8 @@ test("a signed-out visitor's home page never downloads the Firebase SDK; the sig
 });
 
 test.describe("passwords as typed", () => {
-  // The two wrong attempts are logged by the spec's error handler, as every failed sign-in is.
-  test.use({ expectedConsoleErrors: ["Error signing in with email", "Failed to load resource"] });
+  // The two wrong attempts are logged, as every failed sign-in is, and refused with a 400.
+  test.use({ expectedConsoleErrors: [SIGN_IN_FAILED_LOG, BAD_REQUEST_RESPONSE] });
 
   test("a long passphrase with spaces and mixed case works exactly as typed (ASVS 6.2.8, 6.2.9)", async ({
     page,

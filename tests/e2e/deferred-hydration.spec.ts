@@ -1,5 +1,6 @@
 import { createUser, uniqueEmail } from "#tests/support/emulator.ts";
 import { expect, test } from "#tests/support/fixtures.ts";
+import { BAD_REQUEST_RESPONSE } from "#tests/support/console-messages.ts";
 
 test("the home page costs no JavaScript and no stylesheet request until the visitor interacts", async ({
   page,
@@ -58,7 +59,7 @@ test("with JavaScript off, the sign-in form says it needs JavaScript and sends t
 
 test.describe(() => {
   // The made-up code is refused by the identity service (a 400 the browser reports).
-  test.use({ expectedConsoleErrors: ["Failed to load resource"] });
+  test.use({ expectedConsoleErrors: [BAD_REQUEST_RESPONSE] });
   test("the password-reset link page, which has work to do at once, hydrates without waiting", async ({
     page,
   }) => {

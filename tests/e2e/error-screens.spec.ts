@@ -4,10 +4,11 @@
  * navigation's data request alike. The 5xx apology with its request id is checked in
  * hostile-sessions.spec.ts, where Firebase is made unreachable.
  */
+import { FORBIDDEN_RESPONSE } from "#tests/support/console-messages.ts";
 import { createUser, uniqueEmail } from "#tests/support/emulator.ts";
 import { expect, test, waitForHydration } from "#tests/support/fixtures.ts";
 
-test.use({ expectedConsoleErrors: ["403", "Failed to load resource"] });
+test.use({ expectedConsoleErrors: [FORBIDDEN_RESPONSE] });
 
 test("a signed-in visitor who is not an administrator is told the admin page is not for them", async ({
   page,

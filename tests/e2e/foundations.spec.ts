@@ -6,15 +6,10 @@ import { request as httpRequest } from "node:http";
 import { E2E_PORT } from "#tests/support/e2e-env.ts";
 import { expect, test } from "#tests/support/fixtures.ts";
 import { startServer } from "#tests/support/server.ts";
+import { NOT_FOUND_RESPONSE, notFoundLog } from "#tests/support/console-messages.ts";
 
 test.describe("the not-found page", () => {
-  test.use({
-    expectedConsoleErrors: [
-      "404 Error: User attempted to access non-existent route:",
-      // The browser's own report of the document's status.
-      "the server responded with a status of 404",
-    ],
-  });
+  test.use({ expectedConsoleErrors: [notFoundLog("/ledgers/2025/q4"), NOT_FOUND_RESPONSE] });
 
   test("logs the path that was asked for as it loads, before any interaction", async ({ page }) => {
     const logged: string[] = [];

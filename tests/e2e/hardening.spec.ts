@@ -9,6 +9,7 @@ import type { AddressInfo } from "node:net";
 import { ensureUser, uniqueEmail } from "#tests/support/emulator.ts";
 import { BASE_URL, E2E_ADMIN_EMAIL } from "#tests/support/e2e-env.ts";
 import { expect, test, waitForHydration } from "#tests/support/fixtures.ts";
+import { FORBIDDEN_RESPONSE, OFFLINE_REQUEST } from "#tests/support/console-messages.ts";
 
 /** A page on another site, serving the given HTML. */
 async function otherSite(html: string): Promise<{ url: string; server: Server }> {
@@ -21,7 +22,7 @@ async function otherSite(html: string): Promise<{ url: string; server: Server }>
 
 test.describe("requests from another site", () => {
   // The browser reports the refused request in the console: that is the expected outcome here.
-  test.use({ expectedConsoleErrors: ["status of 403"] });
+  test.use({ expectedConsoleErrors: [FORBIDDEN_RESPONSE] });
 
   test("a form posted from another site to the waitlist is refused and stores nothing", async ({
     page,
@@ -91,7 +92,7 @@ test.describe("requests from another site", () => {
 });
 
 test.describe("an unkind network", () => {
-  test.use({ expectedConsoleErrors: ["ERR_INTERNET_DISCONNECTED"] });
+  test.use({ expectedConsoleErrors: [OFFLINE_REQUEST] });
 
   test("a lead typed while offline is kept on screen, said to have failed, and sent on retry", async ({
     page,

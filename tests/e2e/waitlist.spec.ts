@@ -2,6 +2,10 @@ import type { APIRequestContext, Page } from "@playwright/test";
 import { E2E_ADMIN_EMAIL, E2E_UNVERIFIED_ADMIN_EMAIL } from "#tests/support/e2e-env.ts";
 import { createUser, ensureUser, uniqueEmail } from "#tests/support/emulator.ts";
 import { expect, test, waitForHydration } from "#tests/support/fixtures.ts";
+import {
+  FORBIDDEN_RESPONSE,
+  SERVICE_UNAVAILABLE_RESPONSE,
+} from "#tests/support/console-messages.ts";
 
 const ADMIN_PASSWORD = "admin-password-1";
 
@@ -146,7 +150,7 @@ test.describe("the waitlist page", () => {
   });
 
   test.describe(() => {
-    test.use({ expectedConsoleErrors: ["Failed to load resource", "503"] });
+    test.use({ expectedConsoleErrors: [SERVICE_UNAVAILABLE_RESPONSE] });
     test("a failure says so with the spec's notice and keeps what was typed", async ({ page }) => {
       await page.goto("/waitlist");
       await waitForHydration(page);
@@ -381,7 +385,7 @@ test.describe("admin export", () => {
   });
 
   test.describe(() => {
-    test.use({ expectedConsoleErrors: ["403", "Failed to load resource"] });
+    test.use({ expectedConsoleErrors: [FORBIDDEN_RESPONSE] });
     test("a signed-in visitor who is not an admin gets 403 on the admin page", async ({ page }) => {
       const email = uniqueEmail("curious");
       await createUser(email, ADMIN_PASSWORD);

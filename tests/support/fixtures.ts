@@ -1,14 +1,31 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { test as base, expect, type Page } from "@playwright/test";
+import { test as base, expect, type ConsoleMessage, type Page } from "@playwright/test";
+import type { ExpectedConsoleError } from "#tests/support/console-messages.ts";
 
 const require = createRequire(import.meta.url);
 const AXE_SOURCE = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
 
 type Fixtures = {
-  /** Console errors the test expects (matched by substring); any other one fails the test. */
-  expectedConsoleErrors: string[];
+  /**
+   * Console errors the test expects, from console-messages.ts; any other one fails the test. One
+   * that never comes is fine.
+   */
+  expectedConsoleErrors: ExpectedConsoleError[];
 };
+
+/** Why a console error is not one the test expects, or null when it is. */
+async function unexpected(
+  message: ConsoleMessage,
+  expected: readonly ExpectedConsoleError[],
+): Promise<string | null> {
+  const text = message.text();
+  if (expected.some((e) => e === text)) return null;
+  // The app's own console.error(message, error): the message, without the error's own words.
+  const first: unknown = await message.args()[0]?.jsonValue();
+  if (expected.some((e) => e === first)) return null;
+  return `console.error: ${text}`;
+}
 
 /**
  * Every browser test fails on an uncaught page error or an unexpected console error: that is how a
@@ -17,16 +34,20 @@ type Fixtures = {
 export const test = base.extend<Fixtures>({
   expectedConsoleErrors: [[], { option: true }],
   page: async ({ page, expectedConsoleErrors }, use) => {
-    const problems: string[] = [];
-    page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
+    const problems: Promise<string | null>[] = [];
+    page.on("pageerror", (error) => problems.push(Promise.resolve(`pageerror: ${error.message}`)));
     page.on("console", (message) => {
       if (message.type() !== "error") return;
-      const text = message.text();
-      if (expectedConsoleErrors.some((expected) => text.includes(expected))) return;
-      problems.push(`console.error: ${text}`);
+      // The first argument is read now, while the page that logged it is still there.
+      problems.push(
+        unexpected(message, expectedConsoleErrors).catch(
+          (error: unknown) => `console.error: ${message.text()} (unread: ${String(error)})`,
+        ),
+      );
     });
     await use(page);
-    expect(problems, "the page logged errors").toEqual([]);
+    const found = (await Promise.all(problems)).filter((p) => p !== null);
+    expect(found, "the page logged errors").toEqual([]);
   },
 });
 
