@@ -7,7 +7,7 @@
  * starts the page's deferred JavaScript (decision 006), so nothing may be lost on the way.
  */
 import type { Locator, Page } from "@playwright/test";
-import { createUser, oobCodes, uniqueEmail } from "#tests/support/emulator.ts";
+import { oobCodes, uniqueEmail } from "#tests/support/emulator.ts";
 import { expect, test } from "#tests/support/fixtures.ts";
 import { ALL_PAGES } from "#tests/support/pages.ts";
 import {
@@ -93,12 +93,10 @@ test.describe("every journey by keyboard alone", () => {
     await expect(header(page).getByRole("button", { name: "Sign Out" })).toBeVisible();
   });
 
-  test("sign-in: Enter in the password field signs in", async ({ page }) => {
-    const email = uniqueEmail("keysin");
-    await createUser(email, PASSWORD);
+  test("sign-in: Enter in the password field signs in", async ({ page, newUser }) => {
     await page.goto("/login");
-    await typeInto(page, page.getByLabel("Email"), email);
-    await typeInto(page, page.getByLabel("Password", { exact: true }), PASSWORD);
+    await typeInto(page, page.getByLabel("Email"), newUser.email);
+    await typeInto(page, page.getByLabel("Password", { exact: true }), newUser.password);
     await page.keyboard.press("Enter");
     await expect(page).toHaveURL("/");
     await expect(header(page).getByRole("button", { name: "Sign Out" })).toBeVisible();
@@ -111,9 +109,8 @@ test.describe("every journey by keyboard alone", () => {
 
   test("password reset: request, the emailed link, a new password, and signing in with it", async ({
     page,
+    newUser: { email },
   }) => {
-    const email = uniqueEmail("keyreset");
-    await createUser(email, PASSWORD);
     await page.goto("/forgot-password");
     await typeInto(page, page.getByLabel("Email"), email);
     await tabTo(page, page.getByRole("button", { name: "Send Reset Link" }));
@@ -302,9 +299,8 @@ test.describe("notices are announced through a live region", () => {
 
   test("a failed sign-in's message lands in a live region that was already in the page", async ({
     page,
+    newUser: { email },
   }) => {
-    const email = uniqueEmail("announce");
-    await createUser(email, PASSWORD);
     await page.goto("/login");
     // Screen readers announce changes to live regions they already know, not new ones: mark those
     // present before the notice.

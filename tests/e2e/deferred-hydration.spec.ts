@@ -1,4 +1,3 @@
-import { createUser, uniqueEmail } from "#tests/support/emulator.ts";
 import { expect, test } from "#tests/support/fixtures.ts";
 import { BAD_REQUEST_RESPONSE } from "#tests/support/console-messages.ts";
 
@@ -22,9 +21,10 @@ test("the home page costs no JavaScript and no stylesheet request until the visi
   expect(requests.filter((r) => r.type === "script").length).toBeGreaterThan(0);
 });
 
-test("a sign-in sent before React is ready is held and sent once it is", async ({ page }) => {
-  const email = uniqueEmail("early");
-  await createUser(email, "early-bird-1");
+test("a sign-in sent before React is ready is held and sent once it is", async ({
+  page,
+  newUser,
+}) => {
   // Hold the app's scripts back so the form is submitted while the page is still plain HTML.
   let release = () => {};
   const held = new Promise<void>((resolve) => (release = resolve));
@@ -33,11 +33,11 @@ test("a sign-in sent before React is ready is held and sent once it is", async (
     await route.continue();
   });
   await page.goto("/login");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill("early-bird-1");
+  await page.getByLabel("Email").fill(newUser.email);
+  await page.getByLabel("Password", { exact: true }).fill(newUser.password);
   await page.getByRole("button", { name: "Sign In" }).click();
   await expect(page.locator("html[data-hydrated]")).toHaveCount(0);
-  expect(page.url()).not.toContain("early-bird-1");
+  expect(page.url()).not.toContain(newUser.password);
   release();
   await expect(page).toHaveURL("/");
   await expect(page.getByRole("banner").getByRole("button", { name: "Sign Out" })).toBeVisible();

@@ -8,7 +8,6 @@
  */
 import type { Browser, BrowserContextOptions, Locator, Page } from "@playwright/test";
 import { ALL_PAGES } from "#tests/support/pages.ts";
-import { createUser, signInToken, uniqueEmail } from "#tests/support/emulator.ts";
 import { expect, test, waitForHydration } from "#tests/support/fixtures.ts";
 
 const PAGES = [
@@ -191,16 +190,14 @@ for (const path of PAGES) {
   }
 }
 
-test("a signed-in visitor's first press on Sign Out signs them out", async ({ browser }) => {
-  const email = uniqueEmail("first-press");
-  await createUser(email, "first-press-1");
-  const context = await browser.newContext(INPUTS.touch);
-  const page = await context.newPage();
-  try {
-    const session = await page.request.post("/api/session", {
-      headers: { Authorization: `Bearer ${await signInToken(email, "first-press-1")}` },
-    });
-    expect(session.status()).toBe(200);
+test.describe("on a phone", () => {
+  test.use(INPUTS.touch);
+
+  test("a signed-in visitor's first press on Sign Out signs them out", async ({
+    signedInUser: _signedIn,
+    context,
+    page,
+  }) => {
     const cdp = await context.newCDPSession(page);
     await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
     // A signed-in visitor's page starts its app at once: hold its entry script until the press.
@@ -217,7 +214,5 @@ test("a signed-in visitor's first press on Sign Out signs them out", async ({ br
     release();
     await expect(page).toHaveURL("/");
     await expect(page.getByRole("banner").getByRole("link", { name: "Sign In" })).toBeVisible();
-  } finally {
-    await context.close();
-  }
+  });
 });

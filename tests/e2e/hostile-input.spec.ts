@@ -7,8 +7,8 @@
  */
 import { connect } from "node:net";
 import fc from "fast-check";
-import { expect, test } from "@playwright/test";
-import { createUser, uniqueEmail } from "#tests/support/emulator.ts";
+import { signIn } from "#tests/support/accounts.ts";
+import { expect, test } from "#tests/support/fixtures.ts";
 import { startServer, type RunningServer } from "#tests/support/server.ts";
 import { countsByEmail } from "#tests/support/waitlist-db.ts";
 import { PUBLIC_PAGES } from "#tests/support/pages.ts";
@@ -439,13 +439,10 @@ test("any request target on the wire (absolute, authority, //, backslashes, NUL,
   );
 });
 
-test("a real account's token still works after all that (the server is healthy)", async () => {
-  const email = uniqueEmail("hostile");
-  const { idToken } = await createUser(email, "a sound passphrase 42");
-  const sent = await send("POST", "/api/session", {
-    headers: { Authorization: `Bearer ${idToken}` },
-  });
-  expect(sent.status).toBe(200);
+test("a real account's token still works after all that (the server is healthy)", async ({
+  newUser,
+}) => {
+  await signIn(server.url, newUser);
   expect((await send("GET", "/api/health")).status).toBe(200);
 });
 

@@ -1,10 +1,21 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { test as base, expect, type ConsoleMessage, type Page } from "@playwright/test";
+import {
+  createVerifiedAccount,
+  deleteAccount,
+  ensureAdmin,
+  signInBrowser,
+  signOut,
+  type Account,
+} from "#tests/support/accounts.ts";
 import type { ExpectedConsoleError } from "#tests/support/console-messages.ts";
 
 const require = createRequire(import.meta.url);
 const AXE_SOURCE = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
+
+/** An account signed in on the test server; `cookie` is its session cookie's `name=value`. */
+type SignedIn = Account & { cookie: string };
 
 type Fixtures = {
   /**
@@ -12,6 +23,17 @@ type Fixtures = {
    * that never comes is fine.
    */
   expectedConsoleErrors: ExpectedConsoleError[];
+  /** A new account with a verified email, signed in nowhere yet; deleted after the test. */
+  newUser: Account;
+  /** The administrator (E2E_ADMIN_EMAIL), signed in nowhere by this fixture; shared by all tests. */
+  admin: Account;
+  /**
+   * `newUser`, signed in on the test server as after the sign-in form: `page`, and `page.request`,
+   * carry the session. Signed out and deleted after the test.
+   */
+  signedInUser: SignedIn;
+  /** `admin`, signed in on the test server the same way; signed out after the test. */
+  signedInAdmin: SignedIn;
 };
 
 /** Why a console error is not one the test expects, or null when it is. */
@@ -48,6 +70,25 @@ export const test = base.extend<Fixtures>({
     await use(page);
     const found = (await Promise.all(problems)).filter((p) => p !== null);
     expect(found, "the page logged errors").toEqual([]);
+  },
+  newUser: async ({}, use) => {
+    const account = await createVerifiedAccount();
+    await use(account);
+    await deleteAccount(account);
+  },
+  admin: async ({}, use) => {
+    await use(await ensureAdmin());
+  },
+  signedInUser: async ({ context, baseURL, newUser }, use) => {
+    const { cookie } = await signInBrowser(context, baseURL!, newUser);
+    await use({ ...newUser, cookie });
+    await signOut(baseURL!, cookie);
+  },
+  signedInAdmin: async ({ context, baseURL, admin }, use) => {
+    const { cookie } = await signInBrowser(context, baseURL!, admin);
+    await use({ ...admin, cookie });
+    // The administrator's live sessions are capped (server/session-store.ts): leave none behind.
+    await signOut(baseURL!, cookie);
   },
 });
 

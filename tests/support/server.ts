@@ -97,15 +97,3 @@ export async function runServerExpectingExit(
   clearTimeout(timer);
   return { code, output };
 }
-
-/** Exchanges a Firebase ID token for a server session: the answer's status and its cookie pair. */
-export async function startSession(
-  url: string,
-  idToken: string,
-): Promise<{ status: number; cookie: string }> {
-  const answer = await fetch(`${url}/api/session`, {
-    method: "POST",
-    headers: { Authorization: `Bearer ${idToken}` },
-  });
-  return { status: answer.status, cookie: (answer.headers.get("set-cookie") ?? "").split(";")[0]! };
-}
