@@ -4,6 +4,7 @@
  */
 import { request as httpRequest } from "node:http";
 import { E2E_PORT } from "#tests/support/e2e-env.ts";
+import { uniqueEmail } from "#tests/support/emulator.ts";
 import { expect, test } from "#tests/support/fixtures.ts";
 import { startServer } from "#tests/support/server.ts";
 import { NOT_FOUND_RESPONSE, notFoundLog } from "#tests/support/console-messages.ts";
@@ -42,7 +43,7 @@ test.describe("forms without JavaScript on whatever host reached the site", () =
     // SITE_URL says localhost; the visitor typed the address.
     await page.goto(`http://127.0.0.1:${E2E_PORT}/waitlist`);
     await page.getByLabel("Full Name").fill("Ada Lovelace");
-    await page.getByLabel("Email").fill(`by-ip-${Date.now()}@example.com`);
+    await page.getByLabel("Email").fill(uniqueEmail("by-ip"));
     await page.getByRole("main").getByRole("button", { name: "Join Waitlist" }).click();
     await expect(page.getByRole("heading", { name: "You're on the list!" })).toBeVisible();
     expect(page.url()).toBe(`http://127.0.0.1:${E2E_PORT}/waitlist`);
