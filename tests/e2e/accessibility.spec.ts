@@ -1,5 +1,5 @@
 /**
- * Accessibility beyond what axe can see (issue 7, point 5): keyboard-only journeys, visible and
+ * Accessibility beyond what axe can see (decision 007): keyboard-only journeys, visible and
  * unobscured focus, live regions, focus after navigation and validation, target sizes, reflow at
  * 320 px and 200 % zoom, reduced motion and the demo video's text alternative.
  *
@@ -322,7 +322,7 @@ test.describe("notices are announced through a live region", () => {
     await expect(liveRegions.filter({ hasText: "Sign In Failed" })).toHaveCount(1);
     // Said once: not a second time by another region.
     await expect(liveRegions.filter({ hasText: message })).toHaveCount(1);
-    // And shown on screen as the spec's notice.
+    // And shown on screen, as a notice.
     await expect(
       page.getByRole("region", { name: /Notifications/ }).getByRole("listitem"),
     ).toContainText(message);

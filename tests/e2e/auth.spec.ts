@@ -109,7 +109,7 @@ test.describe("sign-up", () => {
 });
 
 test.describe("sign-in", () => {
-  test("lays out the page as the spec does: no link to sign-up", async ({ page }) => {
+  test("lays out the page: no link to sign-up", async ({ page }) => {
     await page.goto("/contact");
     await page.goto("/login");
     await waitForHydration(page);

@@ -1,5 +1,5 @@
 /**
- * Issue 14, item 4: one error boundary that answers by status. A page the visitor may not see
+ * One error boundary that answers by status (decision 012). A page the visitor may not see
  * says so (not "something went wrong on our side"), for a page load and for a client-side
  * navigation's data request alike. The 5xx apology with its request id is checked in
  * hostile-sessions.spec.ts, where Firebase is made unreachable.

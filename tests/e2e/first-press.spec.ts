@@ -1,5 +1,5 @@
 /**
- * Issue 12: no first press is lost, whatever the control. For every page and every control a
+ * No first press is lost, whatever the control (decision 009). For every page and every control a
  * visitor can press on it (found by role, not from a list, so a control added tomorrow is tested
  * by construction), the control is pressed as the very first action after the page loads, with
  * the CPU slowed 4x so the app is still far from ready, by mouse on a desktop and by touch on a

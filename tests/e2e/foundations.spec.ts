@@ -1,6 +1,6 @@
 /**
- * Issue 12: the 404 page logs the path as it loads, forms work on whatever host reached the site,
- * and the server always runs React's production build.
+ * The 404 page logs the path as it loads, forms work on whatever host reached the site, and the
+ * server always runs React's production build (decision 009).
  */
 import { request as httpRequest } from "node:http";
 import { E2E_PORT } from "#tests/support/e2e-env.ts";

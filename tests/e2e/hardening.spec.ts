@@ -1,7 +1,7 @@
 /**
- * Issue 7: requests from other sites, and clients that are too big or too slow. The cross-site
- * tests use a real page on another origin (127.0.0.1 is another site than localhost), so the
- * browser sends exactly what it would send for an attacker.
+ * Requests from other sites, and clients that are too big or too slow (decision 008). The
+ * cross-site tests use a real page on another origin (127.0.0.1 is another site than localhost),
+ * so the browser sends exactly what it would send for an attacker.
  */
 import { createServer, request as httpRequest, type Server } from "node:http";
 import { connect } from "node:net";

@@ -1,5 +1,5 @@
 /**
- * Issue 13, medium items: the page cache under a hostile client. Shared pages hold nothing a
+ * The page cache under a hostile client (decision 010). Shared pages hold nothing a
  * request sent, other spellings of a path never reach the cache, and every response says whether a
  * shared cache may keep it. Each test runs alone and in any order.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 7, hostile input: random and malicious payloads (fast-check) at every endpoint and every
+ * Hostile input: random and malicious payloads (fast-check) at every endpoint and every
  * form of a real production server with its own database. Whatever arrives, the answer is never
  * a 5xx (the database is up, so not even 503), never shows a stack trace or echoes markup
  * unescaped, and a refused request stores nothing: at the end the database holds exactly the

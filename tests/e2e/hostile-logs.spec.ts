@@ -1,5 +1,5 @@
 /**
- * Issue 13, item 4: a failing database never puts personal data in the logs. With PostgreSQL
+ * A failing database never puts personal data in the logs. With PostgreSQL
  * stopped under a running server, a waitlist submission, a sign-in and an admin export fail; the
  * log lines say what failed, and none holds a value the visitor sent or a secret.
  */

@@ -1,7 +1,7 @@
 /**
- * Issue 13, items 6, 8 and 10: a server session lasts only while Firebase vouches for its account.
- * A deleted, disabled or signed-out-everywhere account loses its sessions (at once for admin,
- * within SESSION_RECHECK_SECONDS for pages), Firebase being unreachable is a 503, never a 401, the
+ * A server session lasts only while Firebase vouches for its account (decision 011). A deleted,
+ * disabled or signed-out-everywhere account loses its sessions (at once for admin, within
+ * SESSION_RECHECK_SECONDS for pages), Firebase being unreachable is a 503, never a 401, the
  * emulator's unsigned tokens are believed only on this machine, and an admin's odd search is no
  * outage. Each test starts its own servers, so it runs alone and in any order.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 7, operations: what the server writes to its logs (a request id on every line, the
+ * Operations: what the server writes to its logs (a request id on every line, the
  * security events, and never a password, token, cookie or full email), a graceful SIGTERM, and
  * no secret from the environment in anything the browser receives.
  */

@@ -34,7 +34,7 @@ async function fillForm(
 }
 
 test.describe("the waitlist page", () => {
-  test("lays out the spec's page: heading, Back, the Request Access card, fields and links", async ({
+  test("lays out the page: heading, Back, the Request Access card, fields and links", async ({
     page,
   }) => {
     await page.goto("/waitlist");
@@ -149,7 +149,7 @@ test.describe("the waitlist page", () => {
 
   test.describe(() => {
     test.use({ expectedConsoleErrors: [SERVICE_UNAVAILABLE_RESPONSE] });
-    test("a failure says so with the spec's notice and keeps what was typed", async ({ page }) => {
+    test("a failure says so in a notice and keeps what was typed", async ({ page }) => {
       await page.goto("/waitlist");
       await waitForHydration(page);
       await fillForm(page, {
