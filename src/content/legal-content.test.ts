@@ -98,7 +98,7 @@ test("the Privacy Policy names the data it covers and its deadlines", () => {
   }
 });
 
-test("the DPA has all twelve sections, the spec's figures, a signature page and Annex A", () => {
+test("the DPA has all twelve sections, its figures, a signature page and Annex A", () => {
   expect(DPA.sections).toHaveLength(12);
   expect(DPA.partiesLine).toMatch(/Processor/);
   expect(DPA.partiesLine).toMatch(/Controller/);
