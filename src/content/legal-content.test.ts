@@ -58,7 +58,7 @@ describe.each([
   });
 });
 
-test("the Terms carry every figure of the specification that belongs to them", () => {
+test("the Terms carry every figure that belongs to them", () => {
   expect(TERMS_OF_SERVICE.effectiveLine).toBe("Effective June 1, 2025");
   const text = fullText(TERMS_OF_SERVICE);
   for (const figure of [
