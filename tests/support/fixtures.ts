@@ -32,7 +32,10 @@ type Fixtures = {
    * carry the session. Signed out and deleted after the test.
    */
   signedInUser: SignedIn;
-  /** `admin`, signed in on the test server the same way; signed out after the test. */
+  /**
+   * `admin`, signed in on the test server the same way; signed out after the test. A browser holds
+   * one session, so a test takes this or `signedInUser`, not both.
+   */
   signedInAdmin: SignedIn;
 };
 
