@@ -159,8 +159,13 @@ export default tseslint.config(
     rules: { "@typescript-eslint/require-await": "off" },
   },
   {
-    // Playwright fixtures call `use`, which is not React's hook.
+    // Playwright fixtures call `use`, which is not React's hook. A fixture is named by destructuring
+    // its test's first argument, even when none is needed (`{}`) or only its effect is (`_signedIn`).
     files: ["tests/**"],
-    rules: { "react-hooks/rules-of-hooks": "off" },
+    rules: {
+      "react-hooks/rules-of-hooks": "off",
+      "no-empty-pattern": ["error", { allowObjectPatternsAsParameters: true }],
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_" }],
+    },
   },
 );

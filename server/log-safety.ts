@@ -44,7 +44,8 @@ const QUOTED_VALUES = /\n\s*params: [^\n]*|\(([^)]*)\)=\([^)]*\)/g;
 /**
  * pino's serializer for `err`: the type, code, message and stack of an error and of its cause,
  * and nothing else. A failed query's error carries the query's parameters (emails, names,
- * session ids) as properties and in its message; none of them reaches the log (issue 13).
+ * session ids) as properties and in its message; none of them reaches the log
+ * (tests/e2e/hostile-logs.spec.ts).
  */
 export function serializeError(error: unknown, depth = 0): LoggedError {
   if (!(error instanceof Error)) return { type: typeof error, message: "(not an Error)" };

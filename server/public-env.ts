@@ -1,7 +1,7 @@
 import type { Env } from "#server/env.ts";
 import type { FirebaseWebConfig, PublicEnv } from "#src/lib/public-env.ts";
 
-const EMULATOR_API_KEY = "demo-api-key";
+export const EMULATOR_API_KEY = "demo-api-key";
 
 function getFirebaseWebConfig(env: Env): FirebaseWebConfig {
   const { firebase } = env;

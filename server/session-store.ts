@@ -9,7 +9,7 @@ import type { Db } from "#db/client.ts";
 import { sessions } from "#db/schema.ts";
 import { hitRateLimit } from "#server/waitlist/rate-limit.ts";
 
-/** Live sessions one account may hold; a new one ends the oldest beyond this (issue 13). */
+/** Live sessions one account may hold; a new one ends the oldest beyond this (decision 013). */
 const MAX_SESSIONS_PER_USER = 10;
 
 export type SessionStore = {

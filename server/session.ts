@@ -1,7 +1,7 @@
 /**
  * The session cookie that lets the server render the right header and redirect signed-in visitors
- * (PRODUCT.md rule 4). The browser proves a sign-in by POSTing a fresh Firebase ID token; the
- * server verifies it with firebase-admin, stores a session row, and answers with an HttpOnly
+ * before any JavaScript runs. The browser proves a sign-in by POSTing a fresh Firebase ID token;
+ * the server verifies it with firebase-admin, stores a session row, and answers with an HttpOnly
  * cookie that carries only the row's id, signed by @fastify/cookie. Who the visitor is comes from
  * the row, never from the cookie. See decisions 004, 011 and 013.
  */
@@ -21,7 +21,7 @@ import {
 import type { SessionStore } from "#server/session-store.ts";
 import type { SessionUser } from "#src/lib/public-env.ts";
 
-/** The spec's "ID token max-age for token sync": a token older than this is not accepted. */
+/** Token sync's max-age for an ID token: an older one is not accepted (decision 004). */
 export const MAX_ID_TOKEN_AGE_SECONDS = 5 * 60;
 export const SESSION_MAX_AGE_SECONDS = 14 * 24 * 60 * 60;
 /** After Firebase could not be reached, ordinary pages wait this long before asking again. */

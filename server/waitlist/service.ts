@@ -170,7 +170,8 @@ export function createWaitlistService({
     },
 
     async list({ query, limit }) {
-      // A NUL or broken UTF-8 in a search is a search for nothing, not an outage (issue 13).
+      // A NUL or broken UTF-8 in a search is a search for nothing, not an outage (a test in
+      // tests/e2e/hostile-sessions.spec.ts).
       const q = searchableText(query);
       const where: SQL | undefined = q
         ? or(

@@ -1,7 +1,7 @@
 /**
- * Data Processing Addendum. Written for this product from the figures in spec §9 (PRODUCT.md
- * rule 8). One source for both the /dpa page and the .docx download: sections 1 to 12, the
- * signature page and Annex A. Every site fact comes from SITE.
+ * Data Processing Addendum, written for this product. One source for both the /dpa page and the
+ * .docx download: sections 1 to 12, the signature page and Annex A. Every site fact comes from
+ * SITE.
  */
 import type { DpaDocument } from "./legal-types.ts";
 import { postalAddress, SITE } from "./site.ts";

@@ -58,7 +58,7 @@ describe.each([
   });
 });
 
-test("the Terms carry every figure of the specification that belongs to them", () => {
+test("the Terms carry every figure that belongs to them", () => {
   expect(TERMS_OF_SERVICE.effectiveLine).toBe("Effective June 1, 2025");
   const text = fullText(TERMS_OF_SERVICE);
   for (const figure of [
@@ -98,7 +98,7 @@ test("the Privacy Policy names the data it covers and its deadlines", () => {
   }
 });
 
-test("the DPA has all twelve sections, the spec's figures, a signature page and Annex A", () => {
+test("the DPA has all twelve sections, its figures, a signature page and Annex A", () => {
   expect(DPA.sections).toHaveLength(12);
   expect(DPA.partiesLine).toMatch(/Processor/);
   expect(DPA.partiesLine).toMatch(/Controller/);

@@ -1,5 +1,5 @@
 /**
- * Terms of Service. Written for this product from the figures in spec §9 (PRODUCT.md rule 8).
+ * Terms of Service, written for this product.
  * Every site fact (name, entity, email, address, support hours, date) comes from SITE.
  */
 import type { LegalDocument } from "./legal-types.ts";

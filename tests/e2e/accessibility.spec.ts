@@ -1,5 +1,5 @@
 /**
- * Accessibility beyond what axe can see (issue 7, point 5): keyboard-only journeys, visible and
+ * Accessibility beyond what axe can see (decision 007): keyboard-only journeys, visible and
  * unobscured focus, live regions, focus after navigation and validation, target sizes, reflow at
  * 320 px and 200 % zoom, reduced motion and the demo video's text alternative.
  *
@@ -7,13 +7,20 @@
  * starts the page's deferred JavaScript (decision 006), so nothing may be lost on the way.
  */
 import type { Locator, Page } from "@playwright/test";
-import { createUser, oobCodes, uniqueEmail } from "#tests/support/emulator.ts";
+import { oobCodes, uniqueEmail } from "#tests/support/emulator.ts";
 import { expect, HYDRATED_PAGE, test } from "#tests/support/fixtures.ts";
 import { ALL_PAGES } from "#tests/support/pages.ts";
+import {
+  BAD_REQUEST_RESPONSE,
+  NOT_FOUND_RESPONSE,
+  SIGN_IN_FAILED_LOG,
+  notFoundLog,
+} from "#tests/support/console-messages.ts";
 
 const PASSWORD = "correct-horse-9";
-const NOT_FOUND_LOG = "404 Error: User attempted to access non-existent route:";
 const CHECKED_PAGES = [...ALL_PAGES.map((p) => p.path), "/no-such-page"];
+/** What the browser reports on /no-such-page, one of the pages checked. */
+const NO_SUCH_PAGE_ERRORS = [notFoundLog("/no-such-page"), NOT_FOUND_RESPONSE];
 
 const header = (page: Page) => page.getByRole("banner");
 
@@ -86,12 +93,10 @@ test.describe("every journey by keyboard alone", () => {
     await expect(header(page).getByRole("button", { name: "Sign Out" })).toBeVisible();
   });
 
-  test("sign-in: Enter in the password field signs in", async ({ page }) => {
-    const email = uniqueEmail("keysin");
-    await createUser(email, PASSWORD);
+  test("sign-in: Enter in the password field signs in", async ({ page, newUser }) => {
     await page.goto("/login");
-    await typeInto(page, page.getByLabel("Email"), email);
-    await typeInto(page, page.getByLabel("Password", { exact: true }), PASSWORD);
+    await typeInto(page, page.getByLabel("Email"), newUser.email);
+    await typeInto(page, page.getByLabel("Password", { exact: true }), newUser.password);
     await page.keyboard.press("Enter");
     await expect(page).toHaveURL("/");
     await expect(header(page).getByRole("button", { name: "Sign Out" })).toBeVisible();
@@ -104,9 +109,8 @@ test.describe("every journey by keyboard alone", () => {
 
   test("password reset: request, the emailed link, a new password, and signing in with it", async ({
     page,
+    newUser: { email },
   }) => {
-    const email = uniqueEmail("keyreset");
-    await createUser(email, PASSWORD);
     await page.goto("/forgot-password");
     await typeInto(page, page.getByLabel("Email"), email);
     await tabTo(page, page.getByRole("button", { name: "Send Reset Link" }));
@@ -238,7 +242,7 @@ async function describeFocus(): Promise<FocusStop | null> {
 }
 
 test.describe("visible focus on every control", () => {
-  test.use({ expectedConsoleErrors: [NOT_FOUND_LOG, "404 (Not Found)"] });
+  test.use({ expectedConsoleErrors: NO_SUCH_PAGE_ERRORS });
 
   for (const path of CHECKED_PAGES) {
     test(`${path}: Tab and Shift+Tab reach every control, each with a visible, unobscured focus ring`, async ({
@@ -291,13 +295,12 @@ test.describe("visible focus on every control", () => {
 });
 
 test.describe("notices are announced through a live region", () => {
-  test.use({ expectedConsoleErrors: ["Error signing in with email", "Failed to load resource"] });
+  test.use({ expectedConsoleErrors: [SIGN_IN_FAILED_LOG, BAD_REQUEST_RESPONSE] });
 
   test("a failed sign-in's message lands in a live region that was already in the page", async ({
     page,
+    newUser: { email },
   }) => {
-    const email = uniqueEmail("announce");
-    await createUser(email, PASSWORD);
     await page.goto("/login");
     // Screen readers announce changes to live regions they already know, not new ones: mark those
     // present before the notice.
@@ -319,7 +322,7 @@ test.describe("notices are announced through a live region", () => {
     await expect(liveRegions.filter({ hasText: "Sign In Failed" })).toHaveCount(1);
     // Said once: not a second time by another region.
     await expect(liveRegions.filter({ hasText: message })).toHaveCount(1);
-    // And shown on screen as the spec's notice.
+    // And shown on screen, as a notice.
     await expect(
       page.getByRole("region", { name: /Notifications/ }).getByRole("listitem"),
     ).toContainText(message);
@@ -415,7 +418,7 @@ test.describe("focus after navigation and after validation", () => {
 });
 
 test.describe("targets are at least 24 by 24 CSS pixels", () => {
-  test.use({ expectedConsoleErrors: [NOT_FOUND_LOG, "404 (Not Found)"] });
+  test.use({ expectedConsoleErrors: NO_SUCH_PAGE_ERRORS });
 
   for (const width of [1280, 320]) {
     test(`every link and button outside running text, at ${width} px`, async ({ page }) => {
@@ -474,7 +477,7 @@ test.describe("usable at 320 px and at 200 % zoom", () => {
     { width: 640, height: 400 },
   ]) {
     test.describe(`${viewport.width} x ${viewport.height}`, () => {
-      test.use({ viewport, expectedConsoleErrors: [NOT_FOUND_LOG, "404 (Not Found)"] });
+      test.use({ viewport, expectedConsoleErrors: NO_SUCH_PAGE_ERRORS });
 
       test("no page scrolls sideways and the header's links stay on screen", async ({ page }) => {
         const problems: string[] = [];

@@ -1,6 +1,12 @@
 import type { Page } from "@playwright/test";
-import { createUser, oobCodes, uniqueEmail } from "#tests/support/emulator.ts";
+import { oobCodes, uniqueEmail } from "#tests/support/emulator.ts";
 import { expect, test, waitForHydration } from "#tests/support/fixtures.ts";
+import {
+  BAD_REQUEST_RESPONSE,
+  PASSWORD_RESET_FAILED_LOG,
+  SIGN_IN_FAILED_LOG,
+  SIGN_UP_FAILED_LOG,
+} from "#tests/support/console-messages.ts";
 
 const PASSWORD = "correct-horse-9";
 
@@ -73,13 +79,11 @@ test.describe("sign-up", () => {
   });
 
   test.describe(() => {
-    test.use({ expectedConsoleErrors: ["Error signing up with email", "Failed to load resource"] });
-    test("an email that is already registered is refused", async ({ page }) => {
-      const email = uniqueEmail("taken");
-      await createUser(email, PASSWORD);
+    test.use({ expectedConsoleErrors: [SIGN_UP_FAILED_LOG, BAD_REQUEST_RESPONSE] });
+    test("an email that is already registered is refused", async ({ page, newUser }) => {
       await page.goto("/signup");
       await waitForHydration(page);
-      await submitSignUp(page, email, PASSWORD);
+      await submitSignUp(page, newUser.email, PASSWORD);
       await expectNotice(
         page,
         "Sign Up Failed",
@@ -105,7 +109,7 @@ test.describe("sign-up", () => {
 });
 
 test.describe("sign-in", () => {
-  test("lays out the page as the spec does: no link to sign-up", async ({ page }) => {
+  test("lays out the page: no link to sign-up", async ({ page }) => {
     await page.goto("/contact");
     await page.goto("/login");
     await waitForHydration(page);
@@ -130,22 +134,20 @@ test.describe("sign-in", () => {
     await expect(page).toHaveURL("/contact");
   });
 
-  test("signs in, welcomes back and lands on /", async ({ page }) => {
-    const email = uniqueEmail("member");
-    await createUser(email, PASSWORD);
-    await signInThroughForm(page, email, PASSWORD);
+  test("signs in, welcomes back and lands on /", async ({ page, newUser }) => {
+    await signInThroughForm(page, newUser.email, newUser.password);
     await expectNotice(page, "Welcome back!", "Successfully signed in to your account.");
     await expect(page).toHaveURL("/");
     await expect(header(page).getByRole("button", { name: "Sign Out" })).toBeVisible();
+    // The server has the session too: it sends a signed-in visitor away from the sign-in page.
+    expect((await page.request.get("/login", { maxRedirects: 0 })).status()).toBe(302);
   });
 
   test.describe(() => {
-    test.use({ expectedConsoleErrors: ["Error signing in with email", "Failed to load resource"] });
+    test.use({ expectedConsoleErrors: [SIGN_IN_FAILED_LOG, BAD_REQUEST_RESPONSE] });
 
-    test("a wrong password is refused", async ({ page }) => {
-      const email = uniqueEmail("wrongpw");
-      await createUser(email, PASSWORD);
-      await signInThroughForm(page, email, "not-the-password");
+    test("a wrong password is refused", async ({ page, newUser }) => {
+      await signInThroughForm(page, newUser.email, "not-the-password");
       await expectNotice(page, "Sign In Failed", "Incorrect password. Please try again.");
       await expect(page).toHaveURL("/login");
     });
@@ -158,16 +160,15 @@ test.describe("sign-in", () => {
 
   test("shows 'Signing in...' with the button disabled while the request is under way", async ({
     page,
+    newUser,
   }) => {
-    const email = uniqueEmail("slow");
-    await createUser(email, PASSWORD);
     let release = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
     await page.route("**/accounts:signInWithPassword**", async (route) => {
       await held;
       await route.continue();
     });
-    await signInThroughForm(page, email, PASSWORD);
+    await signInThroughForm(page, newUser.email, newUser.password);
     const busy = page.getByRole("button", { name: "Signing in..." });
     await expect(busy).toBeVisible();
     await expect(busy).toBeDisabled();
@@ -178,16 +179,10 @@ test.describe("sign-in", () => {
 
 test.describe("session", () => {
   test("a reload keeps the session and never shows 'Sign In', not for a frame", async ({
+    signedInUser: _signedIn,
     page,
     request,
   }) => {
-    const email = uniqueEmail("stays");
-    await createUser(email, PASSWORD);
-    await signInThroughForm(page, email, PASSWORD);
-    // The form moves on to / once the server has the session (the header changes a moment sooner).
-    await expect(page).toHaveURL("/");
-    await expect(header(page).getByRole("button", { name: "Sign Out" })).toBeVisible();
-
     // Watch the header from the first byte of every document: any 'Sign In' in it is recorded.
     await page.addInitScript(() => {
       const seen: string[] = [];
@@ -225,12 +220,9 @@ test.describe("session", () => {
   });
 
   test("signed-in visitors are sent away from /login and /signup by the server", async ({
+    signedInUser: _signedIn,
     page,
   }) => {
-    const email = uniqueEmail("away");
-    await createUser(email, PASSWORD);
-    await signInThroughForm(page, email, PASSWORD);
-    await expect(page).toHaveURL("/");
     for (const path of ["/login", "/signup"]) {
       const response = await page.request.get(path, { maxRedirects: 0 });
       expect(response.status(), path).toBe(302);
@@ -240,11 +232,10 @@ test.describe("session", () => {
     }
   });
 
-  test("Sign Out signs out, goes home and shows Sign In again", async ({ page }) => {
-    const email = uniqueEmail("leaving");
-    await createUser(email, PASSWORD);
-    await signInThroughForm(page, email, PASSWORD);
-    await expect(page).toHaveURL("/");
+  test("Sign Out signs out, goes home and shows Sign In again", async ({
+    signedInUser: _signedIn,
+    page,
+  }) => {
     await page.goto("/contact");
     await waitForHydration(page);
     await header(page).getByRole("button", { name: "Sign Out" }).click();
@@ -293,9 +284,8 @@ test.describe("session", () => {
 test.describe("password reset", () => {
   test("sends the link, confirms with the address, and the email is really sent", async ({
     page,
+    newUser: { email },
   }) => {
-    const email = uniqueEmail("forgot");
-    await createUser(email, PASSWORD);
     await page.goto("/forgot-password");
     await waitForHydration(page);
     await page.getByLabel("Email").fill(email);
@@ -317,14 +307,13 @@ test.describe("password reset", () => {
 
   test("'Back to Sign In' goes to /login, from the form and from the confirmation", async ({
     page,
+    newUser: { email },
   }) => {
     await page.goto("/forgot-password");
     await waitForHydration(page);
     await page.getByRole("link", { name: "Back to Sign In" }).click();
     await expect(page).toHaveURL("/login");
 
-    const email = uniqueEmail("backto");
-    await createUser(email, PASSWORD);
     await page.goto("/forgot-password");
     await waitForHydration(page);
     await page.getByLabel("Email").fill(email);
@@ -334,9 +323,7 @@ test.describe("password reset", () => {
   });
 
   test.describe(() => {
-    test.use({
-      expectedConsoleErrors: ["Error sending password reset email", "Failed to load resource"],
-    });
+    test.use({ expectedConsoleErrors: [PASSWORD_RESET_FAILED_LOG, BAD_REQUEST_RESPONSE] });
     test("an unknown email is refused", async ({ page }) => {
       await page.goto("/forgot-password");
       await waitForHydration(page);
@@ -350,9 +337,8 @@ test.describe("password reset", () => {
   test("the emailed link opens our page, sets a new password, and it signs in", async ({
     page,
     request,
+    newUser: { email },
   }) => {
-    const email = uniqueEmail("renew");
-    await createUser(email, PASSWORD);
     await page.goto("/forgot-password");
     await waitForHydration(page);
     await page.getByLabel("Email").fill(email);
@@ -380,7 +366,8 @@ test.describe("password reset", () => {
   });
 
   test.describe(() => {
-    test.use({ expectedConsoleErrors: ["Failed to load resource"] });
+    // The identity service refuses the code with a 400.
+    test.use({ expectedConsoleErrors: [BAD_REQUEST_RESPONSE] });
     test("a used or made-up code gets a clear message and a way to ask again", async ({ page }) => {
       await page.goto("/auth/action?mode=resetPassword&oobCode=made-up-code");
       await expect(
@@ -415,8 +402,8 @@ test("a signed-out visitor's home page never downloads the Firebase SDK; the sig
 });
 
 test.describe("passwords as typed", () => {
-  // The two wrong attempts are logged by the spec's error handler, as every failed sign-in is.
-  test.use({ expectedConsoleErrors: ["Error signing in with email", "Failed to load resource"] });
+  // The two wrong attempts are logged, as every failed sign-in is, and refused with a 400.
+  test.use({ expectedConsoleErrors: [SIGN_IN_FAILED_LOG, BAD_REQUEST_RESPONSE] });
 
   test("a long passphrase with spaces and mixed case works exactly as typed (ASVS 6.2.8, 6.2.9)", async ({
     page,

@@ -1,5 +1,5 @@
-import { createUser, uniqueEmail } from "#tests/support/emulator.ts";
 import { expect, HYDRATED_PAGE, test } from "#tests/support/fixtures.ts";
+import { BAD_REQUEST_RESPONSE } from "#tests/support/console-messages.ts";
 
 test("the home page costs no JavaScript and no stylesheet request until the visitor interacts", async ({
   page,
@@ -21,9 +21,10 @@ test("the home page costs no JavaScript and no stylesheet request until the visi
   expect(requests.filter((r) => r.type === "script").length).toBeGreaterThan(0);
 });
 
-test("a sign-in sent before React is ready is held and sent once it is", async ({ page }) => {
-  const email = uniqueEmail("early");
-  await createUser(email, "early-bird-1");
+test("a sign-in sent before React is ready is held and sent once it is", async ({
+  page,
+  newUser,
+}) => {
   // Hold the app's scripts back so the form is submitted while the page is still plain HTML.
   let release = () => {};
   const held = new Promise<void>((resolve) => (release = resolve));
@@ -32,11 +33,11 @@ test("a sign-in sent before React is ready is held and sent once it is", async (
     await route.continue();
   });
   await page.goto("/login");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill("early-bird-1");
+  await page.getByLabel("Email").fill(newUser.email);
+  await page.getByLabel("Password", { exact: true }).fill(newUser.password);
   await page.getByRole("button", { name: "Sign In" }).click();
   await expect(page.locator(HYDRATED_PAGE)).toHaveCount(0);
-  expect(page.url()).not.toContain("early-bird-1");
+  expect(page.url()).not.toContain(newUser.password);
   release();
   await expect(page).toHaveURL("/");
   await expect(page.getByRole("banner").getByRole("button", { name: "Sign Out" })).toBeVisible();
@@ -58,7 +59,7 @@ test("with JavaScript off, the sign-in form says it needs JavaScript and sends t
 
 test.describe(() => {
   // The made-up code is refused by the identity service (a 400 the browser reports).
-  test.use({ expectedConsoleErrors: ["Failed to load resource"] });
+  test.use({ expectedConsoleErrors: [BAD_REQUEST_RESPONSE] });
   test("the password-reset link page, which has work to do at once, hydrates without waiting", async ({
     page,
   }) => {

@@ -1,28 +1,18 @@
 /**
- * Issue 14, item 4: one error boundary that answers by status. A page the visitor may not see
+ * One error boundary that answers by status (decision 012). A page the visitor may not see
  * says so (not "something went wrong on our side"), for a page load and for a client-side
  * navigation's data request alike. The 5xx apology with its request id is checked in
  * hostile-sessions.spec.ts, where Firebase is made unreachable.
  */
-import { createUser, uniqueEmail } from "#tests/support/emulator.ts";
-import { expect, test, waitForHydration } from "#tests/support/fixtures.ts";
+import { FORBIDDEN_RESPONSE } from "#tests/support/console-messages.ts";
+import { expect, test } from "#tests/support/fixtures.ts";
 
-test.use({ expectedConsoleErrors: ["403", "Failed to load resource"] });
+test.use({ expectedConsoleErrors: [FORBIDDEN_RESPONSE] });
 
 test("a signed-in visitor who is not an administrator is told the admin page is not for them", async ({
+  signedInUser: _signedIn,
   page,
 }) => {
-  const email = uniqueEmail("not-admin");
-  const password = "not-an-admin-password-1";
-  await createUser(email, password);
-  // Signed in as a visitor is: the browser's Firebase session and the server's, together.
-  await page.goto("/login");
-  await waitForHydration(page);
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(password);
-  await page.getByRole("button", { name: "Sign In" }).click();
-  await expect(page).toHaveURL("/");
-
   const response = await page.goto("/admin/waitlist");
   expect(response?.status()).toBe(403);
   await expect(page).toHaveTitle("Not allowed | Tieout");

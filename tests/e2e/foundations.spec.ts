@@ -1,20 +1,16 @@
 /**
- * Issue 12: the 404 page logs the path as it loads, forms work on whatever host reached the site,
- * and the server always runs React's production build.
+ * The 404 page logs the path as it loads, forms work on whatever host reached the site, and the
+ * server always runs React's production build (decision 009).
  */
 import { request as httpRequest } from "node:http";
 import { E2E_PORT } from "#tests/support/e2e-env.ts";
+import { uniqueEmail } from "#tests/support/emulator.ts";
 import { expect, HYDRATED_PAGE, test } from "#tests/support/fixtures.ts";
 import { startServer } from "#tests/support/server.ts";
+import { NOT_FOUND_RESPONSE, notFoundLog } from "#tests/support/console-messages.ts";
 
 test.describe("the not-found page", () => {
-  test.use({
-    expectedConsoleErrors: [
-      "404 Error: User attempted to access non-existent route:",
-      // The browser's own report of the document's status.
-      "the server responded with a status of 404",
-    ],
-  });
+  test.use({ expectedConsoleErrors: [notFoundLog("/ledgers/2025/q4"), NOT_FOUND_RESPONSE] });
 
   test("logs the path that was asked for as it loads, before any interaction", async ({ page }) => {
     const logged: string[] = [];
@@ -47,7 +43,7 @@ test.describe("forms without JavaScript on whatever host reached the site", () =
     // SITE_URL says localhost; the visitor typed the address.
     await page.goto(`http://127.0.0.1:${E2E_PORT}/waitlist`);
     await page.getByLabel("Full Name").fill("Ada Lovelace");
-    await page.getByLabel("Email").fill(`by-ip-${Date.now()}@example.com`);
+    await page.getByLabel("Email").fill(uniqueEmail("by-ip"));
     await page.getByRole("main").getByRole("button", { name: "Join Waitlist" }).click();
     await expect(page.getByRole("heading", { name: "You're on the list!" })).toBeVisible();
     expect(page.url()).toBe(`http://127.0.0.1:${E2E_PORT}/waitlist`);

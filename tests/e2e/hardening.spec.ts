@@ -1,14 +1,16 @@
 /**
- * Issue 7: requests from other sites, and clients that are too big or too slow. The cross-site
- * tests use a real page on another origin (127.0.0.1 is another site than localhost), so the
- * browser sends exactly what it would send for an attacker.
+ * Requests from other sites, and clients that are too big or too slow (decision 008). The
+ * cross-site tests use a real page on another origin (127.0.0.1 is another site than localhost),
+ * so the browser sends exactly what it would send for an attacker.
  */
 import { createServer, request as httpRequest, type Server } from "node:http";
 import { connect } from "node:net";
 import type { AddressInfo } from "node:net";
-import { ensureUser, uniqueEmail } from "#tests/support/emulator.ts";
-import { BASE_URL, E2E_ADMIN_EMAIL } from "#tests/support/e2e-env.ts";
+import { signIn } from "#tests/support/accounts.ts";
+import { uniqueEmail } from "#tests/support/emulator.ts";
+import { BASE_URL } from "#tests/support/e2e-env.ts";
 import { expect, test, waitForHydration } from "#tests/support/fixtures.ts";
+import { FORBIDDEN_RESPONSE, OFFLINE_REQUEST } from "#tests/support/console-messages.ts";
 
 /** A page on another site, serving the given HTML. */
 async function otherSite(html: string): Promise<{ url: string; server: Server }> {
@@ -21,7 +23,7 @@ async function otherSite(html: string): Promise<{ url: string; server: Server }>
 
 test.describe("requests from another site", () => {
   // The browser reports the refused request in the console: that is the expected outcome here.
-  test.use({ expectedConsoleErrors: ["status of 403"] });
+  test.use({ expectedConsoleErrors: [FORBIDDEN_RESPONSE] });
 
   test("a form posted from another site to the waitlist is refused and stores nothing", async ({
     page,
@@ -53,23 +55,10 @@ test.describe("requests from another site", () => {
   });
 
   test("a signed-in administrator's cookie opens no export from another site's link", async ({
+    signedInAdmin: _signedIn,
     page,
-    request,
   }) => {
-    const token = await ensureUser(E2E_ADMIN_EMAIL, "admin-password-1", { verified: true });
-    const session = await request.post("/api/session", {
-      headers: { Authorization: `Bearer ${token}` },
-    });
-    expect(session.status()).toBe(200);
-    const cookie = /tieout_session=([^;]+)/.exec(session.headers()["set-cookie"] ?? "")?.[1];
-    expect(cookie).toBeTruthy();
-    await page
-      .context()
-      .addCookies([
-        { name: "tieout_session", value: cookie ?? "", url: BASE_URL, sameSite: "Lax" },
-      ]);
-
-    // The same cookie works from our own site.
+    // The session cookie works from our own site.
     const own = await page.request.get("/api/admin/waitlist.csv", {
       headers: { "Sec-Fetch-Site": "same-origin" },
     });
@@ -91,7 +80,7 @@ test.describe("requests from another site", () => {
 });
 
 test.describe("an unkind network", () => {
-  test.use({ expectedConsoleErrors: ["ERR_INTERNET_DISCONNECTED"] });
+  test.use({ expectedConsoleErrors: [OFFLINE_REQUEST] });
 
   test("a lead typed while offline is kept on screen, said to have failed, and sent on retry", async ({
     page,
@@ -129,15 +118,8 @@ test.describe("an unkind network", () => {
 test.describe("sessions", () => {
   test("signing out ends the session for good: a copy of the cookie opens nothing afterwards", async ({
     request,
+    admin,
   }) => {
-    const token = await ensureUser(E2E_ADMIN_EMAIL, "admin-password-1", { verified: true });
-    const signIn = async (cookie?: string) => {
-      const response = await request.post("/api/session", {
-        headers: { Authorization: `Bearer ${token}`, ...(cookie ? { Cookie: cookie } : {}) },
-      });
-      expect(response.status()).toBe(200);
-      return /tieout_session=[^;]+/.exec(response.headers()["set-cookie"] ?? "")?.[0] ?? "";
-    };
     const exportWith = async (cookie: string) =>
       (await request.get("/api/admin/waitlist.csv", { headers: { Cookie: cookie } })).status();
     const headerWith = async (cookie: string) =>
@@ -147,7 +129,7 @@ test.describe("sessions", () => {
         ? "signed out"
         : "signed in";
 
-    const copied = await signIn();
+    const { cookie: copied } = await signIn(BASE_URL, admin);
     expect(await exportWith(copied)).toBe(200);
     expect(await headerWith(copied)).toBe("signed in");
     const signOut = await request.delete("/api/session", { headers: { Cookie: copied } });
@@ -156,10 +138,14 @@ test.describe("sessions", () => {
     expect(await headerWith(copied)).toBe("signed out");
 
     // Signing in again replaces the browser's session: the cookie it had before is void.
-    const first = await signIn();
-    const second = await signIn(first);
+    const { cookie: first } = await signIn(BASE_URL, admin);
+    const { cookie: second } = await signIn(BASE_URL, admin, { replacing: first });
     expect(await exportWith(first)).toBe(401);
     expect(await exportWith(second)).toBe(200);
+    // The administrator is shared with other tests: leave no session of theirs behind.
+    expect((await request.delete("/api/session", { headers: { Cookie: second } })).status()).toBe(
+      204,
+    );
   });
 });
 

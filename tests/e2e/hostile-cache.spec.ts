@@ -1,12 +1,13 @@
 /**
- * Issue 13, medium items: the page cache under a hostile client. Shared pages hold nothing a
+ * The page cache under a hostile client (decision 010). Shared pages hold nothing a
  * request sent, other spellings of a path never reach the cache, and every response says whether a
  * shared cache may keep it. Each test runs alone and in any order.
  */
 import { request as httpRequest } from "node:http";
 import { connect } from "node:net";
 import { ALL_PAGES } from "#tests/support/pages.ts";
-import { ensureUser, signInToken, uniqueEmail } from "#tests/support/emulator.ts";
+import { idTokenFor } from "#tests/support/accounts.ts";
+import { uniqueEmail } from "#tests/support/emulator.ts";
 import { E2E_PORT } from "#tests/support/e2e-env.ts";
 import { expect, test } from "#tests/support/fixtures.ts";
 import { startServer } from "#tests/support/server.ts";
@@ -84,6 +85,7 @@ test("a lead keeps its own campaign, taken from its own visit, JavaScript on or 
   page,
   browser,
   request,
+  admin,
 }) => {
   const email = uniqueEmail("utm-js");
   await page.goto("/?utm_source=newsletter&utm_campaign=fall");
@@ -103,9 +105,10 @@ test("a lead keeps its own campaign, taken from its own visit, JavaScript on or 
   await expect(plain.getByRole("heading", { name: "You're on the list!" })).toBeVisible();
   await noScript.close();
 
-  const token = await ensureUser("admin@tieout.test", "admin-password-1", { verified: true });
   const csv = await (
-    await request.get("/api/admin/waitlist.csv", { headers: { Authorization: `Bearer ${token}` } })
+    await request.get("/api/admin/waitlist.csv", {
+      headers: { Authorization: `Bearer ${await idTokenFor(admin)}` },
+    })
   ).text();
   const row = (address: string) => csv.split("\n").find((line) => line.includes(address)) ?? "";
   expect(row(email)).toContain("newsletter");
@@ -114,6 +117,7 @@ test("a lead keeps its own campaign, taken from its own visit, JavaScript on or 
 
 test("every response says whether a shared cache may keep it: private for a signed-in visitor, public otherwise", async ({
   request,
+  signedInUser,
 }) => {
   const paths = [...ALL_PAGES.map((p) => p.path), "/no-such-page", "/admin/waitlist"];
   const dataPaths = ["/_root.data", "/waitlist.data", "/login.data"];
@@ -123,15 +127,11 @@ test("every response says whether a shared cache may keep it: private for a sign
     expect(cacheControl, `${path} signed out`).toMatch(/public|no-store/);
     if (cacheControl.includes("public")) expect(anonymous.headers().vary, path).toContain("Cookie");
   }
-  const email = uniqueEmail("private");
-  const token = await ensureUser(email, "private-password-1", { verified: true });
-  expect(
-    (
-      await request.post("/api/session", { headers: { Authorization: `Bearer ${token}` } })
-    ).status(),
-  ).toBe(200);
   for (const path of [...paths, ...dataPaths]) {
-    const signedIn = await request.get(path, { maxRedirects: 0 });
+    const signedIn = await request.get(path, {
+      headers: { Cookie: signedInUser.cookie },
+      maxRedirects: 0,
+    });
     expect(signedIn.headers()["cache-control"], `${path} signed in`).toBe("private, no-store");
   }
 });
@@ -166,10 +166,10 @@ test("a request too broken to route gets a short plain answer with the security 
   }
 });
 
-test("one ID token replayed makes at most 10 live sessions, the oldest ending first, and sign-ins are rate limited per client", async () => {
-  const email = uniqueEmail("replay");
-  await ensureUser(email, "replay-password-1", { verified: true });
-  const token = await signInToken(email, "replay-password-1");
+test("one ID token replayed makes at most 10 live sessions, the oldest ending first, and sign-ins are rate limited per client", async ({
+  newUser,
+}) => {
+  const token = await idTokenFor(newUser);
   // Two servers of its own, started side by side: more than the default 30 s on a busy machine.
   test.setTimeout(90_000);
   const [unlimited, limited] = await Promise.all([

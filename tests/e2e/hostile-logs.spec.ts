@@ -1,35 +1,32 @@
 /**
- * Issue 13, item 4: a failing database never puts personal data in the logs. With PostgreSQL
+ * A failing database never puts personal data in the logs. With PostgreSQL
  * stopped under a running server, a waitlist submission, a sign-in and an admin export fail; the
  * log lines say what failed, and none holds a value the visitor sent or a secret.
  */
-import { createUser, signInToken, uniqueEmail, verifyEmail } from "#tests/support/emulator.ts";
+import { idTokenFor, signIn, startSession } from "#tests/support/accounts.ts";
+import { uniqueEmail } from "#tests/support/emulator.ts";
 import { expect, test } from "#tests/support/fixtures.ts";
 import { startPostgres } from "#tests/support/postgres.ts";
-import { startServer, startSession } from "#tests/support/server.ts";
+import { startServer } from "#tests/support/server.ts";
 
-test("with the database down, submissions, sign-ins and exports fail with logs that hold no personal data", async () => {
+test("with the database down, submissions, sign-ins and exports fail with logs that hold no personal data", async ({
+  newUser: admin,
+}) => {
   test.setTimeout(90_000);
   // Below the ephemeral port range, like postgres.spec.ts.
   const pg = startPostgres(25480 + Number(process.env.TEST_WORKER_INDEX ?? 0));
-  const adminEmail = uniqueEmail("log-admin");
-  const password = "log-secret-password-1";
   const server = await startServer({
     DATABASE_URL: pg.url,
-    ADMIN_EMAILS: adminEmail,
+    ADMIN_EMAILS: admin.email,
     // Everything the server would say, not only warnings.
     LOG_LEVEL: "info",
   });
   try {
-    const { uid } = await createUser(adminEmail, password);
-    await verifyEmail(uid);
-    const signIn = await startSession(server.url, await signInToken(adminEmail, password));
-    expect(signIn.status).toBe(200);
-    const cookie = signIn.cookie;
+    const { cookie } = await signIn(server.url, admin);
     const cookieValue = cookie.slice(cookie.indexOf("=") + 1);
     // The cookie is the session's id and its signature.
     const sessionId = cookieValue.split(".")[0]!;
-    const token = await signInToken(adminEmail, password);
+    const token = await idTokenFor(admin);
     const lead = {
       name: "Philippa Leakproof",
       email: uniqueEmail("leak-lead"),
@@ -68,8 +65,8 @@ test("with the database down, submissions, sign-ins and exports fail with logs t
       "lead email": lead.email,
       "lead company": lead.company,
       "lead message": lead.message,
-      "admin email": adminEmail,
-      password,
+      "admin email": admin.email,
+      password: admin.password,
       "ID token": token,
       "ID token (signature)": token.split(".")[2] || token.slice(-40),
       "session id": sessionId,

@@ -1,7 +1,7 @@
 /**
- * Issue 13, items 6, 8 and 10: a server session lasts only while Firebase vouches for its account.
- * A deleted, disabled or signed-out-everywhere account loses its sessions (at once for admin,
- * within SESSION_RECHECK_SECONDS for pages), Firebase being unreachable is a 503, never a 401, the
+ * A server session lasts only while Firebase vouches for its account (decision 011). A deleted,
+ * disabled or signed-out-everywhere account loses its sessions (at once for admin, within
+ * SESSION_RECHECK_SECONDS for pages), Firebase being unreachable is a 503, never a 401, the
  * emulator's unsigned tokens are believed only on this machine, and an admin's odd search is no
  * outage. Each test starts its own servers, so it runs alone and in any order.
  */
@@ -11,34 +11,19 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import {
-  createUser,
-  deleteUser,
-  disableUser,
-  revokeSessions,
-  signInToken,
-  uniqueEmail,
-  verifyEmail,
-} from "#tests/support/emulator.ts";
-import { expect, test } from "#tests/support/fixtures.ts";
-import {
-  runServerExpectingExit,
-  startServer,
+  createVerifiedAccount,
+  idTokenFor,
+  signIn,
   startSession,
-  type RunningServer,
-} from "#tests/support/server.ts";
+} from "#tests/support/accounts.ts";
+import { deleteUser, disableUser, revokeSessions } from "#tests/support/emulator.ts";
+import { expect, test } from "#tests/support/fixtures.ts";
+import { runServerExpectingExit, startServer, type RunningServer } from "#tests/support/server.ts";
 
-const PASSWORD = "standing-password-1";
-
-/** A new verified account, and a session cookie for it on `server`. */
+/** A new verified account, signed in on `server`. */
 async function signedIn(server: RunningServer, label: string) {
-  const email = uniqueEmail(label);
-  const { uid } = await createUser(email, PASSWORD);
-  await verifyEmail(uid);
-  const token = await signInToken(email, PASSWORD);
-  const answer = await startSession(server.url, token);
-  expect(answer.status).toBe(200);
-  const cookie = answer.cookie;
-  return { email, uid, token, cookie };
+  const account = await createVerifiedAccount(label);
+  return { ...account, ...(await signIn(server.url, account)) };
 }
 
 /** Whether `cookie` is a live session on `server`: its pages are private to it. */
@@ -61,21 +46,19 @@ function adminExport(server: RunningServer, auth: { cookie: string } | { token: 
   });
 }
 
-test("a disabled administrator loses the admin at once: page, export by cookie and by token", async () => {
-  const email = uniqueEmail("admin-disabled");
-  // Each server is started before the account exists, with the account's email as its admin.
-  const server = await startServer({ ADMIN_EMAILS: email });
+test("a disabled administrator loses the admin at once: page, export by cookie and by token", async ({
+  newUser: admin,
+}) => {
+  // Each server has the test's own account as its administrator.
+  const server = await startServer({ ADMIN_EMAILS: admin.email });
   try {
-    const { uid } = await createUser(email, PASSWORD);
-    await verifyEmail(uid);
-    const token = await signInToken(email, PASSWORD);
-    const signIn = await startSession(server.url, token);
-    const cookie = signIn.cookie;
+    const token = await idTokenFor(admin);
+    const { cookie } = await signIn(server.url, admin);
     expect((await adminPage(server, cookie)).status).toBe(200);
     expect((await adminExport(server, { cookie })).status).toBe(200);
     expect((await adminExport(server, { token })).status).toBe(200);
 
-    await disableUser(uid);
+    await disableUser(admin.uid);
 
     // No waiting for a re-check: every admin request asks Firebase.
     const page = await adminPage(server, cookie);
@@ -114,27 +97,22 @@ test("a deleted account, or one signed out everywhere, loses its sessions on its
     expect(await signedInPage(server, untouched.cookie)).toBe(true);
 
     // Signing in again after being signed out everywhere starts a good session.
-    const fresh = await signInToken(revoked.email, PASSWORD);
-    const answer = await startSession(server.url, fresh);
-    expect(answer.status).toBe(200);
-    const cookie = answer.cookie;
+    const { cookie } = await signIn(server.url, revoked);
     expect(await signedInPage(server, cookie)).toBe(true);
   } finally {
     await server.stop();
   }
 });
 
-test("with Firebase unreachable, signing in and the admin answer 503, and pages keep their session", async () => {
-  const email = uniqueEmail("admin-outage");
-  const first = await startServer({ ADMIN_EMAILS: email });
+test("with Firebase unreachable, signing in and the admin answer 503, and pages keep their session", async ({
+  newUser: admin,
+}) => {
+  const first = await startServer({ ADMIN_EMAILS: admin.email });
   let cookie: string;
   let token: string;
   try {
-    const { uid } = await createUser(email, PASSWORD);
-    await verifyEmail(uid);
-    token = await signInToken(email, PASSWORD);
-    const answer = await startSession(first.url, token);
-    cookie = answer.cookie;
+    token = await idTokenFor(admin);
+    ({ cookie } = await signIn(first.url, admin));
     expect((await adminPage(first, cookie)).status).toBe(200);
   } finally {
     await first.stop();
@@ -149,7 +127,7 @@ test("with Firebase unreachable, signing in and the admin answer 503, and pages 
   try {
     cut = await startServer(
       {
-        ADMIN_EMAILS: email,
+        ADMIN_EMAILS: admin.email,
         FIREBASE_AUTH_EMULATOR_HOST: `127.0.0.1:${(standIn.address() as AddressInfo).port}`,
         SESSION_RECHECK_SECONDS: "0",
       },
@@ -178,8 +156,7 @@ test("with Firebase unreachable, signing in and the admin answer 503, and pages 
     expect(((await byCookie.json()) as { message: string }).message).toMatch(/unavailable/);
     expect((await adminExport(cut, { token })).status).toBe(503);
 
-    const signIn = await startSession(cut.url, token);
-    expect(signIn.status).toBe(503);
+    expect((await startSession(cut.url, token)).status).toBe(503);
 
     // An ordinary page does not sign anyone out because Firebase is away.
     expect(await signedInPage(cut, cookie)).toBe(true);
@@ -209,14 +186,12 @@ test("the emulator's unsigned tokens are believed only on this machine: any othe
   expect(remoteEmulator.output).toContain("FIREBASE_AUTH_EMULATOR_HOST");
 });
 
-test("an administrator's search with a NUL or broken UTF-8 finds nothing, and is never an outage", async () => {
-  const email = uniqueEmail("admin-search");
-  const server = await startServer({ ADMIN_EMAILS: email });
+test("an administrator's search with a NUL or broken UTF-8 finds nothing, and is never an outage", async ({
+  newUser: admin,
+}) => {
+  const server = await startServer({ ADMIN_EMAILS: admin.email });
   try {
-    const { uid } = await createUser(email, PASSWORD);
-    await verifyEmail(uid);
-    const answer = await startSession(server.url, await signInToken(email, PASSWORD));
-    const cookie = answer.cookie;
+    const { cookie } = await signIn(server.url, admin);
     for (const q of ["%00", "a%00b", "%C3%28", "%FF%FE", "%ED%A0%80"]) {
       const page = await fetch(`${server.url}/admin/waitlist?q=${q}`, { headers: { cookie } });
       expect(page.status, q).toBe(200);

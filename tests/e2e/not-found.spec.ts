@@ -1,35 +1,36 @@
+import { NOT_FOUND_RESPONSE, notFoundLog } from "#tests/support/console-messages.ts";
 import { expect, test, waitForHydration } from "#tests/support/fixtures.ts";
 
-const NOT_FOUND_LOG = "404 Error: User attempted to access non-existent route:";
-
 test.describe("unknown paths", () => {
-  test.use({ expectedConsoleErrors: [NOT_FOUND_LOG, "404 (Not Found)"] });
-
   for (const path of ["/no-such-page", "/.git", "/.git/config", "/.git/HEAD"]) {
-    test(`${path} answers 404 with the Not-found screen, rendered by the server`, async ({
-      request,
-      page,
-    }) => {
-      const response = await request.get(path);
-      expect(response.status()).toBe(404);
-      const html = await response.text();
-      expect(html).toContain("Oops! Page not found");
-      expect(html).toContain("Return to Home");
+    test.describe(() => {
+      test.use({ expectedConsoleErrors: [notFoundLog(path), NOT_FOUND_RESPONSE] });
 
-      const logged: string[] = [];
-      page.on("console", (m) => {
-        if (m.type() === "error") logged.push(m.text());
+      test(`${path} answers 404 with the Not-found screen, rendered by the server`, async ({
+        request,
+        page,
+      }) => {
+        const response = await request.get(path);
+        expect(response.status()).toBe(404);
+        const html = await response.text();
+        expect(html).toContain("Oops! Page not found");
+        expect(html).toContain("Return to Home");
+
+        const logged: string[] = [];
+        page.on("console", (m) => {
+          if (m.type() === "error") logged.push(m.text());
+        });
+        const visit = await page.goto(path);
+        expect(visit?.status()).toBe(404);
+        await waitForHydration(page);
+        await expect(page.getByText("404", { exact: true })).toBeVisible();
+        await expect(page.getByRole("heading", { name: "Oops! Page not found" })).toBeVisible();
+        await expect.poll(() => logged).toContain(notFoundLog(path));
+
+        await page.getByRole("link", { name: "Return to Home" }).click();
+        await expect(page).toHaveURL("/");
+        await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
       });
-      const visit = await page.goto(path);
-      expect(visit?.status()).toBe(404);
-      await waitForHydration(page);
-      await expect(page.getByText("404", { exact: true })).toBeVisible();
-      await expect(page.getByRole("heading", { name: "Oops! Page not found" })).toBeVisible();
-      await expect.poll(() => logged.join("\n")).toContain(`${NOT_FOUND_LOG} ${path}`);
-
-      await page.getByRole("link", { name: "Return to Home" }).click();
-      await expect(page).toHaveURL("/");
-      await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
     });
   }
 });

@@ -8,7 +8,7 @@
  * worker; when a port is taken the proxy refuses to start and the tests fail, saying which port.
  */
 import { randomBytes } from "node:crypto";
-import { createUser, uniqueEmail } from "#tests/support/emulator.ts";
+import { idTokenFor } from "#tests/support/accounts.ts";
 import { expect, test } from "#tests/support/fixtures.ts";
 import { describeAll, describeShortfalls, runObservatory } from "#tests/support/observatory.ts";
 import { startServer, type RunningServer } from "#tests/support/server.ts";
@@ -116,12 +116,13 @@ test.describe("signing in over TLS (Auth emulator)", () => {
     await app?.stop();
   });
 
-  test("the session cookie is a __Host- cookie: Secure, HttpOnly, SameSite, Path=/, no Domain", async () => {
-    const { idToken } = await createUser(uniqueEmail("tls"), "correct-horse-9");
+  test("the session cookie is a __Host- cookie: Secure, HttpOnly, SameSite, Path=/, no Domain", async ({
+    newUser,
+  }) => {
     const response = await send("https://localhost/api/session", {
       method: "POST",
       ca: proxy.cert,
-      headers: { Authorization: `Bearer ${idToken}`, Origin: SITE_URL },
+      headers: { Authorization: `Bearer ${await idTokenFor(newUser)}`, Origin: SITE_URL },
     });
     expect(response.status, response.body).toBe(200);
     const cookies = response.headers["set-cookie"] ?? [];

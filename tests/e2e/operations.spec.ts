@@ -1,5 +1,5 @@
 /**
- * Issue 7, operations: what the server writes to its logs (a request id on every line, the
+ * Operations: what the server writes to its logs (a request id on every line, the
  * security events, and never a password, token, cookie or full email), a graceful SIGTERM, and
  * no secret from the environment in anything the browser receives.
  */
@@ -8,9 +8,10 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:f
 import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { expect, test } from "@playwright/test";
-import { createUser, uniqueEmail } from "#tests/support/emulator.ts";
+import { idTokenFor } from "#tests/support/accounts.ts";
+import { uniqueEmail } from "#tests/support/emulator.ts";
 import { BASE_URL, E2E_DATA_DIR } from "#tests/support/e2e-env.ts";
+import { expect, test } from "#tests/support/fixtures.ts";
 import { ALL_PAGES } from "#tests/support/pages.ts";
 import { startServer } from "#tests/support/server.ts";
 import { countsByEmail } from "#tests/support/waitlist-db.ts";
@@ -26,7 +27,9 @@ function logLines(output: string): LogLine[] {
     .map((line) => JSON.parse(line) as LogLine);
 }
 
-test("logs: a request id on every line, security events kept, no secret or full email", async () => {
+test("logs: a request id on every line, security events kept, no secret or full email", async ({
+  newUser,
+}) => {
   const server = await startServer({
     LOG_LEVEL: "info",
     // The refused (422) submission below counts too: three a minute leaves two for the lead.
@@ -34,9 +37,8 @@ test("logs: a request id on every line, security events kept, no secret or full 
     ADMIN_EMAILS: "ops-admin@tieout.test",
   });
   try {
-    const email = uniqueEmail("ops-user");
-    const password = "a log-safe passphrase 7";
-    const { uid, idToken } = await createUser(email, password);
+    const { email, password, uid } = newUser;
+    const idToken = await idTokenFor(newUser);
     const post = (url: string, init: RequestInit = {}) =>
       fetch(`${server.url}${url}`, { method: "POST", ...init });
 

@@ -1,6 +1,5 @@
-import { expect, test } from "@playwright/test";
-import { E2E_ADMIN_EMAIL } from "#tests/support/e2e-env.ts";
-import { ensureUser } from "#tests/support/emulator.ts";
+import { idTokenFor } from "#tests/support/accounts.ts";
+import { expect, test } from "#tests/support/fixtures.ts";
 import { ALL_PAGES } from "#tests/support/pages.ts";
 import { startPostgres, type Postgres } from "#tests/support/postgres.ts";
 import { runServerExpectingExit, startServer } from "#tests/support/server.ts";
@@ -63,9 +62,11 @@ test("two instances on one PostgreSQL share the list and the rate limit", async 
   }
 });
 
-test("when the database goes away: 503 and never a false success; back when it returns", async () => {
-  const server = await startServer({ DATABASE_URL: pg.url, ADMIN_EMAILS: E2E_ADMIN_EMAIL });
-  const adminToken = await ensureUser(E2E_ADMIN_EMAIL, "admin-password-1", { verified: true });
+test("when the database goes away: 503 and never a false success; back when it returns", async ({
+  newUser: admin,
+}) => {
+  const server = await startServer({ DATABASE_URL: pg.url, ADMIN_EMAILS: admin.email });
+  const adminToken = await idTokenFor(admin);
   try {
     expect(
       (await post(server.url, { name: "Before", email: "before-outage@example.com" })).status,

@@ -1,8 +1,7 @@
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
-import { expect, test } from "@playwright/test";
-import { E2E_ADMIN_EMAIL } from "#tests/support/e2e-env.ts";
-import { ensureUser } from "#tests/support/emulator.ts";
+import { idTokenFor } from "#tests/support/accounts.ts";
+import { expect, test } from "#tests/support/fixtures.ts";
 import { runServerExpectingExit, startServer } from "#tests/support/server.ts";
 import { countsByEmail, flood } from "#tests/support/waitlist-db.ts";
 
@@ -94,7 +93,9 @@ test("a second process on the same data folder is refused with a clear message",
   }
 });
 
-test("with forwarding on, each new entry reaches the collector once, retried after a failure", async () => {
+test("with forwarding on, each new entry reaches the collector once, retried after a failure", async ({
+  newUser: admin,
+}) => {
   const received: URLSearchParams[] = [];
   let failuresLeft = 1;
   const collector = createServer((req: IncomingMessage, res) => {
@@ -115,7 +116,7 @@ test("with forwarding on, each new entry reaches the collector once, retried aft
   const server = await startServer({
     WAITLIST_FORWARD_URL: `http://127.0.0.1:${port}/formResponse`,
     WAITLIST_FORWARD_FIELDS: "entry.1,entry.2,entry.3,entry.4",
-    ADMIN_EMAILS: E2E_ADMIN_EMAIL,
+    ADMIN_EMAILS: admin.email,
   });
   try {
     const post = (data: object) =>
@@ -148,10 +149,9 @@ test("with forwarding on, each new entry reaches the collector once, retried aft
       "entry.4": "Tie-outs",
     });
 
-    const token = await ensureUser(E2E_ADMIN_EMAIL, "admin-password-1", { verified: true });
     const csv = await (
       await fetch(`${server.url}/api/admin/waitlist.csv`, {
-        headers: { Authorization: `Bearer ${token}` },
+        headers: { Authorization: `Bearer ${await idTokenFor(admin)}` },
       })
     ).text();
     const rows = csv.split("\r\n").filter((l) => l.includes("fwd-"));

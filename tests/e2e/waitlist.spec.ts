@@ -1,17 +1,17 @@
 import type { APIRequestContext, Page } from "@playwright/test";
-import { E2E_ADMIN_EMAIL, E2E_UNVERIFIED_ADMIN_EMAIL } from "#tests/support/e2e-env.ts";
-import { createUser, ensureUser, uniqueEmail } from "#tests/support/emulator.ts";
+import { ensureUnverifiedAdmin, idTokenFor, type Account } from "#tests/support/accounts.ts";
+import { E2E_ADMIN_EMAIL } from "#tests/support/e2e-env.ts";
+import { uniqueEmail } from "#tests/support/emulator.ts";
 import { expect, test, waitForHydration } from "#tests/support/fixtures.ts";
+import {
+  FORBIDDEN_RESPONSE,
+  SERVICE_UNAVAILABLE_RESPONSE,
+} from "#tests/support/console-messages.ts";
 
-const ADMIN_PASSWORD = "admin-password-1";
-
-async function adminToken(): Promise<string> {
-  return ensureUser(E2E_ADMIN_EMAIL, ADMIN_PASSWORD, { verified: true });
-}
-
-async function exportCsv(request: APIRequestContext): Promise<string> {
+/** The waitlist as the administrator exports it with an ID token, as a script would. */
+async function exportCsv(request: APIRequestContext, admin: Account): Promise<string> {
   const response = await request.get("/api/admin/waitlist.csv", {
-    headers: { Authorization: `Bearer ${await adminToken()}` },
+    headers: { Authorization: `Bearer ${await idTokenFor(admin)}` },
   });
   expect(response.status()).toBe(200);
   return (await response.body()).toString("utf8");
@@ -34,7 +34,7 @@ async function fillForm(
 }
 
 test.describe("the waitlist page", () => {
-  test("lays out the spec's page: heading, Back, the Request Access card, fields and links", async ({
+  test("lays out the page: heading, Back, the Request Access card, fields and links", async ({
     page,
   }) => {
     await page.goto("/waitlist");
@@ -62,6 +62,7 @@ test.describe("the waitlist page", () => {
   test("with JavaScript: submits in place, thanks the visitor, and the entry is stored with its source", async ({
     page,
     request,
+    admin,
   }) => {
     const email = uniqueEmail("lead");
     await page.goto("/?utm_source=newsletter&utm_medium=email&utm_campaign=busy-season");
@@ -95,7 +96,7 @@ test.describe("the waitlist page", () => {
     await page.getByRole("link", { name: "Back to Login" }).click();
     await expect(page).toHaveURL("/login");
 
-    const [row] = rowsFor(await exportCsv(request), email);
+    const [row] = rowsFor(await exportCsv(request, admin), email);
     expect(row).toContain('"Grace Hopper"');
     expect(row).toContain('"Hopper & Co CPAs"');
     expect(row).toContain('"newsletter","email","busy-season"');
@@ -105,6 +106,7 @@ test.describe("the waitlist page", () => {
   test("without JavaScript: a plain form post lands on the thank-you view and is stored", async ({
     browser,
     request,
+    admin,
   }) => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
@@ -114,7 +116,7 @@ test.describe("the waitlist page", () => {
     await page.getByRole("button", { name: "Join Waitlist" }).click();
     await expect(page.getByRole("heading", { name: "You're on the list!" })).toBeVisible();
     await context.close();
-    const [row] = rowsFor(await exportCsv(request), email);
+    const [row] = rowsFor(await exportCsv(request, admin), email);
     expect(row).toContain('"Noor Script"');
     expect(row).toContain('"linkedin"');
   });
@@ -146,8 +148,8 @@ test.describe("the waitlist page", () => {
   });
 
   test.describe(() => {
-    test.use({ expectedConsoleErrors: ["Failed to load resource", "503"] });
-    test("a failure says so with the spec's notice and keeps what was typed", async ({ page }) => {
+    test.use({ expectedConsoleErrors: [SERVICE_UNAVAILABLE_RESPONSE] });
+    test("a failure says so in a notice and keeps what was typed", async ({ page }) => {
       await page.goto("/waitlist");
       await waitForHydration(page);
       await fillForm(page, {
@@ -180,6 +182,7 @@ test.describe("the waitlist page", () => {
 test.describe("POST /api/waitlist", () => {
   test("201 for a new entry, 200 with the same body for the same email in another case, one row", async ({
     request,
+    admin,
   }) => {
     const email = uniqueEmail("Twice");
     const first = await request.post("/api/waitlist", { data: { name: "Twice", email } });
@@ -189,11 +192,12 @@ test.describe("POST /api/waitlist", () => {
     expect(first.status()).toBe(201);
     expect(second.status()).toBe(200);
     expect(await second.json()).toEqual(await first.json());
-    expect(rowsFor(await exportCsv(request), email)).toHaveLength(1);
+    expect(rowsFor(await exportCsv(request, admin), email)).toHaveLength(1);
   });
 
   test("bad input is refused with a message per field, and nothing is stored", async ({
     request,
+    admin,
   }) => {
     const email = uniqueEmail("refused");
     const cases = [
@@ -237,16 +241,16 @@ test.describe("POST /api/waitlist", () => {
       name: "Full name must be text.",
       email: "Email must be text.",
     });
-    expect(rowsFor(await exportCsv(request), email)).toHaveLength(0);
+    expect(rowsFor(await exportCsv(request, admin), email)).toHaveLength(0);
   });
 
-  test("the honeypot gets a success and stores nothing", async ({ request }) => {
+  test("the honeypot gets a success and stores nothing", async ({ request, admin }) => {
     const email = uniqueEmail("bot");
     const response = await request.post("/api/waitlist", {
       data: { name: "Bot", email, website: "http://spam.example" },
     });
     expect(response.status()).toBe(201);
-    expect(rowsFor(await exportCsv(request), email)).toHaveLength(0);
+    expect(rowsFor(await exportCsv(request, admin), email)).toHaveLength(0);
   });
 
   test("GET /api/health reports the database", async ({ request }) => {
@@ -260,23 +264,19 @@ test.describe("POST /api/waitlist", () => {
 test.describe("admin export", () => {
   test("refused without credentials, for a non-admin, an unverified admin email and a forged token", async ({
     request,
+    newUser: outsider,
   }) => {
     expect((await request.get("/api/admin/waitlist.csv")).status()).toBe(401);
 
-    const outsider = uniqueEmail("outsider");
-    await createUser(outsider, ADMIN_PASSWORD);
-    const outsiderToken = await ensureUser(outsider, ADMIN_PASSWORD, { verified: true });
     expect(
       (
         await request.get("/api/admin/waitlist.csv", {
-          headers: { Authorization: `Bearer ${outsiderToken}` },
+          headers: { Authorization: `Bearer ${await idTokenFor(outsider)}` },
         })
       ).status(),
     ).toBe(403);
 
-    const unverified = await ensureUser(E2E_UNVERIFIED_ADMIN_EMAIL, ADMIN_PASSWORD, {
-      verified: false,
-    });
+    const unverified = await idTokenFor(await ensureUnverifiedAdmin());
     expect(
       (
         await request.get("/api/admin/waitlist.csv", {
@@ -316,6 +316,7 @@ test.describe("admin export", () => {
 
   test("an admin's CSV opens in Excel: BOM, formulas neutralised, non-Latin text kept", async ({
     request,
+    admin,
   }) => {
     const email = uniqueEmail("excel");
     await request.post("/api/waitlist", {
@@ -327,7 +328,7 @@ test.describe("admin export", () => {
       },
     });
     const response = await request.get("/api/admin/waitlist.csv", {
-      headers: { Authorization: `Bearer ${await adminToken()}` },
+      headers: { Authorization: `Bearer ${await idTokenFor(admin)}` },
     });
     expect(response.headers()["content-type"]).toBe("text/csv; charset=utf-8");
     expect(response.headers()["content-disposition"]).toMatch(
@@ -342,24 +343,19 @@ test.describe("admin export", () => {
   });
 
   test("the admin page lists entries newest first, counts and searches them", async ({
+    signedInAdmin: _signedIn,
     page,
     request,
   }) => {
-    await ensureUser(E2E_ADMIN_EMAIL, ADMIN_PASSWORD, { verified: true });
     const older = uniqueEmail("older");
     const newer = uniqueEmail("newer");
-    await request.post("/api/waitlist", {
-      data: { name: "Older Lead", email: older, company: "Searchable Partners" },
-    });
+    // A company no other entry has, whichever tests ran before on this server's database.
+    const company = `Searchable ${older.split("@")[0]} Partners`;
+    await request.post("/api/waitlist", { data: { name: "Older Lead", email: older, company } });
     await request.post("/api/waitlist", { data: { name: "Newer Lead", email: newer } });
 
-    expect((await page.request.get("/admin/waitlist", { maxRedirects: 0 })).status()).toBe(302);
-    await page.goto("/login");
-    await waitForHydration(page);
-    await page.getByLabel("Email").fill(E2E_ADMIN_EMAIL);
-    await page.getByLabel("Password", { exact: true }).fill(ADMIN_PASSWORD);
-    await page.getByRole("button", { name: "Sign In" }).click();
-    await expect(page).toHaveURL("/");
+    // Signed out, the page sends the visitor to sign in.
+    expect((await request.get("/admin/waitlist", { maxRedirects: 0 })).status()).toBe(302);
     await page.goto("/admin/waitlist");
     await expect(page.getByRole("heading", { level: 1, name: "Waitlist" })).toBeVisible();
     await expect(page.getByRole("main")).toContainText(/\d+ entries, newest first/);
@@ -369,7 +365,7 @@ test.describe("admin export", () => {
     expect(newerIndex).toBeGreaterThan(0);
     expect(newerIndex).toBeLessThan(olderIndex);
 
-    await page.getByLabel("Search by name, email or company").fill("Searchable");
+    await page.getByLabel("Search by name, email or company").fill(company);
     await page.getByRole("button", { name: "Search" }).click();
     await expect(page.getByRole("main")).toContainText("1 matching");
     await expect(page.getByRole("row").filter({ hasText: older })).toHaveCount(1);
@@ -381,16 +377,11 @@ test.describe("admin export", () => {
   });
 
   test.describe(() => {
-    test.use({ expectedConsoleErrors: ["403", "Failed to load resource"] });
-    test("a signed-in visitor who is not an admin gets 403 on the admin page", async ({ page }) => {
-      const email = uniqueEmail("curious");
-      await createUser(email, ADMIN_PASSWORD);
-      await page.goto("/login");
-      await waitForHydration(page);
-      await page.getByLabel("Email").fill(email);
-      await page.getByLabel("Password", { exact: true }).fill(ADMIN_PASSWORD);
-      await page.getByRole("button", { name: "Sign In" }).click();
-      await expect(page).toHaveURL("/");
+    test.use({ expectedConsoleErrors: [FORBIDDEN_RESPONSE] });
+    test("a signed-in visitor who is not an admin gets 403 on the admin page", async ({
+      signedInUser: _signedIn,
+      page,
+    }) => {
       const response = await page.goto("/admin/waitlist");
       expect(response?.status()).toBe(403);
     });

@@ -7,7 +7,10 @@ export function uniqueEmail(label: string): string {
   return `${label}-${randomUUID().slice(0, 8)}@example.com`;
 }
 
-/** An account that may already exist from an earlier test in this run: created or signed in. */
+/**
+ * An account that may already exist from an earlier test in this run (the administrators, whose
+ * addresses are fixed): created, or signed in if it is there. Returns its uid.
+ */
 export async function ensureUser(
   email: string,
   password: string,
@@ -17,15 +20,10 @@ export async function ensureUser(
   try {
     uid = (await createUser(email, password)).uid;
   } catch {
-    const token = await signInToken(email, password);
-    uid = (
-      JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString()) as {
-        user_id: string;
-      }
-    ).user_id;
+    uid = (await signInWithPassword(email, password)).uid;
   }
   if (options.verified) await verifyEmail(uid);
-  return signInToken(email, password);
+  return uid;
 }
 
 /** Creates an account directly in the Auth emulator (the fixture way, not through the UI). */
@@ -70,8 +68,16 @@ export async function verifyEmail(uid: string): Promise<void> {
     throw new Error(`verifyEmail failed: ${response.status} ${await response.text()}`);
 }
 
-/** A fresh ID token for an existing account. */
-export async function signInToken(email: string, password: string): Promise<string> {
+type PasswordSignIn = {
+  uid: string;
+  idToken: string;
+  refreshToken: string;
+  /** Seconds the ID token is good for. */
+  expiresIn: number;
+};
+
+/** Signs in with email and password, as the web SDK does: a fresh ID token and a refresh token. */
+export async function signInWithPassword(email: string, password: string): Promise<PasswordSignIn> {
   const response = await fetch(
     `${EMULATOR}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=demo-api-key`,
     {
@@ -81,7 +87,18 @@ export async function signInToken(email: string, password: string): Promise<stri
     },
   );
   if (!response.ok) throw new Error(`signIn failed: ${response.status} ${await response.text()}`);
-  return ((await response.json()) as { idToken: string }).idToken;
+  const body = (await response.json()) as {
+    localId: string;
+    idToken: string;
+    refreshToken: string;
+    expiresIn: string;
+  };
+  return {
+    uid: body.localId,
+    idToken: body.idToken,
+    refreshToken: body.refreshToken,
+    expiresIn: Number(body.expiresIn),
+  };
 }
 
 /** Changes an account as the emulator's administrator (Identity Toolkit's accounts:update). */

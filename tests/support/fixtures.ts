@@ -1,15 +1,57 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { test as base, expect, type Page } from "@playwright/test";
+import { test as base, expect, type ConsoleMessage, type Page } from "@playwright/test";
 import { HYDRATED_ATTRIBUTE } from "#src/lib/hydration-protocol.ts";
+import {
+  createVerifiedAccount,
+  deleteAccount,
+  ensureAdmin,
+  signInBrowser,
+  signOut,
+  type Account,
+} from "#tests/support/accounts.ts";
+import type { ExpectedConsoleError } from "#tests/support/console-messages.ts";
 
 const require = createRequire(import.meta.url);
 const AXE_SOURCE = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
 
+/** An account signed in on the test server; `cookie` is its session cookie's `name=value`. */
+type SignedIn = Account & { cookie: string };
+
 type Fixtures = {
-  /** Console errors the test expects (matched by substring); any other one fails the test. */
-  expectedConsoleErrors: string[];
+  /**
+   * Console errors the test expects, from console-messages.ts; any other one fails the test. One
+   * that never comes is fine.
+   */
+  expectedConsoleErrors: ExpectedConsoleError[];
+  /** A new account with a verified email, signed in nowhere yet; deleted after the test. */
+  newUser: Account;
+  /** The administrator (E2E_ADMIN_EMAIL), signed in nowhere by this fixture; shared by all tests. */
+  admin: Account;
+  /**
+   * `newUser`, signed in on the test server as after the sign-in form: `page`, and `page.request`,
+   * carry the session. Signed out and deleted after the test.
+   */
+  signedInUser: SignedIn;
+  /**
+   * `admin`, signed in on the test server the same way; signed out after the test. A browser holds
+   * one session, so a test takes this or `signedInUser`, not both.
+   */
+  signedInAdmin: SignedIn;
 };
+
+/** Why a console error is not one the test expects, or null when it is. */
+async function unexpected(
+  message: ConsoleMessage,
+  expected: readonly ExpectedConsoleError[],
+): Promise<string | null> {
+  const text = message.text();
+  if (expected.some((e) => e === text)) return null;
+  // The app's own console.error(message, error): the message, without the error's own words.
+  const first: unknown = await message.args()[0]?.jsonValue();
+  if (expected.some((e) => e === first)) return null;
+  return `console.error: ${text}`;
+}
 
 /**
  * Every browser test fails on an uncaught page error or an unexpected console error: that is how a
@@ -18,16 +60,39 @@ type Fixtures = {
 export const test = base.extend<Fixtures>({
   expectedConsoleErrors: [[], { option: true }],
   page: async ({ page, expectedConsoleErrors }, use) => {
-    const problems: string[] = [];
-    page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
+    const problems: Promise<string | null>[] = [];
+    page.on("pageerror", (error) => problems.push(Promise.resolve(`pageerror: ${error.message}`)));
     page.on("console", (message) => {
       if (message.type() !== "error") return;
-      const text = message.text();
-      if (expectedConsoleErrors.some((expected) => text.includes(expected))) return;
-      problems.push(`console.error: ${text}`);
+      // The first argument is read now, while the page that logged it is still there.
+      problems.push(
+        unexpected(message, expectedConsoleErrors).catch(
+          (error: unknown) => `console.error: ${message.text()} (unread: ${String(error)})`,
+        ),
+      );
     });
     await use(page);
-    expect(problems, "the page logged errors").toEqual([]);
+    const found = (await Promise.all(problems)).filter((p) => p !== null);
+    expect(found, "the page logged errors").toEqual([]);
+  },
+  newUser: async ({}, use) => {
+    const account = await createVerifiedAccount();
+    await use(account);
+    await deleteAccount(account);
+  },
+  admin: async ({}, use) => {
+    await use(await ensureAdmin());
+  },
+  signedInUser: async ({ context, baseURL, newUser }, use) => {
+    const { cookie } = await signInBrowser(context, baseURL!, newUser);
+    await use({ ...newUser, cookie });
+    await signOut(baseURL!, cookie);
+  },
+  signedInAdmin: async ({ context, baseURL, admin }, use) => {
+    const { cookie } = await signInBrowser(context, baseURL!, admin);
+    await use({ ...admin, cookie });
+    // The administrator's live sessions are capped (server/session-store.ts): leave none behind.
+    await signOut(baseURL!, cookie);
   },
 });
 

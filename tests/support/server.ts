@@ -4,6 +4,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { E2E_EMULATOR_HOST, E2E_PROJECT_ID } from "#tests/support/e2e-env.ts";
@@ -22,11 +23,34 @@ let nextPort =
   Number(process.env.TEST_SERVER_PORT_BASE ?? 3300) +
   Number(process.env.TEST_WORKER_INDEX ?? 0) * 20;
 
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer()
+      .once("error", () => resolve(false))
+      .listen(port, "127.0.0.1", () => probe.close(() => resolve(true)));
+  });
+}
+
+/**
+ * The next port nobody listens on. Another worker's range may reach this far, or a server of a
+ * test that timed out may still hold a port: a test must never take such a server for its own.
+ */
+async function freePort(): Promise<number> {
+  while (!(await portIsFree(nextPort))) nextPort++;
+  return nextPort++;
+}
+
+// A test that times out never reaches its `finally`: its servers end with the worker at the latest.
+const running = new Set<ChildProcess>();
+process.on("exit", () => {
+  for (const child of running) child.kill("SIGKILL");
+});
+
 export async function startServer(
   env: Record<string, string> = {},
   options: { dataDir?: string } = {},
 ): Promise<RunningServer> {
-  const port = nextPort++;
+  const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), "tieout-test-"));
   const child = spawn(process.execPath, ["build/server/app.js"], {
@@ -45,10 +69,16 @@ export async function startServer(
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  running.add(child);
   let output = "";
   child.stdout.on("data", (c: Buffer) => (output += c.toString()));
   child.stderr.on("data", (c: Buffer) => (output += c.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.on("exit", (code) => {
+      running.delete(child);
+      resolve(code);
+    }),
+  );
   const server: RunningServer = {
     url,
     port,
@@ -99,16 +129,4 @@ export async function runServerExpectingExit(
   const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
   clearTimeout(timer);
   return { code, output };
-}
-
-/** Exchanges a Firebase ID token for a server session: the answer's status and its cookie pair. */
-export async function startSession(
-  url: string,
-  idToken: string,
-): Promise<{ status: number; cookie: string }> {
-  const answer = await fetch(`${url}/api/session`, {
-    method: "POST",
-    headers: { Authorization: `Bearer ${idToken}` },
-  });
-  return { status: answer.status, cookie: (answer.headers.get("set-cookie") ?? "").split(";")[0]! };
 }

@@ -5,7 +5,7 @@ const err = (code: string) => Object.assign(new Error(code), { code });
 
 afterEach(() => vi.restoreAllMocks());
 
-describe("the spec's error catalogue (§8), row by row", () => {
+describe("the error catalogue, row by row", () => {
   test.each([
     [
       "signIn",

@@ -1,5 +1,5 @@
 /**
- * Firebase error codes to the sentences of the spec's error catalogue (§8). Unknown codes get the
+ * Firebase error codes to the sentences a visitor reads in a notice. Unknown codes get the
  * action's generic sentence and are logged, so a new code shows up in the console, not to the user.
  */
 export type AuthAction = "signIn" | "signUp" | "reset" | "confirmReset";

@@ -47,9 +47,9 @@ async function postSession(user: User, forceRefresh: boolean): Promise<Response>
 }
 
 /**
- * Auth state for the whole site (spec §3). The server's session cookie gives the first state, so
- * the header is right in the HTML; Firebase, loaded after first paint, is then the source of truth
- * and keeps the cookie in step (token sync, PRODUCT.md rule 4).
+ * Auth state for the whole site. The server's session cookie gives the first state, so the header
+ * is right in the HTML; Firebase, loaded after first paint, is then the source of truth and keeps
+ * the cookie in step (token sync, decision 004).
  */
 export function AuthProvider({
   config,

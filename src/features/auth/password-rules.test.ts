@@ -1,7 +1,7 @@
 import { expect, test } from "vitest";
 import { checkNewPassword } from "#src/features/auth/password-rules.ts";
 
-test("mismatched passwords are refused first, with the spec's words", () => {
+test("mismatched passwords are refused first, in the notice's words", () => {
   expect(checkNewPassword("abc", "abd")).toEqual({
     title: "Passwords Don't Match",
     description: "Please make sure both passwords are the same.",

@@ -2,7 +2,7 @@ import type { Notice } from "#src/features/auth/auth-errors.ts";
 
 export const MIN_PASSWORD_LENGTH = 6;
 
-/** The spec's two checks on a new password (§5), in its order: matching first, then length. */
+/** The two checks on a new password, in this order: matching first, then length. */
 export function checkNewPassword(password: string, confirmPassword: string): Notice | null {
   if (password !== confirmPassword) {
     return {

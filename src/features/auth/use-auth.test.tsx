@@ -7,7 +7,7 @@ function NeedsAuth() {
   return null;
 }
 
-test("useAuth outside its provider throws the spec's message", () => {
+test("useAuth outside its provider throws, saying so", () => {
   expect(() => renderToString(<NeedsAuth />)).toThrow(
     "useAuth must be used within an AuthProvider",
   );

@@ -1,5 +1,5 @@
 /**
- * What the visitor sees when a page cannot be shown, by status: the spec's not-found screen (404),
+ * What the visitor sees when a page cannot be shown, by status: the not-found screen (404),
  * "you may not see this" (401, 403), a refusal of the request (other 4xx), and an apology with the
  * request's id (5xx). The root error boundary picks one; the not-found route uses the first.
  */
@@ -25,7 +25,7 @@ declare global {
   }
 }
 
-/** The spec's not-found screen; it logs the path that was asked for as the page loads. */
+/** The not-found screen; it logs the path that was asked for as the page loads. */
 export function NotFoundScreen({ title = false }: { title?: boolean }) {
   const { pathname } = useLocation();
   useEffect(() => {

@@ -1,5 +1,5 @@
 /**
- * The one answer to a waitlist submission (issue 14, decision 014). The service returns a
+ * The one answer to a waitlist submission (decision 014). The service returns a
  * SubmitResult; this turns it into a status, headers and a body that the JSON API sends as is and
  * the page's action renders (the thank-you view, or the form with its errors). Every path that
  * takes a submission, with JavaScript or without, ends here.

@@ -1,0 +1,157 @@
+/**
+ * People who can sign in, and signing them in as a browser does: the Firebase SDK signs in with
+ * the password, then POSTs the fresh ID token to /api/session and keeps the cookie it gets back.
+ * Every function takes the server's URL, so specs that start servers of their own sign in with
+ * the same code as the fixtures in fixtures.ts, which use the suite's main server.
+ */
+import type { BrowserContext } from "@playwright/test";
+import { EMULATOR_API_KEY } from "#server/public-env.ts";
+import { E2E_ADMIN_EMAIL, E2E_UNVERIFIED_ADMIN_EMAIL } from "#tests/support/e2e-env.ts";
+import {
+  createUser,
+  deleteUser,
+  ensureUser,
+  signInWithPassword,
+  uniqueEmail,
+  verifyEmail,
+} from "#tests/support/emulator.ts";
+
+export type Account = { email: string; password: string; uid: string };
+
+/** The server's answer to a sign-in: its status and, when it made a session, the cookie's pair. */
+type SessionAnswer = { status: number; cookie: string };
+
+const ADMIN_PASSWORD = "admin-password-1";
+
+/** A new account with its own address, its email verified: a person who finished signing up. */
+export async function createVerifiedAccount(label = "member"): Promise<Account> {
+  const email = uniqueEmail(label);
+  const password = `${label}-password-1`;
+  const { uid } = await createUser(email, password);
+  await verifyEmail(uid);
+  return { email, password, uid };
+}
+
+/**
+ * The administrator of the suite's main server (E2E_ADMIN_EMAIL is in its ADMIN_EMAILS). Its
+ * address is fixed, so whichever test needs it first creates it; no test changes it, signs it out
+ * everywhere or deletes it, since tests that run beside each other share it.
+ */
+export async function ensureAdmin(): Promise<Account> {
+  const uid = await ensureUser(E2E_ADMIN_EMAIL, ADMIN_PASSWORD, { verified: true });
+  return { email: E2E_ADMIN_EMAIL, password: ADMIN_PASSWORD, uid };
+}
+
+/** An address in ADMIN_EMAILS whose owner never verified it: not an administrator. */
+export async function ensureUnverifiedAdmin(): Promise<Account> {
+  const uid = await ensureUser(E2E_UNVERIFIED_ADMIN_EMAIL, ADMIN_PASSWORD, { verified: false });
+  return { email: E2E_UNVERIFIED_ADMIN_EMAIL, password: ADMIN_PASSWORD, uid };
+}
+
+/** A fresh ID token for the account, as the SDK holds one right after signing in. */
+export async function idTokenFor(account: Account): Promise<string> {
+  return (await signInWithPassword(account.email, account.password)).idToken;
+}
+
+/**
+ * Exchanges an ID token for a server session, whatever the answer: for tests about refusals.
+ * `cookie` is the session cookie the browser already holds, if any.
+ */
+export async function startSession(
+  serverUrl: string,
+  idToken: string,
+  cookie?: string,
+): Promise<SessionAnswer> {
+  const answer = await fetch(`${serverUrl}/api/session`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${idToken}`, ...(cookie ? { Cookie: cookie } : {}) },
+  });
+  return { status: answer.status, cookie: (answer.headers.get("set-cookie") ?? "").split(";")[0]! };
+}
+
+/**
+ * Signs the account in on the server at `serverUrl` with a fresh ID token; returns the session
+ * cookie's pair (`name=value`). `replacing` is the cookie of a session the browser already has.
+ */
+export async function signIn(
+  serverUrl: string,
+  account: Account,
+  options: { replacing?: string } = {},
+): Promise<{ cookie: string }> {
+  const answer = await startSession(serverUrl, await idTokenFor(account), options.replacing);
+  if (answer.status !== 200 || !answer.cookie.includes("="))
+    throw new Error(`signing ${account.email} in on ${serverUrl} answered ${answer.status}`);
+  return { cookie: answer.cookie };
+}
+
+/** Ends the session behind `cookie`, as Sign Out does. */
+export async function signOut(serverUrl: string, cookie: string): Promise<void> {
+  const answer = await fetch(`${serverUrl}/api/session`, {
+    method: "DELETE",
+    headers: { Cookie: cookie },
+  });
+  if (!answer.ok) throw new Error(`signing out on ${serverUrl} answered ${answer.status}`);
+}
+
+/**
+ * Makes a browser context signed in as the account, as it is after the sign-in form: the server's
+ * session cookie, and the Firebase SDK's own record of the user. Both are needed: once a page's
+ * app starts, Firebase is the judge, and a cookie without a Firebase user is signed out at once
+ * (src/features/auth/auth-provider.tsx). Firebase keeps that record under one key in local storage
+ * or IndexedDB; the value is what its User.toJSON() writes.
+ */
+export async function signInBrowser(
+  context: BrowserContext,
+  serverUrl: string,
+  account: Account,
+): Promise<{ cookie: string }> {
+  const signedIn = await signInWithPassword(account.email, account.password);
+  const answer = await startSession(serverUrl, signedIn.idToken);
+  if (answer.status !== 200)
+    throw new Error(`signing ${account.email} in on ${serverUrl} answered ${answer.status}`);
+  const [name = "", value = ""] = answer.cookie.split(/=(.*)/s);
+  await context.addCookies([{ name, value, url: serverUrl, httpOnly: true, sameSite: "Lax" }]);
+
+  const user = {
+    uid: account.uid,
+    email: account.email,
+    emailVerified: true,
+    isAnonymous: false,
+    providerData: [
+      {
+        providerId: "password",
+        uid: account.email,
+        displayName: null,
+        email: account.email,
+        phoneNumber: null,
+        photoURL: null,
+      },
+    ],
+    stsTokenManager: {
+      refreshToken: signedIn.refreshToken,
+      accessToken: signedIn.idToken,
+      expirationTime: Date.now() + signedIn.expiresIn * 1000,
+    },
+    apiKey: EMULATOR_API_KEY,
+    appName: "[DEFAULT]",
+  };
+  // Written once, from a page of the site's origin; the app moves it into IndexedDB when it starts.
+  const page = await context.newPage();
+  try {
+    await page.goto(`${serverUrl}/robots.txt`);
+    await page.evaluate(([key, json]) => localStorage.setItem(key, json), [
+      `firebase:authUser:${EMULATOR_API_KEY}:[DEFAULT]`,
+      JSON.stringify(user),
+    ] as const);
+  } finally {
+    await page.close();
+  }
+  return { cookie: answer.cookie };
+}
+
+/** Deletes an account made for one test; one the test deleted itself is already gone. */
+export async function deleteAccount(account: Account): Promise<void> {
+  await deleteUser(account.uid).catch((error: unknown) => {
+    if (!String(error).includes("USER_NOT_FOUND")) throw error;
+  });
+}
