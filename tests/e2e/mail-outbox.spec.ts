@@ -1,5 +1,5 @@
 /**
- * The outbox end to end (issue 15, decision 022): the production build with SMTP_URL on a real
+ * The outbox end to end (decision 022): the production build with SMTP_URL on a real
  * SMTP server on loopback, a collector (WAITLIST_FORWARD_URL) and a Slack webhook receiver (https,
  * a certificate the server is told to trust). Each new entry reaches each of them once, also when
  * the receiver was down and the server was killed with SIGKILL in between.
