@@ -9,6 +9,7 @@ import {
   boolean,
   bigint,
   check,
+  foreignKey,
   index,
   integer,
   pgTable,
@@ -22,6 +23,9 @@ import {
 
 /** `'a', 'b'`: one list for a column's TypeScript type and its CHECK constraint. */
 const sqlList = (values: readonly string[]) => sql.raw(values.map((v) => `'${v}'`).join(", "));
+
+/** An entry's way through the list (decision 023); the invitation work adds its states here. */
+export const WAITLIST_STATES = ["waiting", "confirmed"] as const;
 
 export const waitlistEntries = pgTable(
   "waitlist_entries",
@@ -39,8 +43,11 @@ export const waitlistEntries = pgTable(
     referrer: text("referrer"),
     landingPath: text("landing_path"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    state: text("state", { enum: WAITLIST_STATES }).notNull().default("waiting"),
+    confirmedAt: timestamp("confirmed_at", { withTimezone: true }),
   },
   (t) => [
+    check("waitlist_entries_state_check", sql`${t.state} IN (${sqlList(WAITLIST_STATES)})`),
     uniqueIndex("waitlist_entries_email_key").on(sql`lower(${t.email})`),
     // As 0001 wrote it: PostgreSQL's plain DESC sorts NULLs first; drizzle-kit would say NULLS LAST.
     index("waitlist_entries_created_at_idx").on(t.createdAt.desc().nullsFirst()),
@@ -104,5 +111,32 @@ export const outbox = pgTable(
     index("outbox_due_idx")
       .on(t.nextAttemptAt)
       .where(sql`${t.status} = 'pending'`),
+  ],
+);
+
+export const WAITLIST_TOKEN_PURPOSES = ["confirm", "remove"] as const;
+
+/** The links in waitlist mail, by the SHA-256 of their token: db/migrations/0006, decision 023. */
+export const waitlistTokens = pgTable(
+  "waitlist_tokens",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    entryId: bigint("entry_id", { mode: "number" }).notNull(),
+    purpose: text("purpose", { enum: WAITLIST_TOKEN_PURPOSES }).notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check(
+      "waitlist_tokens_purpose_check",
+      sql`${t.purpose} IN (${sqlList(WAITLIST_TOKEN_PURPOSES)})`,
+    ),
+    foreignKey({
+      name: "waitlist_tokens_entry_id_fkey",
+      columns: [t.entryId],
+      foreignColumns: [waitlistEntries.id],
+    }).onDelete("cascade"),
+    index("waitlist_tokens_entry_id_idx").on(t.entryId),
   ],
 );

@@ -7,6 +7,8 @@ export default [
   route("forgot-password", "routes/forgot-password.tsx"),
   route("auth/action", "routes/auth-action.tsx"),
   route("waitlist", "routes/waitlist.tsx"),
+  route("waitlist/confirm", "routes/waitlist-confirm.tsx"),
+  route("waitlist/remove", "routes/waitlist-remove.tsx"),
   route("admin/waitlist", "routes/admin-waitlist.tsx"),
   route("contact", "routes/contact.tsx"),
   route("terms-of-service", "routes/terms-of-service.tsx"),

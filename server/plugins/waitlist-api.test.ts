@@ -34,21 +34,21 @@ const entry = (email: string) => ({
 });
 
 describe("the waitlist-api plugin", () => {
-  test("a valid entry is saved once: 201, then 200 with the same answer for the same address", async () => {
+  test("a valid entry is saved once: 202, then 202 with the same answer for the same address", async () => {
     const server = await app();
     const first = await server.inject({
       method: "POST",
       url: "/api/waitlist",
       payload: entry("grace@hopper.test"),
     });
-    expect(first.statusCode).toBe(201);
+    expect(first.statusCode).toBe(202);
     expect(first.headers["cache-control"]).toBe("no-store");
     const again = await server.inject({
       method: "POST",
       url: "/api/waitlist",
       payload: entry("GRACE@hopper.test"),
     });
-    expect(again.statusCode).toBe(200);
+    expect(again.statusCode).toBe(202);
     expect(again.json()).toEqual(first.json());
   });
 
@@ -74,7 +74,7 @@ describe("the waitlist-api plugin", () => {
         remoteAddress: "203.0.113.9",
         payload: entry(email),
       });
-    expect((await send("one@limit.test")).statusCode).toBe(201);
+    expect((await send("one@limit.test")).statusCode).toBe(202);
     const refused = await send("two@limit.test");
     expect(refused.statusCode).toBe(429);
     expect(Number(refused.headers["retry-after"])).toBeGreaterThan(0);

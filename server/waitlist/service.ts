@@ -1,19 +1,43 @@
-import { desc, eq, getTableColumns, ilike, or, sql, type SQL } from "drizzle-orm";
+import {
+  and,
+  desc,
+  eq,
+  getTableColumns,
+  gt,
+  ilike,
+  inArray,
+  isNull,
+  or,
+  sql,
+  type SQL,
+} from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "#db/client.ts";
-import { outbox, waitlistEntries, type WaitlistRow } from "#db/schema.ts";
+import { outbox, waitlistEntries, waitlistTokens, type WaitlistRow } from "#db/schema.ts";
+import { maskEmail } from "#server/log-safety.ts";
+import { renderWaitlistConfirm } from "#server/mail/templates/waitlist-confirm.tsx";
 import type { Env } from "#server/env.ts";
 import { enqueue, type OutboxMessage } from "#server/outbox/outbox.ts";
 import { slackText } from "#server/outbox/webhooks.ts";
 import { createInsertBatcher } from "#server/waitlist/insert-batcher.ts";
+import {
+  hashToken,
+  isWellFormedToken,
+  newToken,
+  tokenRow,
+  type TokenPurpose,
+} from "#server/waitlist/tokens.ts";
 import { hitRateLimit, pruneRateLimits } from "#server/waitlist/rate-limit.ts";
 import {
+  DISPOSABLE_MESSAGE,
   HONEYPOT_FIELD,
   parseWaitlistEntry,
   searchableText,
 } from "#src/features/waitlist/schema.ts";
+import { isDisposableEmail } from "#server/waitlist/disposable.ts";
 import type {
   AdminEntry,
+  LinkResult,
   SubmitMeta,
   SubmitResult,
   WaitlistPort,
@@ -37,9 +61,53 @@ export type WaitlistService = WaitlistPort & {
 /** The outbox key of an entry's post to the collector: one per entry, whatever is retried. */
 const forwardKey = (id: number) => `waitlist-forward:${id}`;
 
-/** What a new entry causes (decision 022): the collector's copy and the operator's Slack notice. */
-function messagesFor(row: WaitlistRow, env: Env): OutboxMessage[] {
-  const messages: OutboxMessage[] = [];
+/** Every outbox key that names an entry: what erasing the entry erases with it (decision 023). */
+const entryKeys = (id: number) => [
+  forwardKey(id),
+  `waitlist-slack:${id}`,
+  `waitlist-confirm-mail:${id}`,
+];
+
+/** The links of a mail: built from SITE_URL, never from the request that caused it. */
+const linkTo = (env: Env, page: "confirm" | "remove", token: string) =>
+  `${env.siteUrl}/waitlist/${page}?token=${token}`;
+
+/**
+ * What a new entry causes (decisions 022, 023): the confirmation mail, the collector's copy and the
+ * operator's Slack notice. The mail's links carry tokens whose hashes `tokens` receives, to be
+ * stored in the same transaction.
+ */
+function messagesFor(
+  row: WaitlistRow,
+  env: Env,
+  tokens: ReturnType<typeof tokenRow>[],
+): OutboxMessage[] {
+  const confirm = newToken();
+  const remove = newToken();
+  tokens.push(tokenRow(row.id, "confirm", confirm), tokenRow(row.id, "remove", remove));
+  const removeUrl = linkTo(env, "remove", remove);
+  const mail = renderWaitlistConfirm({
+    name: row.name,
+    confirmUrl: linkTo(env, "confirm", confirm),
+    removeUrl,
+    siteUrl: env.siteUrl,
+  });
+  const messages: OutboxMessage[] = [
+    {
+      key: `waitlist-confirm-mail:${row.id}`,
+      channel: "email",
+      email: {
+        from: env.mail.from,
+        to: { name: row.name, address: row.email },
+        ...mail,
+        // RFC 2369 and RFC 8058: the mail client's own unsubscribe, one POST to the same page.
+        headers: {
+          "List-Unsubscribe": `<${removeUrl}>`,
+          "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+        },
+      },
+    },
+  ];
   if (env.waitlistForward)
     messages.push({
       key: forwardKey(row.id),
@@ -90,12 +158,21 @@ export function createWaitlistService({
 }): WaitlistService {
   const listeners: (() => void)[] = [];
   const insertEntry = createInsertBatcher(db, async (tx, created) => {
-    await enqueue(
-      tx,
-      created.flatMap((row) => messagesFor(row, env)),
-    );
+    const tokens: ReturnType<typeof tokenRow>[] = [];
+    const messages = created.flatMap((row) => messagesFor(row, env, tokens));
+    await tx.insert(waitlistTokens).values(tokens);
+    await enqueue(tx, messages);
   });
-  const notifies = env.waitlistForward !== undefined || env.slackWebhookUrl !== undefined;
+
+  /** The token's entry while its link still works (unused, unexpired); null otherwise. */
+  function liveToken(purpose: TokenPurpose, token: string) {
+    return and(
+      eq(waitlistTokens.tokenHash, hashToken(token)),
+      eq(waitlistTokens.purpose, purpose),
+      isNull(waitlistTokens.usedAt),
+      gt(waitlistTokens.expiresAt, sql`now()`),
+    );
+  }
   let submissions = 0;
 
   return {
@@ -143,6 +220,14 @@ export function createWaitlistService({
           };
         }
         const { entry } = parsed;
+        // The list of throwaway domains is a megabyte: checked here, not in the browser's schema.
+        if (isDisposableEmail(entry.email)) {
+          log.info(
+            { event: "waitlist.disposable", reqId: meta.requestId },
+            "waitlist submission refused: throwaway address",
+          );
+          return { kind: "invalid", fieldErrors: { email: DISPOSABLE_MESSAGE }, formErrors: [] };
+        }
         // Success is answered only after this row has committed (group commit, see insert-batcher).
         const created = await insertEntry({
           name: entry.name,
@@ -158,12 +243,62 @@ export function createWaitlistService({
           landingPath: entry.landing_path,
         });
         if (!created) return { kind: "exists" };
-        if (notifies) for (const listener of listeners) listener();
+        for (const listener of listeners) listener();
         return { kind: "created" };
       } catch (error) {
         log.error(
           { err: error, event: "waitlist.unavailable", reqId: meta.requestId },
           "waitlist submission failed: database unavailable",
+        );
+        return { kind: "unavailable" };
+      }
+    },
+
+    async checkLink(purpose, token) {
+      if (!isWellFormedToken(token)) return null;
+      const [row] = await db
+        .select({ email: waitlistEntries.email })
+        .from(waitlistTokens)
+        .innerJoin(waitlistEntries, eq(waitlistEntries.id, waitlistTokens.entryId))
+        .where(liveToken(purpose, token));
+      return row ? { maskedEmail: maskEmail(row.email) ?? "***" } : null;
+    },
+
+    async useLink(purpose, token, meta): Promise<LinkResult> {
+      if (!isWellFormedToken(token)) return { kind: "gone" };
+      try {
+        const done = await db.transaction(async (tx) => {
+          // One statement takes the token: of two presses at once, only one finds it unused.
+          const [used] = await tx
+            .update(waitlistTokens)
+            .set({ usedAt: sql`now()` })
+            .where(liveToken(purpose, token))
+            .returning({ entryId: waitlistTokens.entryId });
+          if (!used) return false;
+          if (purpose === "confirm") {
+            await tx
+              .update(waitlistEntries)
+              .set({ state: "confirmed", confirmedAt: sql`now()` })
+              .where(
+                and(eq(waitlistEntries.id, used.entryId), eq(waitlistEntries.state, "waiting")),
+              );
+          } else {
+            // Erasure: the outbox rows that carry the name and address, then the entry (its
+            // tokens go with it).
+            await tx.delete(outbox).where(inArray(outbox.key, entryKeys(used.entryId)));
+            await tx.delete(waitlistEntries).where(eq(waitlistEntries.id, used.entryId));
+          }
+          return true;
+        });
+        log.info(
+          { event: `waitlist.link_${purpose}`, reqId: meta.requestId, done },
+          done ? "waitlist link used" : "waitlist link no longer works",
+        );
+        return done ? { kind: purpose === "confirm" ? "confirmed" : "removed" } : { kind: "gone" };
+      } catch (error) {
+        log.error(
+          { err: error, event: "waitlist.unavailable", reqId: meta.requestId },
+          "waitlist link failed: database unavailable",
         );
         return { kind: "unavailable" };
       }
@@ -199,6 +334,7 @@ export function createWaitlistService({
         company: row.company,
         message: row.message,
         source: sourceOf(row),
+        state: row.state,
         forwardStatus: row.forwardStatus,
         forwardAttempts: row.forwardAttempts,
         forwardLastError: row.forwardLastError,

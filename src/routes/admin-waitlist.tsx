@@ -83,22 +83,29 @@ export default function AdminWaitlist({ loaderData }: Route.ComponentProps) {
         tabIndex={0}
         className="mt-6 overflow-x-auto rounded-xl border border-rule bg-card"
       >
-        <table className="w-full min-w-[56rem] border-collapse text-left text-sm">
+        <table className="w-full min-w-[62rem] border-collapse text-left text-sm">
           <thead className="bg-ledger-soft">
             <tr>
-              {["Joined (UTC)", "Name", "Email", "Company", "Use case", "Source", "Forwarded"].map(
-                (h) => (
-                  <th key={h} scope="col" className="px-4 py-3 font-semibold">
-                    {h}
-                  </th>
-                ),
-              )}
+              {[
+                "Joined (UTC)",
+                "Name",
+                "Email",
+                "State",
+                "Company",
+                "Use case",
+                "Source",
+                "Forwarded",
+              ].map((h) => (
+                <th key={h} scope="col" className="px-4 py-3 font-semibold">
+                  {h}
+                </th>
+              ))}
             </tr>
           </thead>
           <tbody>
             {entries.length === 0 ? (
               <tr>
-                <td colSpan={7} className="px-4 py-8 text-center text-ink-soft">
+                <td colSpan={8} className="px-4 py-8 text-center text-ink-soft">
                   {query ? "No entries match this search." : "No one has joined yet."}
                 </td>
               </tr>
@@ -110,6 +117,7 @@ export default function AdminWaitlist({ loaderData }: Route.ComponentProps) {
                   </td>
                   <td className="px-4 py-3 font-medium">{e.name}</td>
                   <td className="px-4 py-3">{e.email}</td>
+                  <td className="px-4 py-3">{e.state}</td>
                   <td className="px-4 py-3">{e.company}</td>
                   <td className="max-w-xs px-4 py-3 break-words">{e.message}</td>
                   <td className="px-4 py-3 break-all">{e.source}</td>

@@ -83,9 +83,9 @@ test("each new entry reaches the collector and Slack once; a repeat adds nothing
     expect(
       (await post(server.url, { name: "<!channel> Eve", email: "eve@example.com", company: "A&B" }))
         .status,
-    ).toBe(201);
-    expect((await post(server.url, { name: "Bob", email: "bob@example.com" })).status).toBe(201);
-    expect((await post(server.url, { name: "Bob", email: "BOB@example.com" })).status).toBe(200);
+    ).toBe(202);
+    expect((await post(server.url, { name: "Bob", email: "bob@example.com" })).status).toBe(202);
+    expect((await post(server.url, { name: "Bob", email: "BOB@example.com" })).status).toBe(202);
 
     await expect.poll(() => collector.bodies.length, { timeout: 20_000 }).toBe(2);
     await expect.poll(() => slack.bodies.length, { timeout: 20_000 }).toBe(2);
@@ -114,7 +114,7 @@ test("with the receivers down, the entry is acknowledged at once, and survives k
   slack.up = false;
   const first = await startServer(outboxEnv());
   const started = Date.now();
-  expect((await post(first.url, { name: "Kim", email: "kim@example.com" })).status).toBe(201);
+  expect((await post(first.url, { name: "Kim", email: "kim@example.com" })).status).toBe(202);
   expect(Date.now() - started).toBeLessThan(2_000);
   await new Promise((r) => setTimeout(r, 1_000));
   await first.stop("SIGKILL");

@@ -34,7 +34,7 @@ test("two instances on one PostgreSQL share the list and the rate limit", async 
         return post(target.url, { name: `Shared ${i}`, email }).then((r) => r.status);
       }),
     );
-    expect(results.filter((s) => s === 201)).toHaveLength(30);
+    expect(results.filter((s) => s === 202)).toHaveLength(30);
     expect(results.filter((s) => s === 200)).toHaveLength(30);
   } finally {
     await Promise.all([a.stop(), b.stop()]);
@@ -55,7 +55,7 @@ test("two instances on one PostgreSQL share the list and the rate limit", async 
       );
     }
     // One client flooding both instances is limited as one: five accepted in all, not five each.
-    expect(statuses.filter((s) => s === 201)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 202)).toHaveLength(5);
     expect(statuses.filter((s) => s === 429)).toHaveLength(7);
   } finally {
     await Promise.all([limitedA.stop(), limitedB.stop()]);
@@ -70,7 +70,7 @@ test("when the database goes away: 503 and never a false success; back when it r
   try {
     expect(
       (await post(server.url, { name: "Before", email: "before-outage@example.com" })).status,
-    ).toBe(201);
+    ).toBe(202);
     pg.stop();
     const during = await post(server.url, { name: "During", email: "during-outage@example.com" });
     expect(during.status).toBe(503);
@@ -99,7 +99,7 @@ test("when the database goes away: 503 and never a false success; back when it r
       .toBe(200);
     expect(
       (await post(server.url, { name: "After", email: "after-outage@example.com" })).status,
-    ).toBe(201);
+    ).toBe(202);
   } finally {
     await server.stop();
   }

@@ -27,7 +27,7 @@ test("the rate limit answers 429 with Retry-After, per client, and stores nothin
         expect(retryAfter).toBeLessThanOrEqual(60);
       }
     }
-    expect(statuses).toEqual([201, 201, 201, 429, 429]);
+    expect(statuses).toEqual([202, 202, 202, 429, 429]);
   } finally {
     await server.stop();
   }
@@ -134,9 +134,9 @@ test("with forwarding on, each new entry reaches the collector once, retried aft
           message: "Tie-outs",
         })
       ).status,
-    ).toBe(201);
-    expect((await post({ name: "Forward Two", email: "fwd-2@example.com" })).status).toBe(201);
-    expect((await post({ name: "Forward Two", email: "FWD-2@example.com" })).status).toBe(200);
+    ).toBe(202);
+    expect((await post({ name: "Forward Two", email: "fwd-2@example.com" })).status).toBe(202);
+    expect((await post({ name: "Forward Two", email: "FWD-2@example.com" })).status).toBe(202);
 
     await expect.poll(() => received.length, { timeout: 20_000 }).toBe(2);
     await new Promise((r) => setTimeout(r, 6000));

@@ -180,7 +180,7 @@ test.describe("the waitlist page", () => {
 });
 
 test.describe("POST /api/waitlist", () => {
-  test("201 for a new entry, 200 with the same body for the same email in another case, one row", async ({
+  test("202 with the same body for a new entry and for the same email in another case, one row", async ({
     request,
     admin,
   }) => {
@@ -189,8 +189,8 @@ test.describe("POST /api/waitlist", () => {
     const second = await request.post("/api/waitlist", {
       form: { name: "Twice Again", email: email.toUpperCase() },
     });
-    expect(first.status()).toBe(201);
-    expect(second.status()).toBe(200);
+    expect(first.status()).toBe(202);
+    expect(second.status()).toBe(202);
     expect(await second.json()).toEqual(await first.json());
     expect(rowsFor(await exportCsv(request, admin), email)).toHaveLength(1);
   });
@@ -249,7 +249,7 @@ test.describe("POST /api/waitlist", () => {
     const response = await request.post("/api/waitlist", {
       data: { name: "Bot", email, website: "http://spam.example" },
     });
-    expect(response.status()).toBe(201);
+    expect(response.status()).toBe(202);
     expect(rowsFor(await exportCsv(request, admin), email)).toHaveLength(0);
   });
 

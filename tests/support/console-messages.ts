@@ -27,6 +27,16 @@ export const NOT_FOUND_RESPONSE = exactly(
   "Failed to load resource: the server responded with a status of 404 (Not Found)",
 );
 
+/** A link that no longer works, answered 410 (the waitlist's confirm and remove pages). */
+export const GONE_RESPONSE = exactly(
+  "Failed to load resource: the server responded with a status of 410 (Gone)",
+);
+
+/** A form answered 422: its fields did not pass the schema. */
+export const UNPROCESSABLE_RESPONSE = exactly(
+  "Failed to load resource: the server responded with a status of 422 (Unprocessable Entity)",
+);
+
 /** A request answered 503. */
 export const SERVICE_UNAVAILABLE_RESPONSE = exactly(
   "Failed to load resource: the server responded with a status of 503 (Service Unavailable)",

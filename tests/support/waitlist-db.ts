@@ -21,7 +21,7 @@ export async function countsByEmail(options: {
   }
 }
 
-/** Sends `count` submissions, `concurrency` at a time; returns the emails acknowledged with 201. */
+/** Sends `count` submissions, `concurrency` at a time; returns the emails acknowledged with 202. */
 export async function flood(
   url: string,
   options: { count: number; concurrency: number; prefix: string; stopWhen?: () => boolean },
@@ -40,7 +40,7 @@ export async function flood(
           body: JSON.stringify({ name: `Lead ${i}`, email, company: "Load Test LLP" }),
         });
         statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
-        if (response.status === 201) acknowledged.push(email);
+        if (response.status === 202) acknowledged.push(email);
       } catch {
         statuses.set(0, (statuses.get(0) ?? 0) + 1);
       }

@@ -23,11 +23,12 @@ export function waitlistReply(result: SubmitResult): {
 } {
   const headers: Record<string, string> = { "Cache-Control": "no-store" };
   switch (result.kind) {
+    // One status and one body whether the address is new, already there or a bot's: nobody can
+    // learn who is on the list (decision 023). Accepted: a confirmation mail follows for a new one.
     case "created":
-    case "ignored":
-      return { status: 201, headers, body: WAITLIST_SUCCESS };
     case "exists":
-      return { status: 200, headers, body: WAITLIST_SUCCESS };
+    case "ignored":
+      return { status: 202, headers, body: WAITLIST_SUCCESS };
     case "invalid":
       return {
         status: 422,

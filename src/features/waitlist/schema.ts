@@ -117,8 +117,15 @@ export function parseWaitlistEntry(input: unknown): WaitlistParse {
   return { ok: false, fieldErrors, formErrors };
 }
 
+/**
+ * The server's refusal of a throwaway address (decision 023). Its list of domains is too large for
+ * the browser, so this one check runs on the server only.
+ */
+export const DISPOSABLE_MESSAGE =
+  "Please use your work email address; throwaway addresses can't receive our invitation.";
+
 /** The one answer for a new address and for one already on the list: nothing to enumerate. */
 export const WAITLIST_SUCCESS = {
   ok: true,
-  message: "You're on the list! We'll be in touch soon.",
+  message: "You're on the list! Please confirm your address with the link we've emailed you.",
 } as const;

@@ -10,6 +10,12 @@ export type SubmitResult =
   | { kind: "rate-limited"; retryAfterSeconds: number }
   | { kind: "unavailable" };
 
+/** What pressing the button behind a mail's link did; "gone": the link no longer works. */
+export type LinkResult =
+  { kind: "confirmed" } | { kind: "removed" } | { kind: "gone" } | { kind: "unavailable" };
+
+export type LinkPurpose = "confirm" | "remove";
+
 /** Who is asking: the rate-limit key, and the request id that ties log lines together. */
 export type SubmitMeta = { clientKey: string; requestId?: string };
 
@@ -21,6 +27,7 @@ export type AdminEntry = {
   company: string | null;
   message: string | null;
   source: string | null;
+  state: "waiting" | "confirmed";
   forwardStatus: "none" | "pending" | "sent" | "failed";
   forwardAttempts: number;
   forwardLastError: string | null;
@@ -32,4 +39,8 @@ export type WaitlistPort = {
     query: string;
     limit: number;
   }) => Promise<{ entries: AdminEntry[]; total: number; matching: number }>;
+  /** Whose link this is (the address masked) while it still works; null otherwise. Reads only. */
+  checkLink: (purpose: LinkPurpose, token: string) => Promise<{ maskedEmail: string } | null>;
+  /** Uses the link once: confirms or erases the entry. */
+  useLink: (purpose: LinkPurpose, token: string, meta: SubmitMeta) => Promise<LinkResult>;
 };

@@ -220,6 +220,9 @@ export function WaitlistThanks() {
         Thank you for your interest. We are onboarding firms in small groups and will email you when
         your spot opens.
       </p>
+      <p className="mt-3 leading-relaxed text-ink-soft">
+        A confirmation mail is on its way: please open the link in it to confirm your address.
+      </p>
       <Button asChild className="mt-7 w-full">
         <Link to="/login">Back to Login</Link>
       </Button>

@@ -1,0 +1,27 @@
+import type { Route } from "./+types/waitlist-remove";
+import {
+  actOnMailLink,
+  loadMailLink,
+  MAIL_LINK_HEADERS,
+  MailLinkPage,
+  mailLinkMeta,
+} from "#src/features/waitlist/mail-link.tsx";
+
+/** The remove link of a waitlist mail: GET shows one button, only its POST acts (decision 023). */
+export const headers: Route.HeadersFunction = () => MAIL_LINK_HEADERS;
+export const meta: Route.MetaFunction = (args) => mailLinkMeta("remove", args);
+
+/** After the button's POST the page shows the outcome; the used token's page is not asked for again. */
+export const shouldRevalidate = () => false;
+
+export function loader({ request, context }: Route.LoaderArgs) {
+  return loadMailLink("remove", request, context);
+}
+
+export function action({ request, context }: Route.ActionArgs) {
+  return actOnMailLink("remove", request, context);
+}
+
+export default function WaitlistRemove({ loaderData, actionData }: Route.ComponentProps) {
+  return <MailLinkPage purpose="remove" view={actionData ?? loaderData} />;
+}
