@@ -1,5 +1,5 @@
 /**
- * Double opt-in end to end (issue 15, decision 023): the production build with SMTP_URL on a real
+ * Double opt-in end to end (decision 023): the production build with SMTP_URL on a real
  * SMTP server on loopback. One confirmation mail per new address and none for a repeat; the links
  * in it open a page with one button and only its POST acts; a used or bad link says it no longer
  * works; the removal link and the mail client's one-click unsubscribe erase the entry.
