@@ -34,8 +34,8 @@ test("two instances on one PostgreSQL share the list and the rate limit", async 
         return post(target.url, { name: `Shared ${i}`, email }).then((r) => r.status);
       }),
     );
-    expect(results.filter((s) => s === 202)).toHaveLength(30);
-    expect(results.filter((s) => s === 200)).toHaveLength(30);
+    // New and repeated addresses get the same answer (decision 023); the rows below tell them apart.
+    expect(results).toEqual(Array<number>(60).fill(202));
   } finally {
     await Promise.all([a.stop(), b.stop()]);
   }
