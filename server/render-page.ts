@@ -9,7 +9,7 @@ import type { AdminGuard } from "#server/admin-guard.ts";
 import type { Env } from "#server/env.ts";
 import { finishPage } from "#server/html.ts";
 import { maskEmail } from "#server/log-safety.ts";
-import { encodeForm, type FormFields } from "#server/plugins/forms.ts";
+import { encodeForm, type FormFields } from "#server/form-body.ts";
 import { getPublicEnv } from "#server/public-env.ts";
 import { htmlSecurityHeaders } from "#server/security-headers.ts";
 import type { Sessions } from "#server/session.ts";

@@ -1,7 +1,8 @@
 import Fastify from "fastify";
 import { describe, expect, test } from "vitest";
 import errors from "#server/plugins/errors.ts";
-import forms, { encodeForm, parseForm } from "#server/plugins/forms.ts";
+import { encodeForm, parseForm } from "#server/form-body.ts";
+import forms from "#server/plugins/forms.ts";
 
 describe("the forms plugin", () => {
   test("a form's fields arrive as an object; a repeated field as a list", async () => {
