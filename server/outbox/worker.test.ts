@@ -5,13 +5,13 @@
 import { generateKeyPairSync } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { pino } from "pino";
-import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vitest";
-import { openDatabase, queryRows, type Database, type Db } from "#db/client.ts";
+import { afterEach, describe, expect, test, vi } from "vitest";
+import { openDatabase, queryRows, type Db } from "#db/client.ts";
 import { parseEnv, type SmtpRelay } from "#server/env.ts";
 import { createEmailSender } from "#server/outbox/email.ts";
 import { enqueue, type EmailInput } from "#server/outbox/outbox.ts";
 import { startOutboxWorker, type OutboxTiming, type OutboxWorker } from "#server/outbox/worker.ts";
-import { openTestDatabase } from "#tests/support/database.ts";
+import { databaseForThisFile } from "#tests/support/database.ts";
 import { startPostgres } from "#tests/support/postgres.ts";
 import { closedPort, startTestSmtp, type TestSmtp } from "#tests/support/test-smtp.ts";
 
@@ -25,18 +25,14 @@ const FAST: OutboxTiming = {
 };
 const log = pino({ level: "silent" });
 
-let database: Database;
-beforeAll(async () => {
-  database = await openTestDatabase();
-}, 60_000);
-afterAll(() => database.close());
+const database = databaseForThisFile();
 
 const running: OutboxWorker[] = [];
 const servers: TestSmtp[] = [];
 afterEach(async () => {
   await Promise.all(running.splice(0).map((w) => w.stop()));
   await Promise.all(servers.splice(0).map((s) => s.close()));
-  await database.db.execute(sql`DELETE FROM outbox`);
+  await database().db.execute(sql`DELETE FROM outbox`);
 });
 
 function relayOf(url: string): SmtpRelay {
@@ -91,14 +87,14 @@ const rows = (db: Db) =>
 describe("the outbox worker", () => {
   test("one cause, one message: a key enqueued twice is delivered once, with its stored Message-ID", async () => {
     const server = await smtp();
-    expect(await put(database.db, "cause-1", mail("ada@example.com"))).toBe(1);
-    expect(await put(database.db, "cause-1", mail("ada@example.com"))).toBe(0);
-    worker(database.db, server.url);
+    expect(await put(database().db, "cause-1", mail("ada@example.com"))).toBe(1);
+    expect(await put(database().db, "cause-1", mail("ada@example.com"))).toBe(0);
+    worker(database().db, server.url);
     await vi.waitFor(() => expect(server.received).toHaveLength(1));
-    await vi.waitFor(async () => expect((await rows(database.db))[0]?.status).toBe("sent"));
+    await vi.waitFor(async () => expect((await rows(database().db))[0]?.status).toBe("sent"));
     await new Promise((r) => setTimeout(r, 300));
     expect(server.received).toHaveLength(1);
-    const [row] = await rows(database.db);
+    const [row] = await rows(database().db);
     const [got] = server.received;
     expect(got?.parsed.messageId).toBe(row?.message_id);
     expect(got?.to).toEqual(["ada@example.com"]);
@@ -110,48 +106,48 @@ describe("the outbox worker", () => {
   test("a temporary refusal (4xx) is retried and the message arrives once", async () => {
     const server = await smtp();
     server.answer((n) => (n === 0 ? "temporary" : "accept"));
-    await put(database.db, "cause-4xx", mail("ada@example.com"));
-    worker(database.db, server.url);
-    await vi.waitFor(async () => expect((await rows(database.db))[0]?.status).toBe("sent"));
+    await put(database().db, "cause-4xx", mail("ada@example.com"));
+    worker(database().db, server.url);
+    await vi.waitFor(async () => expect((await rows(database().db))[0]?.status).toBe("sent"));
     expect(server.offered()).toBe(2);
     expect(server.received).toHaveLength(1);
-    expect((await rows(database.db))[0]).toMatchObject({ attempts: 2, last_error: null });
+    expect((await rows(database().db))[0]).toMatchObject({ attempts: 2, last_error: null });
   });
 
   test("a permanent refusal (5xx) stops retries and records the reason", async () => {
     const server = await smtp();
     server.answer(() => "permanent");
-    await put(database.db, "cause-5xx", mail("nobody@example.com"));
-    worker(database.db, server.url);
-    await vi.waitFor(async () => expect((await rows(database.db))[0]?.status).toBe("failed"));
+    await put(database().db, "cause-5xx", mail("nobody@example.com"));
+    worker(database().db, server.url);
+    await vi.waitFor(async () => expect((await rows(database().db))[0]?.status).toBe("failed"));
     await new Promise((r) => setTimeout(r, 400));
     expect(server.offered()).toBe(1);
-    const [row] = await rows(database.db);
+    const [row] = await rows(database().db);
     expect(row?.attempts).toBe(1);
     expect(row?.last_error).toMatch(/550/);
   });
 
   test("a relay that is down keeps the message pending, then gives up after the bounded time with the reason", async () => {
     const url = `smtp://127.0.0.1:${await closedPort()}`;
-    await put(database.db, "cause-down", mail("ada@example.com"));
-    worker(database.db, url, { giveUpMs: 1_000 });
+    await put(database().db, "cause-down", mail("ada@example.com"));
+    worker(database().db, url, { giveUpMs: 1_000 });
     await vi.waitFor(async () => {
-      const [row] = await rows(database.db);
+      const [row] = await rows(database().db);
       expect(row?.status).toBe("pending");
       expect(row?.attempts).toBeGreaterThanOrEqual(2);
       expect(row?.last_error).toMatch(/ECONNREFUSED|ECONNECTION/);
     });
-    await vi.waitFor(async () => expect((await rows(database.db))[0]?.status).toBe("failed"), {
+    await vi.waitFor(async () => expect((await rows(database().db))[0]?.status).toBe("failed"), {
       timeout: 5_000,
     });
   });
 
   test("a refused login is retried, not treated as the message's fault", async () => {
     const server = await smtp({ login: { user: "site", pass: "right" }, acceptPassword: "other" });
-    await put(database.db, "cause-auth", mail("ada@example.com"));
-    worker(database.db, server.url);
+    await put(database().db, "cause-auth", mail("ada@example.com"));
+    worker(database().db, server.url);
     await vi.waitFor(async () => {
-      const [row] = await rows(database.db);
+      const [row] = await rows(database().db);
       expect(row?.attempts).toBeGreaterThanOrEqual(2);
       expect(row?.status).toBe("pending");
       expect(row?.last_error).toMatch(/EAUTH/);
@@ -161,16 +157,17 @@ describe("the outbox worker", () => {
 
   test("with the right login, the message is delivered", async () => {
     const server = await smtp({ login: { user: "site", pass: "p@ss:word" } });
-    await put(database.db, "cause-login", mail("ada@example.com"));
-    worker(database.db, server.url);
+    await put(database().db, "cause-login", mail("ada@example.com"));
+    worker(database().db, server.url);
     await vi.waitFor(() => expect(server.received).toHaveLength(1));
   });
 
   test("two workers on one database deliver each message once", async () => {
     const server = await smtp();
-    for (let i = 0; i < 30; i++) await put(database.db, `many-${i}`, mail(`lead-${i}@example.com`));
-    worker(database.db, server.url, { batch: 3 });
-    worker(database.db, server.url, { batch: 3 });
+    for (let i = 0; i < 30; i++)
+      await put(database().db, `many-${i}`, mail(`lead-${i}@example.com`));
+    worker(database().db, server.url, { batch: 3 });
+    worker(database().db, server.url, { batch: 3 });
     await vi.waitFor(() => expect(server.received).toHaveLength(30), { timeout: 10_000 });
     await new Promise((r) => setTimeout(r, 300));
     const recipients = server.received.flatMap((m) => m.to).sort();
@@ -180,22 +177,22 @@ describe("the outbox worker", () => {
 
   test("a row claimed by an instance that died is retried once its lease runs out, and only then", async () => {
     const server = await smtp();
-    await put(database.db, "cause-crash", mail("ada@example.com"));
+    await put(database().db, "cause-crash", mail("ada@example.com"));
     // What a claim leaves behind when its instance is killed before recording the outcome.
-    await database.db.execute(sql`
+    await database().db.execute(sql`
       UPDATE outbox SET attempts = 1, next_attempt_at = now() + interval '1 second'`);
     const claimedAt = Date.now();
-    worker(database.db, server.url);
+    worker(database().db, server.url);
     await vi.waitFor(() => expect(server.received).toHaveLength(1), { timeout: 5_000 });
     expect(Date.now() - claimedAt).toBeGreaterThanOrEqual(900);
-    const [row] = await rows(database.db);
+    const [row] = await rows(database().db);
     expect(row).toMatchObject({ status: "sent", attempts: 2 });
   });
 
   test("a line break in a name or subject cannot add a header or a recipient", async () => {
     const server = await smtp();
     await put(
-      database.db,
+      database().db,
       "cause-inject",
       mail("ada@example.com", {
         to: { name: "Ada\r\nBcc: victim@example.com", address: "ada@example.com" },
@@ -203,16 +200,16 @@ describe("the outbox worker", () => {
       }),
     );
     await expect(
-      put(database.db, "cause-inject-2", mail("ada@example.com\r\nBcc: victim@example.com")),
+      put(database().db, "cause-inject-2", mail("ada@example.com\r\nBcc: victim@example.com")),
     ).rejects.toThrow(/not a plain email address/);
     // Made safe before it is stored, not left to the transport.
     const [stored] = await queryRows<{ payload: { to: { name: string }[]; subject: string } }>(
-      database.db,
+      database().db,
       sql`SELECT payload FROM outbox WHERE key = 'cause-inject'`,
     );
     expect(stored?.payload.to[0]?.name).toBe("Ada Bcc: victim@example.com");
     expect(stored?.payload.subject).toBe("Hi X-Injected: yes Cc: other@example.com");
-    worker(database.db, server.url);
+    worker(database().db, server.url);
     await vi.waitFor(() => expect(server.received).toHaveLength(1));
     const [got] = server.received;
     expect(got?.to).toEqual(["ada@example.com"]);
@@ -233,9 +230,9 @@ describe("the outbox worker", () => {
       DKIM_SELECTOR: "mail",
       DKIM_PRIVATE_KEY: pem,
     });
-    await put(database.db, "cause-dkim", mail("ada@example.com"));
+    await put(database().db, "cause-dkim", mail("ada@example.com"));
     const w = startOutboxWorker({
-      db: database.db,
+      db: database().db,
       destinations: {
         email: createEmailSender(env.mail.relay!, env.mail.dkim),
         forward: undefined,

@@ -1,30 +1,24 @@
 import Fastify from "fastify";
 import { pino } from "pino";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { Database } from "#db/client.ts";
+import { describe, expect, test } from "vitest";
 import { createAdminGuard } from "#server/admin-guard.ts";
 import admin from "#server/plugins/admin.ts";
 import errors from "#server/plugins/errors.ts";
 import session from "#server/plugins/session.ts";
 import { createWaitlistService } from "#server/waitlist/service.ts";
-import { openTestDatabase } from "#tests/support/database.ts";
+import { databaseForThisFile } from "#tests/support/database.ts";
 import { sessionsFor } from "#tests/support/unit-app.ts";
 
-let database: Database;
-// Opening and migrating PGlite takes a few seconds, more on a busy machine.
-beforeAll(async () => {
-  database = await openTestDatabase();
-}, 60_000);
-afterAll(() => database.close());
+const database = databaseForThisFile();
 
 async function app() {
-  const deps = sessionsFor(database);
+  const deps = sessionsFor(database());
   const server = Fastify();
   await server.register(errors);
   await server.register(session, deps);
   await server.register(admin, {
     waitlist: createWaitlistService({
-      db: database.db,
+      db: database().db,
       env: deps.env,
       log: pino({ level: "silent" }),
     }),

@@ -5,22 +5,16 @@
 import { brotliDecompressSync } from "node:zlib";
 import Fastify from "fastify";
 import type { ServerBuild } from "react-router";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { Database } from "#db/client.ts";
+import { describe, expect, test } from "vitest";
 import errors from "#server/plugins/errors.ts";
 import forms from "#server/plugins/forms.ts";
 import pages from "#server/plugins/pages.ts";
 import session from "#server/plugins/session.ts";
 import type { PageRenderer, RenderedPage } from "#server/render-page.ts";
-import { openTestDatabase } from "#tests/support/database.ts";
+import { databaseForThisFile } from "#tests/support/database.ts";
 import { sessionsFor } from "#tests/support/unit-app.ts";
 
-let database: Database;
-// Opening and migrating PGlite takes a few seconds, more on a busy machine.
-beforeAll(async () => {
-  database = await openTestDatabase();
-}, 60_000);
-afterAll(() => database.close());
+const database = databaseForThisFile();
 
 function route(id: string, path: string | undefined, index?: boolean) {
   return {
@@ -66,7 +60,7 @@ async function app(cache = true) {
   const server = Fastify();
   await server.register(forms);
   await server.register(errors);
-  const deps = sessionsFor(database);
+  const deps = sessionsFor(database());
   await server.register(session, deps);
   await server.register(pages, { render, sessions: deps.sessions, routes, cache });
   return { server, renders };

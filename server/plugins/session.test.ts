@@ -1,20 +1,14 @@
 import Fastify from "fastify";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { Database } from "#db/client.ts";
+import { describe, expect, test } from "vitest";
 import errors from "#server/plugins/errors.ts";
 import session from "#server/plugins/session.ts";
-import { openTestDatabase } from "#tests/support/database.ts";
+import { databaseForThisFile } from "#tests/support/database.ts";
 import { sessionsFor } from "#tests/support/unit-app.ts";
 
-let database: Database;
-// Opening and migrating PGlite takes a few seconds, more on a busy machine.
-beforeAll(async () => {
-  database = await openTestDatabase();
-}, 60_000);
-afterAll(() => database.close());
+const database = databaseForThisFile();
 
 async function app(raw: Record<string, string> = {}) {
-  const deps = sessionsFor(database, raw);
+  const deps = sessionsFor(database(), raw);
   const server = Fastify();
   await server.register(errors);
   await server.register(session, deps);

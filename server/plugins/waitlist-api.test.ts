@@ -1,24 +1,22 @@
 import Fastify from "fastify";
 import { pino } from "pino";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { Database } from "#db/client.ts";
+import { describe, expect, test } from "vitest";
 import { parseEnv } from "#server/env.ts";
 import errors from "#server/plugins/errors.ts";
 import forms from "#server/plugins/forms.ts";
 import waitlistApi from "#server/plugins/waitlist-api.ts";
 import { createWaitlistService } from "#server/waitlist/service.ts";
-import { openTestDatabase } from "#tests/support/database.ts";
+import { databaseForThisFile } from "#tests/support/database.ts";
 
-let database: Database;
-// Opening and migrating PGlite takes a few seconds, more on a busy machine.
-beforeAll(async () => {
-  database = await openTestDatabase();
-}, 60_000);
-afterAll(() => database.close());
+const database = databaseForThisFile();
 
 async function app(raw: Record<string, string> = {}) {
   const env = parseEnv({ WAITLIST_RATE_LIMIT: "0", ...raw });
-  const waitlist = createWaitlistService({ db: database.db, env, log: pino({ level: "silent" }) });
+  const waitlist = createWaitlistService({
+    db: database().db,
+    env,
+    log: pino({ level: "silent" }),
+  });
   const server = Fastify();
   await server.register(forms);
   await server.register(errors);

@@ -1,16 +1,12 @@
 import { sql } from "drizzle-orm";
 import { pino } from "pino";
-import { afterAll, beforeAll, expect, test } from "vitest";
-import { queryRows, type Database } from "#db/client.ts";
+import { expect, test } from "vitest";
+import { queryRows } from "#db/client.ts";
 import { parseEnv } from "#server/env.ts";
 import { createWaitlistService } from "#server/waitlist/service.ts";
-import { openTestDatabase } from "#tests/support/database.ts";
+import { databaseForThisFile } from "#tests/support/database.ts";
 
-let database: Database;
-beforeAll(async () => {
-  database = await openTestDatabase();
-}, 60_000);
-afterAll(() => database.close());
+const database = databaseForThisFile();
 
 test("a new entry and its outbox rows commit together; a repeat adds neither; the admin list reads the forwarding state", async () => {
   const env = parseEnv({
@@ -19,7 +15,11 @@ test("a new entry and its outbox rows commit together; a repeat adds neither; th
     SLACK_WEBHOOK_URL: "https://hooks.slack.example/x",
     WAITLIST_RATE_LIMIT: "0",
   });
-  const waitlist = createWaitlistService({ db: database.db, env, log: pino({ level: "silent" }) });
+  const waitlist = createWaitlistService({
+    db: database().db,
+    env,
+    log: pino({ level: "silent" }),
+  });
   const meta = { clientKey: "test", requestId: "r1" };
   const submit = (email: string) => waitlist.submit({ name: "Ada", email, company: "Acme" }, meta);
   const results = await Promise.all([
@@ -31,7 +31,7 @@ test("a new entry and its outbox rows commit together; a repeat adds neither; th
   expect((await submit("bob@example.com")).kind).toBe("exists");
 
   const rows = await queryRows<{ key: string; channel: string; entry_email: string }>(
-    database.db,
+    database().db,
     sql`SELECT o.key, o.channel, w.email AS entry_email FROM outbox o
         JOIN waitlist_entries w ON o.key IN ('waitlist-forward:' || w.id, 'waitlist-slack:' || w.id)
         ORDER BY o.key`,

@@ -10,6 +10,7 @@ import { expect, test } from "#tests/support/fixtures.ts";
 import { GONE_RESPONSE, UNPROCESSABLE_RESPONSE } from "#tests/support/console-messages.ts";
 import { startServer, type RunningServer } from "#tests/support/server.ts";
 import { startTestSmtp, type TestSmtp } from "#tests/support/test-smtp.ts";
+import { submitToWaitlist } from "#tests/support/waitlist-db.ts";
 
 test.describe.configure({ mode: "serial", timeout: 60_000 });
 // The browser logs every 410 and 422 it loads; here they are the answers under test.
@@ -26,12 +27,7 @@ test.afterAll(async () => {
   await smtp.close();
 });
 
-const post = (data: object) =>
-  fetch(`${server.url}/api/waitlist`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(data),
-  });
+const post = (data: object) => submitToWaitlist(server.url, data);
 
 const mailsTo = (address: string) =>
   smtp.received.filter((mail) => mail.to.includes(address.toLowerCase()));

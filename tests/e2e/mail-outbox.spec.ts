@@ -14,6 +14,7 @@ import { expect, test } from "@playwright/test";
 import { startServer } from "#tests/support/server.ts";
 import { startTestSmtp, type TestSmtp } from "#tests/support/test-smtp.ts";
 import { createLocalhostCertificate } from "#tests/support/tls-proxy.ts";
+import { submitToWaitlist } from "#tests/support/waitlist-db.ts";
 
 test.describe.configure({ mode: "serial", timeout: 90_000 });
 
@@ -69,12 +70,7 @@ const outboxEnv = () => ({
   NODE_EXTRA_CA_CERTS: certFile,
 });
 
-const post = (url: string, data: object) =>
-  fetch(`${url}/api/waitlist`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(data),
-  });
+const post = submitToWaitlist;
 
 test("each new entry reaches the collector and Slack once; a repeat adds nothing; SMTP_URL means no local inbox", async () => {
   const server = await startServer(outboxEnv());

@@ -3,7 +3,7 @@ import { expect, test } from "#tests/support/fixtures.ts";
 import { ALL_PAGES } from "#tests/support/pages.ts";
 import { startPostgres, type Postgres } from "#tests/support/postgres.ts";
 import { runServerExpectingExit, startServer } from "#tests/support/server.ts";
-import { countsByEmail } from "#tests/support/waitlist-db.ts";
+import { countsByEmail, submitToWaitlist } from "#tests/support/waitlist-db.ts";
 
 // A real PostgreSQL server from Debian's packages, shared by two instances of the site.
 test.describe.configure({ mode: "serial", timeout: 120_000 });
@@ -15,12 +15,7 @@ test.beforeAll(() => {
 });
 test.afterAll(() => pg?.remove());
 
-const post = (url: string, data: object) =>
-  fetch(`${url}/api/waitlist`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(data),
-  });
+const post = submitToWaitlist;
 
 test("two instances on one PostgreSQL share the list and the rate limit", async () => {
   const a = await startServer({ DATABASE_URL: pg.url });

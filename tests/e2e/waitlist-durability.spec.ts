@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { idTokenFor } from "#tests/support/accounts.ts";
 import { expect, test } from "#tests/support/fixtures.ts";
 import { runServerExpectingExit, startServer } from "#tests/support/server.ts";
-import { countsByEmail, flood } from "#tests/support/waitlist-db.ts";
+import { countsByEmail, flood, submitToWaitlist } from "#tests/support/waitlist-db.ts";
 
 // These tests start and kill servers of their own; they run one after another.
 test.describe.configure({ mode: "serial", timeout: 90_000 });
@@ -119,12 +119,7 @@ test("with forwarding on, each new entry reaches the collector once, retried aft
     ADMIN_EMAILS: admin.email,
   });
   try {
-    const post = (data: object) =>
-      fetch(`${server.url}/api/waitlist`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify(data),
-      });
+    const post = (data: object) => submitToWaitlist(server.url, data);
     expect(
       (
         await post({

@@ -1,6 +1,15 @@
 import { sql } from "drizzle-orm";
 import { openDatabase, queryRows } from "#db/client.ts";
 
+/** Sends one waitlist entry to a server's JSON API, as a script would. */
+export function submitToWaitlist(serverUrl: string, entry: object): Promise<Response> {
+  return fetch(`${serverUrl}/api/waitlist`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(entry),
+  });
+}
+
 /** Opens a stopped server's database directly and counts the rows per address. */
 export async function countsByEmail(options: {
   dataDir: string;
