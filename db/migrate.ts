@@ -12,6 +12,25 @@ export type MigrationConnection = {
   names: (query: string) => Promise<string[]>;
 };
 
+type MigrationOptions = {
+  /** Where the migrations are; db/migrations unless a test says otherwise. */
+  dir?: string;
+  /**
+   * The last migration to apply, by its number (`"0004"`) or file name; the later ones are left
+   * for another run. For tests of a migration over the data an older schema held.
+   */
+  through?: string;
+};
+
+/** The migration files to apply, in name order, up to and including `through`. */
+async function migrationFiles(dir: string, through: string | undefined) {
+  const files = (await readdir(dir)).filter((f) => f.endsWith(".sql")).sort();
+  if (through === undefined) return files;
+  const last = files.findIndex((f) => f === through || f.startsWith(`${through}_`));
+  if (last === -1) throw new Error(`No migration ${through} in ${dir}`);
+  return files.slice(0, last + 1);
+}
+
 /**
  * Applies db/migrations/*.sql in name order, each in a transaction together with its record in
  * schema_migrations, so a crash never leaves one half applied. The same SQL runs on PGlite and
@@ -19,9 +38,9 @@ export type MigrationConnection = {
  */
 export async function runMigrations(
   conn: MigrationConnection,
-  dir = MIGRATIONS_DIR,
+  { dir = MIGRATIONS_DIR, through }: MigrationOptions = {},
 ): Promise<string[]> {
-  const files = (await readdir(dir)).filter((f) => f.endsWith(".sql")).sort();
+  const files = await migrationFiles(dir, through);
   await conn.exec(`SELECT pg_advisory_lock(${LOCK_ID})`);
   try {
     await conn.exec(

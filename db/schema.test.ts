@@ -48,7 +48,7 @@ function migratedCatalogue(dir = MIGRATIONS_DIR): Promise<Catalogue> {
         },
         names: async (query) => (await db.query<{ name: string }>(query)).rows.map((r) => r.name),
       },
-      dir,
+      { dir },
     );
   });
 }
