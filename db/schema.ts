@@ -88,7 +88,7 @@ export const sessions = pgTable(
 export const OUTBOX_CHANNELS = ["email", "forward", "slack"] as const;
 export const OUTBOX_STATUSES = ["pending", "sent", "failed"] as const;
 
-/** Every delivery that follows a change: db/migrations/0005_outbox.sql, decision 022. */
+/** Every delivery that follows a change: db/migrations/0005_outbox.sql and 0007, decision 022. */
 export const outbox = pgTable(
   "outbox",
   {
@@ -103,6 +103,7 @@ export const outbox = pgTable(
     lastError: text("last_error"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     sentAt: timestamp("sent_at", { withTimezone: true }),
+    failedAt: timestamp("failed_at", { withTimezone: true }),
   },
   (t) => [
     check("outbox_channel_check", sql`${t.channel} IN (${sqlList(OUTBOX_CHANNELS)})`),

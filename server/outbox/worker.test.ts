@@ -189,6 +189,71 @@ describe("the outbox worker", () => {
     expect(row).toMatchObject({ status: "sent", attempts: 2 });
   });
 
+  test("a row whose sender stopped mid-send, due again past its give-up time, is not sent: it ends failed with the reason", async () => {
+    const server = await smtp();
+    await put(database().db, "cause-stuck", mail("ada@example.com"));
+    // Enqueued 25 hours ago and claimed once; that claim's lease ran out with no outcome recorded.
+    await database().db.execute(sql`
+      UPDATE outbox SET created_at = now() - interval '25 hours', attempts = 1,
+        next_attempt_at = now() - interval '1 second'`);
+    worker(database().db, server.url, { giveUpMs: 24 * 60 * 60_000 });
+    await vi.waitFor(async () => expect((await rows(database().db))[0]?.status).toBe("failed"));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(server.offered()).toBe(0);
+    const [row] = await queryRows<Row & { failed: boolean }>(
+      database().db,
+      sql`SELECT status, attempts, last_error, failed_at > now() - interval '1 minute' AS failed
+          FROM outbox`,
+    );
+    expect(row).toEqual({
+      status: "failed",
+      attempts: 1,
+      last_error:
+        "gave up after 1 attempt over 24 h: no outcome was recorded (the sender stopped mid-send)",
+      failed: true,
+    });
+  });
+
+  test("past its give-up time, a row whose last attempt recorded an error is failed with that error; one never tried still gets its attempt", async () => {
+    const server = await smtp();
+    await put(database().db, "cause-tried", mail("tried@example.com"));
+    await put(database().db, "cause-untried", mail("untried@example.com"));
+    await database().db.execute(sql`
+      UPDATE outbox SET created_at = now() - interval '25 hours'`);
+    await database().db.execute(sql`
+      UPDATE outbox SET attempts = 3, last_error = 'SMTP 451: Try again later'
+      WHERE key = 'cause-tried'`);
+    worker(database().db, server.url, { giveUpMs: 24 * 60 * 60_000 });
+    await vi.waitFor(() => expect(server.received).toHaveLength(1));
+    expect(server.received[0]?.to).toEqual(["untried@example.com"]);
+    await vi.waitFor(async () =>
+      expect(
+        (await rows(database().db)).map((r) => [r.key, r.status, r.attempts, r.last_error]).sort(),
+      ).toEqual([
+        [
+          "cause-tried",
+          "failed",
+          3,
+          "gave up after 3 attempts over 24 h; last error recorded: SMTP 451: Try again later",
+        ],
+        ["cause-untried", "sent", 1, null],
+      ]),
+    );
+  });
+
+  test("the time a message was given up is recorded with it", async () => {
+    const server = await smtp();
+    server.answer(() => "permanent");
+    await put(database().db, "cause-failed-at", mail("nobody@example.com"));
+    worker(database().db, server.url);
+    await vi.waitFor(async () => expect((await rows(database().db))[0]?.status).toBe("failed"));
+    const [row] = await queryRows<{ recent: boolean }>(
+      database().db,
+      sql`SELECT failed_at BETWEEN created_at AND now() AS recent FROM outbox`,
+    );
+    expect(row?.recent).toBe(true);
+  });
+
   test("a line break in a name or subject cannot add a header or a recipient", async () => {
     const server = await smtp();
     await put(

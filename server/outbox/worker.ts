@@ -5,6 +5,11 @@
  * lease is still ours. An instance killed mid-send leaves its rows leased: when the lease runs out,
  * any instance retries them. A message the relay accepted is marked sent at once, so only a crash
  * between the relay's answer and that update sends it again, with the same Message-ID.
+ *
+ * Giving up happens in two places: when a failure is recorded after the message's time is up, and
+ * in the claim itself, for a row that was tried before and is due again past that time. The second
+ * catches a row whose sends never record an outcome (the sender stopped mid-send each time): it
+ * would otherwise be claimed again after every lease, forever.
  */
 import { sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
@@ -47,6 +52,17 @@ function retryDelayMs(attempts: number, timing: OutboxTiming): number {
   return Math.round(plain * (0.75 + Math.random() * 0.5));
 }
 
+/** "24 h", "1 min", "30 s": how long the outbox tried, as a give-up reason states it. */
+function describeSpan(ms: number): string {
+  if (ms >= 3_600_000) return `${Math.round(ms / 3_600_000)} h`;
+  if (ms >= 60_000) return `${Math.round(ms / 60_000)} min`;
+  return `${Math.round(ms / 1000)} s`;
+}
+
+/**
+ * A claimed row: handed out (`pending`, to be sent now) or, when the claim gave it up instead,
+ * `failed` with its reason in `last_error`.
+ */
 type Claimed = {
   id: number;
   key: string;
@@ -54,6 +70,8 @@ type Claimed = {
   payload: unknown;
   message_id: string | null;
   attempts: number;
+  status: "pending" | "failed";
+  last_error: string | null;
 };
 
 /** Where each channel goes; a channel without one stays pending until it is configured. */
@@ -86,6 +104,17 @@ export function startOutboxWorker({
     channels.map((c) => sql`${c}`),
     sql`, `,
   );
+  const giveUpAfter = sql`make_interval(secs => ${timing.giveUpMs / 1000})`;
+  // Given up by the claim: a row tried before and due again after its time is up. Its last_error
+  // holds the latest outcome recorded; none means no attempt ever recorded one (each sender
+  // stopped mid-send). A row never tried (its channel was not configured, or no instance ran)
+  // still gets its one attempt.
+  const abandoned = sql`(attempts > 0 AND now() >= created_at + ${giveUpAfter})`;
+  const abandonedReason = sql`'gave up after ' || attempts
+    || CASE WHEN attempts = 1 THEN ' attempt' ELSE ' attempts' END
+    || ' over ' || ${describeSpan(timing.giveUpMs)}::text
+    || coalesce('; last error recorded: ' || last_error,
+                ': no outcome was recorded (the sender stopped mid-send)')`;
   let stopped = false;
   let running: Promise<void> | null = null;
   let again = false;
@@ -110,14 +139,15 @@ export function startOutboxWorker({
         error instanceof DeliveryError ? error : new DeliveryError((error as Error).message, false);
       const reason = failure.message.slice(0, 500);
       const delay = retryDelayMs(row.attempts, timing);
+      const retryAt = sql`now() + make_interval(secs => ${delay / 1000})`;
+      const final = sql`(${failure.permanent} OR ${retryAt} > created_at + ${giveUpAfter})`;
       const [after] = await queryRows<{ status: string }>(
         db,
         sql`
         UPDATE outbox SET last_error = ${reason},
-          status = CASE WHEN ${failure.permanent}
-            OR now() + make_interval(secs => ${delay / 1000}) > created_at + make_interval(secs => ${timing.giveUpMs / 1000})
-            THEN 'failed' ELSE 'pending' END,
-          next_attempt_at = now() + make_interval(secs => ${delay / 1000})
+          status = CASE WHEN ${final} THEN 'failed' ELSE 'pending' END,
+          failed_at = CASE WHEN ${final} THEN now() END,
+          next_attempt_at = ${retryAt}
         WHERE ${ours}
         RETURNING status`,
       );
@@ -139,20 +169,41 @@ export function startOutboxWorker({
 
   async function drain() {
     while (!stopped) {
+      // Every expression sees the row as it was before this statement.
       const claimed = await queryRows<Claimed>(
         db,
         sql`
-        UPDATE outbox SET attempts = attempts + 1,
-          next_attempt_at = now() + make_interval(secs => ${timing.leaseMs / 1000})
+        UPDATE outbox SET
+          status = CASE WHEN ${abandoned} THEN 'failed' ELSE 'pending' END,
+          failed_at = CASE WHEN ${abandoned} THEN now() END,
+          last_error = CASE WHEN ${abandoned} THEN ${abandonedReason} ELSE last_error END,
+          attempts = CASE WHEN ${abandoned} THEN attempts ELSE attempts + 1 END,
+          next_attempt_at = CASE WHEN ${abandoned} THEN next_attempt_at
+            ELSE now() + make_interval(secs => ${timing.leaseMs / 1000}) END
         WHERE id IN (
           SELECT id FROM outbox
           WHERE status = 'pending' AND next_attempt_at <= now() AND channel IN (${channelList})
           ORDER BY next_attempt_at, id LIMIT ${timing.batch}
           FOR UPDATE SKIP LOCKED)
-        RETURNING id, key, channel, payload, message_id, attempts`,
+        RETURNING id, key, channel, payload, message_id, attempts, status, last_error`,
       );
       if (claimed.length === 0) return;
-      await Promise.all(claimed.map((row) => deliver({ ...row, id: Number(row.id) })));
+      for (const row of claimed.filter((r) => r.status === "failed"))
+        log.error(
+          {
+            event: "outbox.gave_up",
+            outboxId: Number(row.id),
+            channel: row.channel,
+            attempts: row.attempts,
+            reason: row.last_error,
+          },
+          "outbox message not delivered: gave up",
+        );
+      await Promise.all(
+        claimed
+          .filter((r) => r.status === "pending")
+          .map((row) => deliver({ ...row, id: Number(row.id) })),
+      );
     }
   }
 
