@@ -35,7 +35,7 @@ export async function openServices(
     },
     log,
   });
-  waitlist.onCreated(() => outbox.wake());
+  waitlist.onEnqueued(() => outbox.wake());
   return {
     database,
     waitlist,

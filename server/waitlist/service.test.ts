@@ -8,19 +8,29 @@ import { databaseForThisFile } from "#tests/support/database.ts";
 
 const database = databaseForThisFile();
 
-test("a new entry and its outbox rows commit together; a repeat adds neither; the admin list reads the forwarding state", async () => {
+function waitlistWithReceivers() {
   const env = parseEnv({
     WAITLIST_FORWARD_URL: "http://127.0.0.1:1/formResponse",
     WAITLIST_FORWARD_FIELDS: "a,b,c,d",
     SLACK_WEBHOOK_URL: "https://hooks.slack.example/x",
     WAITLIST_RATE_LIMIT: "0",
   });
-  const waitlist = createWaitlistService({
-    db: database().db,
-    env,
-    log: pino({ level: "silent" }),
-  });
-  const meta = { clientKey: "test", requestId: "r1" };
+  return createWaitlistService({ db: database().db, env, log: pino({ level: "silent" }) });
+}
+
+const meta = { clientKey: "test", requestId: "r1" };
+
+/** The outbox rows that name the entry with this address, by channel and key. */
+const outboxOf = (email: string) =>
+  queryRows<{ key: string; channel: string; payload: { text?: string } }>(
+    database().db,
+    sql`SELECT o.key, o.channel, o.payload FROM outbox o
+        JOIN waitlist_entries w ON o.key LIKE 'waitlist-%:' || w.id
+        WHERE lower(w.email) = ${email} ORDER BY o.channel`,
+  );
+
+test("a new entry and its outbox rows commit together; a repeat adds neither; the admin list reads the forwarding state", async () => {
+  const waitlist = waitlistWithReceivers();
   const submit = (email: string) => waitlist.submit({ name: "Ada", email, company: "Acme" }, meta);
   const results = await Promise.all([
     submit("ada@example.com"),
@@ -30,19 +40,39 @@ test("a new entry and its outbox rows commit together; a repeat adds neither; th
   expect(results.map((r) => r.kind).sort()).toEqual(["created", "created", "exists"]);
   expect((await submit("bob@example.com")).kind).toBe("exists");
 
-  const rows = await queryRows<{ key: string; channel: string; entry_email: string }>(
-    database().db,
-    sql`SELECT o.key, o.channel, w.email AS entry_email FROM outbox o
-        JOIN waitlist_entries w ON o.key IN ('waitlist-forward:' || w.id, 'waitlist-slack:' || w.id)
-        ORDER BY o.key`,
-  );
-  expect(rows).toHaveLength(4);
-  expect(rows.filter((r) => r.channel === "forward")).toHaveLength(2);
-  expect(rows.filter((r) => r.channel === "slack")).toHaveLength(2);
+  // The confirmation mail and the collector's copy; Slack hears of an entry only once confirmed.
+  for (const email of ["ada@example.com", "bob@example.com"])
+    expect((await outboxOf(email)).map((r) => r.channel)).toEqual(["email", "forward"]);
 
   const { entries } = await waitlist.list({ query: "", limit: 10 });
   expect(entries.map((e) => [e.forwardStatus, e.forwardAttempts])).toEqual([
     ["pending", 0],
     ["pending", 0],
   ]);
+});
+
+test("confirming an entry puts one Slack notice in the outbox with it and wakes the worker; pressing again adds none", async () => {
+  const waitlist = waitlistWithReceivers();
+  let wakes = 0;
+  waitlist.onEnqueued(() => wakes++);
+  await waitlist.submit(
+    { name: "Cleo <Confirm>", email: "cleo@example.com", company: "C&Co" },
+    meta,
+  );
+  expect(wakes).toBe(1);
+  const [mail] = (await outboxOf("cleo@example.com")).filter((r) => r.channel === "email");
+  const [, token] = /\/waitlist\/confirm\?token=([\w-]+)/.exec(JSON.stringify(mail?.payload)) ?? [];
+
+  expect(await waitlist.useLink("confirm", token!, meta)).toEqual({ kind: "confirmed" });
+  expect(wakes).toBe(2);
+  const slack = (await outboxOf("cleo@example.com")).filter((r) => r.channel === "slack");
+  expect(slack).toHaveLength(1);
+  expect(slack[0]?.key).toMatch(/^waitlist-slack:\d+$/);
+  expect(slack[0]?.payload.text).toBe(
+    "Waitlist entry confirmed: Cleo &lt;Confirm&gt; &lt;cleo@example.com&gt;, C&amp;Co",
+  );
+
+  expect(await waitlist.useLink("confirm", token!, meta)).toEqual({ kind: "gone" });
+  expect(wakes).toBe(2);
+  expect((await outboxOf("cleo@example.com")).filter((r) => r.channel === "slack")).toHaveLength(1);
 });

@@ -54,28 +54,29 @@ type ExportRow = WaitlistRow & {
 
 export type WaitlistService = WaitlistPort & {
   allForExport: () => Promise<ExportRow[]>;
-  /** Called after a new entry that put messages in the outbox, so they go out at once. */
-  onCreated: (listener: () => void) => void;
+  /**
+   * Called after a change put messages in the outbox (a new entry, a confirmation), so that they
+   * go out at once.
+   */
+  onEnqueued: (listener: () => void) => void;
 };
 
 /** The outbox key of an entry's post to the collector: one per entry, whatever is retried. */
 const forwardKey = (id: number) => `waitlist-forward:${id}`;
+/** The outbox key of the Slack notice that an entry was confirmed: one per entry. */
+const slackKey = (id: number) => `waitlist-slack:${id}`;
 
 /** Every outbox key that names an entry: what erasing the entry erases with it (decision 023). */
-const entryKeys = (id: number) => [
-  forwardKey(id),
-  `waitlist-slack:${id}`,
-  `waitlist-confirm-mail:${id}`,
-];
+const entryKeys = (id: number) => [forwardKey(id), slackKey(id), `waitlist-confirm-mail:${id}`];
 
 /** The links of a mail: built from SITE_URL, never from the request that caused it. */
 const linkTo = (env: Env, page: "confirm" | "remove", token: string) =>
   `${env.siteUrl}/waitlist/${page}?token=${token}`;
 
 /**
- * What a new entry causes (decisions 022, 023): the confirmation mail, the collector's copy and the
- * operator's Slack notice. The mail's links carry tokens whose hashes `tokens` receives, to be
- * stored in the same transaction.
+ * What a new entry causes (decisions 022, 023): the confirmation mail and the collector's copy
+ * (the collector gets every new entry). The mail's links carry tokens whose hashes `tokens`
+ * receives, to be stored in the same transaction.
  */
 function messagesFor(
   row: WaitlistRow,
@@ -114,15 +115,20 @@ function messagesFor(
       channel: "forward",
       payload: { name: row.name, email: row.email, company: row.company, message: row.message },
     });
-  if (env.slackWebhookUrl) {
-    const who = `${row.name} <${row.email}>${row.company ? `, ${row.company}` : ""}`;
-    messages.push({
-      key: `waitlist-slack:${row.id}`,
-      channel: "slack",
-      payload: { text: `New waitlist entry: ${slackText(who)}` },
-    });
-  }
   return messages;
+}
+
+/** What a confirmation causes: the operator's Slack notice, when Slack is configured. */
+function messagesOnConfirm(row: WaitlistRow, env: Env): OutboxMessage[] {
+  if (!env.slackWebhookUrl) return [];
+  const who = `${row.name} <${row.email}>${row.company ? `, ${row.company}` : ""}`;
+  return [
+    {
+      key: slackKey(row.id),
+      channel: "slack",
+      payload: { text: `Waitlist entry confirmed: ${slackText(who)}` },
+    },
+  ];
 }
 
 /** The entries with their forwarding state, joined on the outbox row that carries it. */
@@ -157,6 +163,9 @@ export function createWaitlistService({
   log: FastifyBaseLogger;
 }): WaitlistService {
   const listeners: (() => void)[] = [];
+  const enqueued = () => {
+    for (const listener of listeners) listener();
+  };
   const insertEntry = createInsertBatcher(db, async (tx, created) => {
     const tokens: ReturnType<typeof tokenRow>[] = [];
     const messages = created.flatMap((row) => messagesFor(row, env, tokens));
@@ -176,7 +185,7 @@ export function createWaitlistService({
   let submissions = 0;
 
   return {
-    onCreated(listener) {
+    onEnqueued(listener) {
       listeners.push(listener);
     },
 
@@ -243,7 +252,7 @@ export function createWaitlistService({
           landingPath: entry.landing_path,
         });
         if (!created) return { kind: "exists" };
-        for (const listener of listeners) listener();
+        enqueued();
         return { kind: "created" };
       } catch (error) {
         log.error(
@@ -267,6 +276,7 @@ export function createWaitlistService({
     async useLink(purpose, token, meta): Promise<LinkResult> {
       if (!isWellFormedToken(token)) return { kind: "gone" };
       try {
+        let notices = 0;
         const done = await db.transaction(async (tx) => {
           // One statement takes the token: of two presses at once, only one finds it unused.
           const [used] = await tx
@@ -276,12 +286,15 @@ export function createWaitlistService({
             .returning({ entryId: waitlistTokens.entryId });
           if (!used) return false;
           if (purpose === "confirm") {
-            await tx
+            const [confirmed] = await tx
               .update(waitlistEntries)
               .set({ state: "confirmed", confirmedAt: sql`now()` })
               .where(
                 and(eq(waitlistEntries.id, used.entryId), eq(waitlistEntries.state, "waiting")),
-              );
+              )
+              .returning();
+            // Committed with the confirmation, under one key per entry: never a second notice.
+            if (confirmed) notices = await enqueue(tx, messagesOnConfirm(confirmed, env));
           } else {
             // Erasure: the outbox rows that carry the name and address, then the entry (its
             // tokens go with it).
@@ -290,6 +303,7 @@ export function createWaitlistService({
           }
           return true;
         });
+        if (notices > 0) enqueued();
         log.info(
           { event: `waitlist.link_${purpose}`, reqId: meta.requestId, done },
           done ? "waitlist link used" : "waitlist link no longer works",

@@ -1,8 +1,9 @@
 /**
  * The outbox end to end (decision 022): the production build with SMTP_URL on a real
  * SMTP server on loopback, a collector (WAITLIST_FORWARD_URL) and a Slack webhook receiver (https,
- * a certificate the server is told to trust). Each new entry reaches each of them once, also when
- * the receiver was down and the server was killed with SIGKILL in between.
+ * a certificate the server is told to trust). Each new entry reaches the collector once, and each
+ * confirmed entry Slack once, also when the receiver was down and the server was killed with
+ * SIGKILL in between.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer as createHttpServer, type IncomingMessage, type Server } from "node:http";
@@ -72,7 +73,26 @@ const outboxEnv = () => ({
 
 const post = submitToWaitlist;
 
-test("each new entry reaches the collector and Slack once; a repeat adds nothing; SMTP_URL means no local inbox", async () => {
+/** The confirm link of the confirmation mail sent to `address`, once that mail has arrived. */
+async function confirmLinkFor(address: string): Promise<string> {
+  const mailTo = () => smtp.received.find((mail) => mail.to.includes(address));
+  await expect.poll(() => mailTo() !== undefined, { timeout: 20_000 }).toBe(true);
+  const link = /https?:\/\/\S+\/waitlist\/confirm\?token=[\w-]+/.exec(mailTo()?.parsed.text ?? "");
+  expect(link, `the mail to ${address} has a confirm link`).not.toBeNull();
+  return link![0];
+}
+
+/** Presses the confirm page's button, as its form posts it; resolves with the status. */
+async function pressConfirm(link: string): Promise<number> {
+  const answer = await fetch(link, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ token: new URL(link).searchParams.get("token")! }).toString(),
+  });
+  return answer.status;
+}
+
+test("each new entry reaches the collector once and Slack not yet; its confirmation reaches Slack once, a second press nothing; SMTP_URL means no local inbox", async () => {
   const server = await startServer(outboxEnv());
   try {
     expect(server.output()).not.toContain("Local inbox");
@@ -84,20 +104,26 @@ test("each new entry reaches the collector and Slack once; a repeat adds nothing
     expect((await post(server.url, { name: "Bob", email: "BOB@example.com" })).status).toBe(202);
 
     await expect.poll(() => collector.bodies.length, { timeout: 20_000 }).toBe(2);
-    await expect.poll(() => slack.bodies.length, { timeout: 20_000 }).toBe(2);
-    await new Promise((r) => setTimeout(r, 3_000));
-    expect(collector.bodies).toHaveLength(2);
-    expect(slack.bodies).toHaveLength(2);
-    const eve = slack.bodies
-      .map((b) => JSON.parse(b) as { text: string })
-      .find((b) => /Eve/.test(b.text));
-    // The visitor's text cannot ping the channel or make a link in Slack.
-    expect(eve?.text).toBe(
-      "New waitlist entry: &lt;!channel&gt; Eve &lt;eve@example.com&gt;, A&amp;B",
-    );
     expect(
       new URLSearchParams(collector.bodies.find((b) => b.includes("eve"))).get("entry.3"),
     ).toBe("A&B");
+    const confirmEve = await confirmLinkFor("eve@example.com");
+    // Long enough for a Slack notice to have gone out, had a new entry caused one.
+    await new Promise((r) => setTimeout(r, 3_000));
+    expect(slack.bodies).toHaveLength(0);
+
+    expect(await pressConfirm(confirmEve)).toBe(200);
+    await expect.poll(() => slack.bodies.length, { timeout: 20_000 }).toBe(1);
+    // The visitor's text cannot ping the channel or make a link in Slack.
+    expect((JSON.parse(slack.bodies[0]!) as { text: string }).text).toBe(
+      "Waitlist entry confirmed: &lt;!channel&gt; Eve &lt;eve@example.com&gt;, A&amp;B",
+    );
+
+    // The same button pressed again (another tab, the back button): the link no longer works.
+    expect(await pressConfirm(confirmEve)).toBe(410);
+    await new Promise((r) => setTimeout(r, 3_000));
+    expect(slack.bodies).toHaveLength(1);
+    expect(collector.bodies).toHaveLength(2);
   } finally {
     await server.stop();
     collector.bodies.length = 0;
@@ -105,13 +131,14 @@ test("each new entry reaches the collector and Slack once; a repeat adds nothing
   }
 });
 
-test("with the receivers down, the entry is acknowledged at once, and survives kill -9 to arrive once after restart", async () => {
+test("with the receivers down, the entry and its confirmation are acknowledged at once, and survive kill -9 to arrive once after restart", async () => {
   collector.up = false;
   slack.up = false;
   const first = await startServer(outboxEnv());
   const started = Date.now();
   expect((await post(first.url, { name: "Kim", email: "kim@example.com" })).status).toBe(202);
   expect(Date.now() - started).toBeLessThan(2_000);
+  expect(await pressConfirm(await confirmLinkFor("kim@example.com"))).toBe(200);
   await new Promise((r) => setTimeout(r, 1_000));
   await first.stop("SIGKILL");
 
