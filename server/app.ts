@@ -25,6 +25,7 @@ import { responseHeaders } from "#server/security-headers.ts";
 import type { Sessions } from "#server/session.ts";
 import { readStylesheets } from "#server/static-assets.ts";
 import type { WaitlistService } from "#server/waitlist/service.ts";
+import type { DeliveriesPort } from "#src/lib/deliveries.ts";
 
 export type AppOptions = {
   env: Env;
@@ -37,6 +38,8 @@ export type AppOptions = {
   sessions: Sessions;
   verifyIdToken: TokenVerifier;
   waitlist: WaitlistService;
+  /** The outbox, read for the admin's deliveries page. */
+  deliveries: DeliveriesPort;
   /** Answers when the database does; throws when it does not. */
   ping: () => Promise<void>;
   /** Structured logs; none when omitted (development, some tests). */
@@ -87,6 +90,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     getBuild: options.getBuild,
     stylesheets: options.clientDir ? await readStylesheets(options.clientDir) : new Map(),
     waitlist,
+    deliveries: options.deliveries,
     adminGuard,
   });
   await app.register(pages, { render, sessions, routes, cache: mode === "production" });

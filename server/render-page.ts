@@ -15,6 +15,7 @@ import { htmlSecurityHeaders } from "#server/security-headers.ts";
 import type { Sessions } from "#server/session.ts";
 import { waitlistClientKey } from "#server/waitlist/rate-limit.ts";
 import type { WaitlistService } from "#server/waitlist/service.ts";
+import type { DeliveriesPort } from "#src/lib/deliveries.ts";
 import type { AdminAccess } from "#src/lib/guards.ts";
 
 export type RenderedPage = {
@@ -35,6 +36,7 @@ export type PageRendererOptions = {
   /** The build's stylesheets by URL path, inlined into production pages. */
   stylesheets: ReadonlyMap<string, string>;
   waitlist: WaitlistService;
+  deliveries: DeliveriesPort;
   adminGuard: AdminGuard;
 };
 
@@ -104,6 +106,7 @@ export function createPageRenderer(options: PageRendererOptions) {
       requestId: req.id,
       reportError: (error: unknown) => reportRenderError(req, error),
       waitlist: options.waitlist,
+      deliveries: options.deliveries,
       adminAccess: adminAccessFor(req, session),
     });
 

@@ -1,7 +1,7 @@
 /**
  * Everything the HTTP app depends on, opened once at start-up and closed in reverse order on
  * shutdown: the database (migrated), the waitlist, the outbox worker that delivers mail and
- * webhooks, sessions, token checks.
+ * webhooks and what the admin sees of it, sessions, token checks.
  */
 import type { FastifyBaseLogger } from "fastify";
 import { openDatabase } from "#db/client.ts";
@@ -9,6 +9,7 @@ import type { Env, SmtpRelay } from "#server/env.ts";
 import { createAccounts } from "#server/firebase-admin.ts";
 import { createSessions, resolveSessionSecrets } from "#server/session.ts";
 import { createSessionStore } from "#server/session-store.ts";
+import { createDeliveries } from "#server/outbox/deliveries.ts";
 import { createEmailSender } from "#server/outbox/email.ts";
 import { startOutboxWorker } from "#server/outbox/worker.ts";
 import { createWaitlistService } from "#server/waitlist/service.ts";
@@ -39,6 +40,7 @@ export async function openServices(
   return {
     database,
     waitlist,
+    deliveries: createDeliveries(database.db),
     ping: database.ping,
     sessions: createSessions(
       env,

@@ -1,4 +1,5 @@
-import { Form } from "react-router";
+import { Form, Link } from "react-router";
+import { formatDateTime } from "#src/lib/date-time.ts";
 import { requireAdmin } from "#src/lib/guards.ts";
 import { SIGNED_IN_ONLY } from "#src/lib/route-handle.ts";
 import { failure } from "#src/lib/http-errors.ts";
@@ -32,12 +33,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   }
 }
 
-const dateTime = new Intl.DateTimeFormat("en-US", {
-  dateStyle: "medium",
-  timeStyle: "short",
-  timeZone: "UTC",
-});
-
 const FORWARD_LABEL = {
   none: "Not forwarded",
   pending: "Pending",
@@ -57,11 +52,16 @@ export default function AdminWaitlist({ loaderData }: Route.ComponentProps) {
             {query ? `; ${matching.toLocaleString("en-US")} matching “${query}”` : ""}.
           </p>
         </div>
-        <Button asChild variant="secondary">
-          <a href="/api/admin/waitlist.csv" download>
-            Export CSV
-          </a>
-        </Button>
+        <div className="flex flex-wrap gap-3">
+          <Button asChild variant="secondary">
+            <Link to="/admin/deliveries">Deliveries</Link>
+          </Button>
+          <Button asChild variant="secondary">
+            <a href="/api/admin/waitlist.csv" download>
+              Export CSV
+            </a>
+          </Button>
+        </div>
       </div>
       <Form method="get" role="search" className="mt-8 flex max-w-lg gap-2">
         <label htmlFor="waitlist-search" className="sr-only">
@@ -113,7 +113,7 @@ export default function AdminWaitlist({ loaderData }: Route.ComponentProps) {
               entries.map((e) => (
                 <tr key={e.id} className="border-t border-rule align-top">
                   <td className="px-4 py-3 whitespace-nowrap tabular-nums">
-                    {dateTime.format(new Date(e.createdAt))}
+                    {formatDateTime(e.createdAt)}
                   </td>
                   <td className="px-4 py-3 font-medium">{e.name}</td>
                   <td className="px-4 py-3">{e.email}</td>

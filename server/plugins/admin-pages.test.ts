@@ -1,0 +1,177 @@
+/**
+ * The admin's pages through the pages plugin and React Router's own route modules (loaded by Vite,
+ * as `npm run dev` loads them), on a real PGlite database, with real accounts in the Firebase Auth
+ * emulator: the one admin guard decides what a page answers, and what an administrator sees.
+ */
+import { sql } from "drizzle-orm";
+import Fastify, { type FastifyInstance } from "fastify";
+import { pino } from "pino";
+import type { ServerBuild } from "react-router";
+import { createServer, type ViteDevServer } from "vite";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { createAdminGuard } from "#server/admin-guard.ts";
+import { startEmulatorFor, type StopEmulator } from "#server/auth-emulator.ts";
+import { parseEnv } from "#server/env.ts";
+import { createDeliveries } from "#server/outbox/deliveries.ts";
+import { enqueue } from "#server/outbox/outbox.ts";
+import errors from "#server/plugins/errors.ts";
+import pages from "#server/plugins/pages.ts";
+import session from "#server/plugins/session.ts";
+import { createPageRenderer } from "#server/render-page.ts";
+import { createWaitlistService } from "#server/waitlist/service.ts";
+import {
+  createVerifiedAccount,
+  deleteAccount,
+  idTokenFor,
+  type Account,
+} from "#tests/support/accounts.ts";
+import { databaseForThisFile } from "#tests/support/database.ts";
+import { E2E_EMULATOR_HOST, E2E_PROJECT_ID } from "#tests/support/e2e-env.ts";
+import { sessionsFor } from "#tests/support/unit-app.ts";
+
+const database = databaseForThisFile();
+
+const FIREBASE = {
+  FIREBASE_PROJECT_ID: E2E_PROJECT_ID,
+  FIREBASE_AUTH_EMULATOR_HOST: E2E_EMULATOR_HOST,
+};
+const REFUSED = "SMTP 550: Mailbox unavailable";
+
+let vite: ViteDevServer;
+let stopEmulator: StopEmulator;
+let admin: Account;
+let member: Account;
+let server: FastifyInstance;
+
+beforeAll(async () => {
+  // Only the server build is loaded: no browser bundles to optimise.
+  vite = await createServer({
+    server: { middlewareMode: true, hmr: false },
+    appType: "custom",
+    logLevel: "silent",
+    optimizeDeps: { noDiscovery: true },
+  });
+  stopEmulator = await startEmulatorFor(parseEnv(FIREBASE));
+  [admin, member] = await Promise.all([
+    createVerifiedAccount("deliveries-admin"),
+    createVerifiedAccount("deliveries-member"),
+  ]);
+
+  const deps = sessionsFor(database(), { ...FIREBASE, ADMIN_EMAILS: admin.email });
+  const getBuild = () =>
+    vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>;
+  const log = pino({ level: "silent" });
+  server = Fastify();
+  await server.register(errors);
+  await server.register(session, deps);
+  await server.register(pages, {
+    render: createPageRenderer({
+      env: deps.env,
+      mode: "development",
+      getBuild,
+      stylesheets: new Map(),
+      waitlist: createWaitlistService({ db: database().db, env: deps.env, log }),
+      deliveries: createDeliveries(database().db),
+      adminGuard: createAdminGuard(deps),
+    }),
+    sessions: deps.sessions,
+    routes: (await getBuild()).routes,
+    cache: false,
+  });
+
+  // What the worker leaves behind: a mail the relay refused, and a collector post given up.
+  await database().db.transaction((tx) =>
+    enqueue(tx, [
+      {
+        key: "refused-mail",
+        channel: "email",
+        email: {
+          from: { name: "Tieout", address: "hello@tieout.ai" },
+          to: { name: "Fay", address: "fay@example.com" },
+          subject: "Confirm",
+          text: "Confirm",
+        },
+      },
+      {
+        key: "refused-post",
+        channel: "forward",
+        payload: { name: "Lee Lead", email: "lee@example.com", company: null, message: null },
+      },
+    ]),
+  );
+  await database().db.execute(sql`
+    UPDATE outbox SET status = 'failed', attempts = 1, failed_at = now(),
+      last_error = CASE key WHEN 'refused-mail' THEN ${REFUSED} ELSE 'collector answered 404' END`);
+}, 120_000);
+
+afterAll(async () => {
+  await server?.close();
+  await Promise.all([admin, member].filter(Boolean).map(deleteAccount));
+  await stopEmulator?.();
+  await vite?.close();
+}, 30_000);
+
+/** The text a reader sees in a piece of server-rendered HTML, one space between the parts. */
+function textOf(html: string | undefined): string {
+  return (html ?? "")
+    .replace(/<!--.*?-->/gs, "")
+    .replace(/<[^>]+>/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+/** Signs the account in as the browser does (its ID token for a session); the cookie's pair. */
+async function cookieFor(account: Account): Promise<string> {
+  const answer = await server.inject({
+    method: "POST",
+    url: "/api/session",
+    headers: { authorization: `Bearer ${await idTokenFor(account)}` },
+  });
+  expect(answer.statusCode).toBe(200);
+  const [cookie] = answer.cookies;
+  return `${cookie!.name}=${cookie!.value}`;
+}
+
+describe("/admin/deliveries", () => {
+  test("signed out, the page sends the visitor to sign in", async () => {
+    const answer = await server.inject({ url: "/admin/deliveries" });
+    expect(answer.statusCode).toBe(302);
+    expect(answer.headers.location).toBe("/login");
+    expect(answer.body).not.toContain(REFUSED);
+  });
+
+  test("a signed-in account that is not an administrator gets 403, and none of the outbox", async () => {
+    const answer = await server.inject({
+      url: "/admin/deliveries",
+      headers: { cookie: await cookieFor(member) },
+    });
+    expect(answer.statusCode).toBe(403);
+    expect(answer.headers["cache-control"]).toBe("private, no-store");
+    expect(answer.body).toContain("This account may not see the deliveries.");
+    expect(answer.body).not.toContain(REFUSED);
+    expect(answer.body).not.toContain("fay@example.com");
+  });
+
+  test("an administrator sees the counts and each failed delivery with its reason; a collector post shows no lead", async () => {
+    const answer = await server.inject({
+      url: "/admin/deliveries",
+      headers: { cookie: await cookieFor(admin) },
+    });
+    expect(answer.statusCode).toBe(200);
+    expect(answer.headers["cache-control"]).toBe("private, no-store");
+    const html = answer.body;
+    expect(textOf(/<ul aria-label="Messages by state".*?<\/ul>/s.exec(html)?.[0])).toBe(
+      "2 failed 0 waiting to be sent 0 sent",
+    );
+    const rows = [...html.matchAll(/<tr.*?<\/tr>/gs)].map((row) => textOf(row[0]));
+    expect(rows.find((row) => row.includes("fay@example.com"))).toMatch(
+      new RegExp(`^Email fay@example\\.com 1 .+ ${REFUSED}$`),
+    );
+    expect(rows.find((row) => row.includes("The form collector"))).toMatch(
+      /^Form collector The form collector 1 .+ collector answered 404$/,
+    );
+    // A collector post carries a lead's name and address: the page names only the channel.
+    expect(html).not.toContain("lee@example.com");
+    expect(html).toContain('href="/admin/waitlist"');
+  });
+});

@@ -1,0 +1,184 @@
+/**
+ * The admin's deliveries page (decision 022): what the outbox holds, in plain words. Failed
+ * messages come first, newest first, each with the reason it was given up; then the messages still
+ * waiting, oldest first. Times are UTC, as on the waitlist page.
+ */
+import type { ReactNode } from "react";
+import { Link } from "react-router";
+import { formatDateTime } from "#src/lib/date-time.ts";
+import type {
+  DeliveriesOverview,
+  DeliveryChannel,
+  FailedDelivery,
+  WaitingDelivery,
+} from "#src/lib/deliveries.ts";
+import { Button } from "#src/ui/button.tsx";
+import { Container } from "#src/ui/container.tsx";
+
+const CHANNEL: Record<DeliveryChannel, { name: string; to: string }> = {
+  email: { name: "Email", to: "" },
+  forward: { name: "Form collector", to: "The form collector" },
+  slack: { name: "Slack notice", to: "The Slack channel" },
+};
+
+const count = (n: number) => n.toLocaleString("en-US");
+
+/** Where a message goes: an email's addresses, or the one destination of the other channels. */
+function recipientOf(delivery: FailedDelivery | WaitingDelivery): string {
+  return delivery.recipient ?? CHANNEL[delivery.channel].to;
+}
+
+function DeliveryTable({
+  label,
+  headings,
+  empty,
+  children,
+}: {
+  label: string;
+  headings: string[];
+  empty: string;
+  children: ReactNode[];
+}) {
+  return (
+    <div
+      role="region"
+      aria-label={label}
+      tabIndex={0}
+      className="mt-4 overflow-x-auto rounded-xl border border-rule bg-card"
+    >
+      <table className="w-full min-w-[56rem] border-collapse text-left text-sm">
+        <thead className="bg-ledger-soft">
+          <tr>
+            {headings.map((h) => (
+              <th key={h} scope="col" className="px-4 py-3 font-semibold">
+                {h}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {children.length === 0 ? (
+            <tr>
+              <td colSpan={headings.length} className="px-4 py-8 text-center text-ink-soft">
+                {empty}
+              </td>
+            </tr>
+          ) : (
+            children
+          )}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+const CELL = "px-4 py-3";
+const WHEN = `${CELL} whitespace-nowrap tabular-nums`;
+
+/** "Showing the latest 100 of 340." when the table holds fewer rows than there are. */
+function Shown({ shown, total, which }: { shown: number; total: number; which: string }) {
+  if (total <= shown) return null;
+  return (
+    <p className="mt-3 text-sm text-ink-soft">
+      Showing the {which} {count(shown)} of {count(total)}.
+    </p>
+  );
+}
+
+export function DeliveriesView({ counts, failed, waiting }: DeliveriesOverview) {
+  return (
+    <Container className="py-10 sm:py-14">
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <h1 className="font-serif text-4xl font-semibold tracking-tight">Deliveries</h1>
+          <p className="mt-2 text-ink-soft">
+            Confirmation mails, posts to the form collector and Slack notices.
+          </p>
+        </div>
+        <Button asChild variant="secondary">
+          <Link to="/admin/waitlist">Back to the waitlist</Link>
+        </Button>
+      </div>
+
+      <ul aria-label="Messages by state" className="mt-8 flex flex-wrap gap-3">
+        {[
+          { n: counts.failed, what: "failed" },
+          { n: counts.pending, what: "waiting to be sent" },
+          { n: counts.sent, what: "sent" },
+        ].map(({ n, what }) => (
+          <li key={what} className="rounded-xl border border-rule bg-card px-5 py-3">
+            <span className="text-2xl font-semibold tabular-nums">{count(n)}</span> {what}
+          </li>
+        ))}
+      </ul>
+
+      <section aria-labelledby="failed-heading" className="mt-10">
+        <h2 id="failed-heading" className="font-serif text-2xl font-semibold">
+          Failed
+        </h2>
+        <p className="mt-1 text-ink-soft">
+          Messages that were given up, newest first, with the reason. They are not tried again.
+        </p>
+        <DeliveryTable
+          label="Failed deliveries"
+          headings={[
+            "Channel",
+            "Recipient",
+            "Attempts",
+            "Queued (UTC)",
+            "Given up (UTC)",
+            "Reason",
+          ]}
+          empty="Nothing has failed."
+        >
+          {failed.map((d) => (
+            <tr key={d.id} className="border-t border-rule align-top">
+              <td className={CELL}>{CHANNEL[d.channel].name}</td>
+              <td className={`${CELL} break-words`}>{recipientOf(d)}</td>
+              <td className={`${CELL} tabular-nums`}>{d.attempts}</td>
+              <td className={WHEN}>{formatDateTime(d.createdAt)}</td>
+              <td className={WHEN}>{d.failedAt ? formatDateTime(d.failedAt) : "Not recorded"}</td>
+              <td className={`${CELL} max-w-md break-words`}>
+                {d.reason ?? "No reason was recorded."}
+              </td>
+            </tr>
+          ))}
+        </DeliveryTable>
+        <Shown shown={failed.length} total={counts.failed} which="latest" />
+      </section>
+
+      <section aria-labelledby="waiting-heading" className="mt-10">
+        <h2 id="waiting-heading" className="font-serif text-2xl font-semibold">
+          Waiting to be sent
+        </h2>
+        <p className="mt-1 text-ink-soft">
+          Oldest first. A message that keeps failing is retried for 24 hours, then given up.
+        </p>
+        <DeliveryTable
+          label="Messages waiting to be sent"
+          headings={[
+            "Channel",
+            "Recipient",
+            "Attempts",
+            "Queued (UTC)",
+            "Next attempt (UTC)",
+            "Last error",
+          ]}
+          empty="Nothing is waiting to be sent."
+        >
+          {waiting.map((d) => (
+            <tr key={d.id} className="border-t border-rule align-top">
+              <td className={CELL}>{CHANNEL[d.channel].name}</td>
+              <td className={`${CELL} break-words`}>{recipientOf(d)}</td>
+              <td className={`${CELL} tabular-nums`}>{d.attempts}</td>
+              <td className={WHEN}>{formatDateTime(d.createdAt)}</td>
+              <td className={WHEN}>{formatDateTime(d.nextAttemptAt)}</td>
+              <td className={`${CELL} max-w-md break-words`}>{d.lastError ?? "None"}</td>
+            </tr>
+          ))}
+        </DeliveryTable>
+        <Shown shown={waiting.length} total={counts.pending} which="oldest" />
+      </section>
+    </Container>
+  );
+}
