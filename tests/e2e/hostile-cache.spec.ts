@@ -119,7 +119,12 @@ test("every response says whether a shared cache may keep it: private for a sign
   request,
   signedInUser,
 }) => {
-  const paths = [...ALL_PAGES.map((p) => p.path), "/no-such-page", "/admin/waitlist"];
+  const paths = [
+    ...ALL_PAGES.map((p) => p.path),
+    "/no-such-page",
+    "/admin/waitlist",
+    "/admin/deliveries",
+  ];
   const dataPaths = ["/_root.data", "/waitlist.data", "/login.data"];
   for (const path of [...paths, ...dataPaths]) {
     const anonymous = await request.get(path, { maxRedirects: 0 });

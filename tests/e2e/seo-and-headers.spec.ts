@@ -73,7 +73,14 @@ test("robots.txt and sitemap.xml use the configured origin", async ({ request, b
   for (const { path } of PUBLIC_PAGES) expect(xml).toContain(`<loc>${baseURL}${path}</loc>`);
   // Account and admin pages are served, but not offered to search engines.
   expect(xml.match(/<loc>/g)).toHaveLength(PUBLIC_PAGES.length);
-  for (const path of ["/login", "/signup", "/forgot-password", "/admin/waitlist", "/auth/action"])
+  for (const path of [
+    "/login",
+    "/signup",
+    "/forgot-password",
+    "/admin/waitlist",
+    "/admin/deliveries",
+    "/auth/action",
+  ])
     expect(xml).not.toContain(`<loc>${baseURL}${path}</loc>`);
 });
 
