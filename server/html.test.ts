@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { cspHash, cssForPage, finishPage } from "#server/html.ts";
+import { cspHash, finishPage } from "#server/html.ts";
 import { HYDRATION_LOADER } from "#server/hydration-loader.ts";
 import {
   DEFER_ATTRIBUTE,
@@ -75,28 +75,5 @@ describe("the inlined loader", () => {
       HYDRATED_EVENT,
     ])
       expect(HYDRATION_LOADER).toContain(JSON.stringify(name));
-  });
-});
-
-describe("cssForPage", () => {
-  const css =
-    "@layer theme{:root{--x:1}}@layer base{body{margin:0}}@layer components;@layer utilities{.flex{display:flex}.hidden{display:none}" +
-    ".sm\\:px-8{@media (width>=40rem){padding-inline:2rem}}.hover\\:underline{&:hover{text-decoration:underline}}.\\[content-visibility\\:auto\\]{content-visibility:auto}" +
-    ".\\[\\&_svg\\]\\:size-4 svg{width:1rem}" +
-    "@media (width>=40rem){.sm\\:flex{display:flex}.sm\\:grid{display:grid}}@media (hover:hover){.hover\\:grid:hover{display:grid}}}" +
-    '@property --tw-a{syntax:"*";inherits:false}';
-
-  test("keeps the utilities the page's markup uses, and everything outside the utilities layer", () => {
-    // Variants come nested in their utility (sm:px-8) or grouped in one @media block per condition
-    // (sm:flex, sm:grid); a group left empty goes. The & of a variant arrives escaped, as React
-    // writes the attribute.
-    const page =
-      '<div class="flex sm:px-8 sm:flex [content-visibility:auto] [&amp;_svg]:size-4">x</div>';
-    expect(cssForPage(css, page)).toBe(
-      "@layer theme{:root{--x:1}}@layer base{body{margin:0}}@layer components;@layer utilities{.flex{display:flex}" +
-        ".sm\\:px-8{@media (width>=40rem){padding-inline:2rem}}.\\[content-visibility\\:auto\\]{content-visibility:auto}" +
-        ".\\[\\&_svg\\]\\:size-4 svg{width:1rem}@media (width>=40rem){.sm\\:flex{display:flex}}}" +
-        '@property --tw-a{syntax:"*";inherits:false}',
-    );
   });
 });

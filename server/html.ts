@@ -2,8 +2,8 @@
  * Last touches on every server-rendered page, and the Content-Security-Policy hashes that go with
  * them (decisions 006, 009 and 018; the names shared with the app and the loader are in
  * src/lib/hydration-protocol.ts):
- * - the rules of the stylesheet that the page uses are inlined, so the first paint waits for no
- *   request;
+ * - the rules of the stylesheet that the page uses are inlined (server/page-css.ts), so the first
+ *   paint waits for no request;
  * - the loader (src/lib/hydration-loader.ts, compiled at build time) goes first in <head>: it holds
  *   every press made before React is ready and replays it;
  * - on deferred pages (all of them unless a route asks otherwise), React Router's module script
@@ -13,6 +13,7 @@
  */
 import { createHash } from "node:crypto";
 import { HYDRATION_LOADER } from "#server/hydration-loader.ts";
+import { cssForPage } from "#server/page-css.ts";
 import {
   DEFER_ATTRIBUTE,
   DEFER_VALUE,
@@ -84,81 +85,4 @@ export function finishPage(source: string, stylesheets: Stylesheets): FinishedPa
   const styleHashes = new Set<string>();
   for (const [, body = ""] of html.matchAll(INLINE_STYLE)) styleHashes.add(cspHash(body));
   return { html, scriptHashes: [...scriptHashes], styleHashes: [...styleHashes] };
-}
-
-const CLASS_ATTRIBUTE = /\bclass="([^"]*)"/g;
-const HTML_ENTITIES: Record<string, string> = {
-  "&amp;": "&",
-  "&quot;": '"',
-  "&#x27;": "'",
-  "&#39;": "'",
-  "&lt;": "<",
-  "&gt;": ">",
-};
-const CLASS_TOKEN = /\.((?:\\.|[A-Za-z0-9_-])+)/g;
-
-/** Each top-level rule or block of a CSS text, with its prelude (the part before "{"). */
-function topLevelRules(css: string): { prelude: string; text: string }[] {
-  const rules: { prelude: string; text: string }[] = [];
-  let depth = 0;
-  let start = 0;
-  let prelude = "";
-  for (let i = 0; i < css.length; i++) {
-    const ch = css[i];
-    if (ch === "{") {
-      if (depth === 0) prelude = css.slice(start, i);
-      depth++;
-    } else if (ch === "}") {
-      depth--;
-      if (depth === 0) {
-        rules.push({ prelude: prelude.trim(), text: css.slice(start, i + 1) });
-        start = i + 1;
-      }
-    } else if (ch === ";" && depth === 0) {
-      rules.push({ prelude: css.slice(start, i).trim(), text: css.slice(start, i + 1) });
-      start = i + 1;
-    }
-  }
-  return rules;
-}
-
-/** At-rules that only group rules under a condition (Tailwind's `sm:`, `hover:` and the like). */
-const CONDITIONAL_GROUP = /^@(media|supports|container)\b/;
-
-/**
- * The stylesheet cut down to what one page uses: every rule of Tailwind's utilities layer whose
- * selector names no class found in the page's markup is dropped, also inside the @media and
- * @supports blocks that group variants; everything else is kept whole. The full stylesheet is
- * linked after hydration, for whatever React renders later.
- */
-export function cssForPage(css: string, html: string): string {
-  const used = new Set<string>();
-  for (const [, attribute = ""] of html.matchAll(CLASS_ATTRIBUTE)) {
-    // React escapes the attribute: `[&_svg]:size-4` arrives as `[&amp;_svg]:size-4`.
-    const classes = attribute.replace(
-      /&(amp|quot|#x27|#39|lt|gt);/g,
-      (entity) => HTML_ENTITIES[entity] ?? entity,
-    );
-    for (const name of classes.split(/\s+/)) if (name) used.add(name);
-  }
-  const usedRules = (block: string): string =>
-    topLevelRules(block)
-      .map((rule) => {
-        if (CONDITIONAL_GROUP.test(rule.prelude)) {
-          const kept = usedRules(rule.text.slice(rule.text.indexOf("{") + 1, -1));
-          return kept === "" ? "" : `${rule.prelude}{${kept}}`;
-        }
-        const names = [...rule.prelude.matchAll(CLASS_TOKEN)].map(([, token = ""]) =>
-          token.replace(/\\(.)/g, "$1"),
-        );
-        return names.length === 0 || names.some((name) => used.has(name)) ? rule.text : "";
-      })
-      .join("");
-  return topLevelRules(css)
-    .map((rule) =>
-      rule.prelude === "@layer utilities"
-        ? `@layer utilities{${usedRules(rule.text.slice(rule.text.indexOf("{") + 1, -1))}}`
-        : rule.text,
-    )
-    .join("");
 }
