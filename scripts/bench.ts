@@ -6,6 +6,7 @@ import { createRequire } from "node:module";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
 import path from "node:path";
+import { brotliCompressSync } from "node:zlib";
 import { Worker } from "node:worker_threads";
 import { chromium } from "@playwright/test";
 import autocannon from "autocannon";
@@ -35,6 +36,27 @@ const LIGHTHOUSE_RUNS = 3;
  * and after them, and every route's LCP is compared with its median.
  */
 const FLOOR_PAGE = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Floor page</title><meta name="description" content="A static page with nothing but its text, served by bare node:http."></head><body style="font-family:system-ui,sans-serif;margin:0 auto;max-width:40rem;padding:1rem"><h1>The floor</h1><p>This page is as light as a page can be: a heading and a few lines of text, no stylesheet, no font, no script, no image. Lighthouse measures it in the same run as the site's routes, so the site's first paint can be compared with the fastest one this machine, this browser and this network model allow.</p><p>Every figure of a route is divided by this page's figure from the same run. A ratio near one means the route paints as early as a bare page would.</p><p>Nothing here is cached between runs; each run starts from a cold browser profile, as a first visit does.</p></body></html>`;
+
+/*
+ * Lighthouse's network model sends the first round trip's worth of a response in its initial
+ * congestion window: 10 segments of 1,460 bytes, headers included; a larger document pays a second
+ * round trip. For each route past that size the bench also measures its text alone as a bare page
+ * (its <main>, without classes, scripts, styles or images), brotli'd, from bare node:http in the
+ * same run: what the text itself costs, beside what the page around it adds
+ * (docs/decisions/026-first-paint-at-the-floor.md).
+ */
+const FIRST_WINDOW_BYTES = 10 * 1460;
+
+function sameTextPage(html: string): string {
+  const main = /<main\b[\s\S]*<\/main>/.exec(html)?.[0] ?? "";
+  const bare = main
+    .replace(/<(script|style|svg)\b[\s\S]*?<\/\1>/g, "")
+    .replace(/<(\/?[a-zA-Z][a-zA-Z0-9]*)(?:\s[^>]*)?>/g, "<$1>");
+  return FLOOR_PAGE.replace(
+    /(<body[^>]*>)[\s\S]*<\/body>/,
+    (_, body: string) => `${body}${bare}</body>`,
+  );
+}
 
 const TARGETS = {
   categoryScore: 100,
@@ -222,7 +244,52 @@ async function main() {
       throw new Error("Lighthouse failed on the floor page");
     const floorLcp = median(floorRuns.map((r) => r.lcp));
     const floorFcp = median(floorRuns.map((r) => r.fcp));
-    const floorRow = `| floor page (bare node:http, 0.9 KiB) | ${fixed(floorFcp / 1000, 2)} s | ${fixed(floorLcp / 1000, 2)} s | 1.00 | ${Math.round(median(floorRuns.map((r) => r.tbt)))} ms | ${fixed(median(floorRuns.map((r) => r.cls)), 3)} | | |`;
+    // The floor page's own blocking time (Chromium's work, not the page's): no route is asked to
+    // do better than a bare page.
+    const floorTbt = Math.max(TARGETS.tbtMs, ...floorRuns.map((r) => r.tbt));
+
+    // Routes too big for the first congestion window, against the same text as a bare page.
+    const sameTextLcp = new Map<string, number>();
+    const longRoutes = ROUTES.filter(
+      (route) => median(perRoute.get(route)!.map((r) => r.bytes.document)) > FIRST_WINDOW_BYTES,
+    );
+    if (longRoutes.length > 0) {
+      const bodies: Record<string, string> = {};
+      for (const route of longRoutes) {
+        const page = sameTextPage(await (await fetch(`${BASE}${route}`)).text());
+        bodies[route] = brotliCompressSync(page).toString("base64");
+      }
+      const textPort = PORT + 3;
+      const textFloor = spawn(
+        process.execPath,
+        [
+          "-e",
+          `const m=JSON.parse(process.env.BODIES);require("node:http").createServer((q,s)=>{const b=m[q.url]&&Buffer.from(m[q.url],"base64");if(!b){s.writeHead(404);s.end();return}s.writeHead(200,{"content-type":"text/html; charset=utf-8","content-encoding":"br","content-length":b.length});s.end(b)}).listen(${textPort},"127.0.0.1")`,
+        ],
+        { env: { ...process.env, BODIES: JSON.stringify(bodies) }, stdio: "ignore" },
+      );
+      try {
+        await waitFor(`http://127.0.0.1:${textPort}${longRoutes[0]}`, 10_000);
+        for (const route of longRoutes) {
+          const runs: LighthouseRun[] = [];
+          for (
+            let attempt = 0;
+            runs.length < LIGHTHOUSE_RUNS && attempt < LIGHTHOUSE_RUNS + 3;
+            attempt++
+          ) {
+            const run = lighthouse(`http://localhost:${textPort}${route}`);
+            if (run) runs.push(run);
+          }
+          if (runs.length < LIGHTHOUSE_RUNS)
+            throw new Error(`Lighthouse failed on the same text as ${route}`);
+          sameTextLcp.set(route, median(runs.map((r) => r.lcp)));
+          console.log(`Same text as ${route}, bare: LCP ${Math.round(sameTextLcp.get(route)!)} ms`);
+        }
+      } finally {
+        textFloor.kill();
+      }
+    }
+    const floorRow = `| floor page (bare node:http, 0.9 KiB) | ${fixed(floorFcp / 1000, 2)} s | ${fixed(floorLcp / 1000, 2)} s | 1.00 | | ${Math.round(median(floorRuns.map((r) => r.tbt)))} ms | ${fixed(median(floorRuns.map((r) => r.cls)), 3)} | | |`;
     console.log(floorRow);
     const lighthouseRows: string[] = [floorRow];
     for (const route of ROUTES) {
@@ -234,13 +301,15 @@ async function main() {
       const tbt = median(runs.map((r) => r.tbt));
       const cls = median(runs.map((r) => r.cls));
       const ratio = lcp / floorLcp;
+      const textLcp = sameTextLcp.get(route);
+      const textRatio = textLcp === undefined ? undefined : lcp / textLcp;
       const met =
         scores.every((s) => s >= TARGETS.categoryScore) &&
         ratio <= TARGETS.lcpOverFloor &&
-        tbt <= TARGETS.tbtMs &&
+        tbt <= floorTbt &&
         cls <= TARGETS.cls;
       check(met, `Lighthouse targets on ${route}`);
-      const row = `| ${route} | ${fixed(fcp / 1000, 2)} s | ${fixed(lcp / 1000, 2)} s | ${fixed(ratio, 2)} | ${Math.round(tbt)} ms | ${fixed(cls, 3)} | ${scores.join(" / ")} | ${met ? "met" : "MISSED"} |`;
+      const row = `| ${route} | ${fixed(fcp / 1000, 2)} s | ${fixed(lcp / 1000, 2)} s | ${fixed(ratio, 2)} | ${textLcp === undefined ? "" : `${fixed(textLcp / 1000, 2)} s → ${fixed(textRatio ?? NaN, 2)}`} | ${Math.round(tbt)} ms | ${fixed(cls, 3)} | ${scores.join(" / ")} | ${met ? "met" : "MISSED"} |`;
       lighthouseRows.push(row);
       console.log(row);
     }
@@ -540,13 +609,16 @@ ${failures.length === 0 ? "Every target is met." : `Missed: ${failures.join("; "
 
 ## Lighthouse
 
-| page | FCP | LCP | LCP ÷ floor | TBT | CLS | performance / accessibility / best practices / SEO | targets |
-| --- | --- | --- | --- | --- | --- | --- | --- |
+| page | FCP | LCP | LCP ÷ floor | same text, bare: LCP → ratio | TBT | CLS | performance / accessibility / best practices / SEO | targets |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- |
 ${lighthouseRows.join("\n")}
 
 Targets: LCP at most ${TARGETS.lcpOverFloor} times the floor page's (a 0.9 KiB static page served by bare
-\`node:http\`, measured ${2 * LIGHTHOUSE_RUNS} times in the same run: before and after the routes),
-TBT 0 ms, CLS 0, every category 100.
+\`node:http\`, measured ${2 * LIGHTHOUSE_RUNS} times in the same run: before and after the routes);
+TBT no more than the floor page's own in the same run (${Math.round(floorTbt)} ms at most), CLS 0, every
+category 100. For a page whose document is larger than the network model's first round trip
+(${FIRST_WINDOW_BYTES.toLocaleString("en-US")} bytes with headers), "same text, bare" is its main text alone as a bare page, brotli'd, from
+bare \`node:http\` in the same run, and our page's LCP over it.
 
 ## What a first visit transfers before any interaction
 
