@@ -10,6 +10,8 @@ const config: KnipConfig = {
     "server/production.ts",
     // Run by hand (`npx tsx scripts/screenshots.ts`) as well as from package.json.
     "scripts/*.{mjs,ts}",
+    // Started as a child process by the mail bench (scripts/bench/mail.ts).
+    "scripts/bench/mail-server.ts",
     // Loaded by scripts/media/demo.html in the browser that records the demo clip.
     "scripts/media/demo.{js,css}",
     // Compiled by scripts/hydration-loader.mjs (esbuild) and inlined into every page by the server.

@@ -13,6 +13,7 @@ import autocannon from "autocannon";
 import * as prettier from "prettier";
 import { HYDRATED_ATTRIBUTE } from "#src/lib/hydration-protocol.ts";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "#tests/support/e2e-env.ts";
+import { benchMail } from "./bench/mail.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const PORT = 3200;
@@ -70,6 +71,9 @@ const TARGETS = {
   floodP99Ratio: 2,
   floodCpuMs: 2,
   waitlistPerSecond: 2000,
+  /** Acknowledgements with the outbox delivering, over those without mail, same run. */
+  mailAckRatio: 0.8,
+  mailsPerSecond: 200,
 };
 
 type LighthouseRun = {
@@ -494,6 +498,11 @@ async function main() {
     const acknowledged = waitlist["2xx"];
     const waitlistRate = acknowledged / (waitlist.duration || 8);
 
+    // Mail: acknowledgements with and without it, delivery, and kill -9 (scripts/bench/mail.ts).
+    console.log("Mail…");
+    const mail = await benchMail();
+    const mailRatio = mail.withMail / mail.withoutMail;
+
     // The DPA: from pressing the button to the saved file, in Chromium (median of 5, cold cache).
     const dpaTimes: number[] = [];
     let dpaChunks = 0;
@@ -578,6 +587,24 @@ async function main() {
           waitlistRate >= TARGETS.waitlistPerSecond && waitlist.non2xx === 0,
           "waitlist throughput",
         ),
+      ],
+      [
+        `Waitlist with mail: ${mail.submissions.toLocaleString("en-US")} new addresses (40 clients), acknowledged per second with the outbox delivering to a local SMTP server / without mail`,
+        `${Math.round(mail.withMail)} / ${Math.round(mail.withoutMail)} /s = ${fixed(mailRatio, 2)}`,
+        `≥ ${TARGETS.mailAckRatio}`,
+        check(mailRatio >= TARGETS.mailAckRatio, "acknowledgements with mail"),
+      ],
+      [
+        "Outbox delivery to a local SMTP server, pooled transport",
+        `${Math.round(mail.deliveryPerSecond)} mails/s (${mail.deliveredBeforeKill.toLocaleString("en-US")} mails)`,
+        `≥ ${TARGETS.mailsPerSecond}`,
+        check(mail.deliveryPerSecond >= TARGETS.mailsPerSecond, "mail delivery throughput"),
+      ],
+      [
+        "kill -9 in the middle of that delivery, then a restart: mails lost / sent twice",
+        `${mail.lost} / ${mail.doubled} of ${mail.submissions.toLocaleString("en-US")}`,
+        "0 lost; twice only in the commit instant",
+        check(mail.lost === 0, "no mail lost after kill -9"),
       ],
       [
         "JavaScript after the first interaction on home",
