@@ -9,6 +9,7 @@ import {
   boolean,
   bigint,
   check,
+  date,
   foreignKey,
   index,
   integer,
@@ -139,5 +140,20 @@ export const waitlistTokens = pgTable(
       foreignColumns: [waitlistEntries.id],
     }).onDelete("cascade"),
     index("waitlist_tokens_entry_id_idx").on(t.entryId),
+  ],
+);
+
+/** Page views per day, page and source (server/page-views.ts). */
+export const pageViews = pgTable(
+  "page_views",
+  {
+    day: date("day").notNull(),
+    path: text("path").notNull(),
+    source: text("source").notNull(),
+    views: bigint("views", { mode: "number" }).notNull(),
+  },
+  (t) => [
+    primaryKey({ name: "page_views_pkey", columns: [t.day, t.path, t.source] }),
+    check("page_views_views_check", sql`${t.views} > 0`),
   ],
 );

@@ -7,11 +7,14 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { ServerBuild } from "react-router";
 import { createAdminGuard } from "#server/admin-guard.ts";
 import type { Env } from "#server/env.ts";
+import type { Metrics } from "#server/metrics.ts";
+import type { PageViews } from "#server/page-views.ts";
 import type { TokenVerifier } from "#server/firebase-admin.ts";
 import admin from "#server/plugins/admin.ts";
 import errors, { clientErrorHandler, frameworkErrors } from "#server/plugins/errors.ts";
 import forms from "#server/plugins/forms.ts";
 import health from "#server/plugins/health.ts";
+import metricsPlugin from "#server/plugins/metrics.ts";
 import pages from "#server/plugins/pages.ts";
 import requestGuards from "#server/plugins/request-guards.ts";
 import securityHeaders from "#server/plugins/security-headers.ts";
@@ -42,6 +45,10 @@ export type AppOptions = {
   deliveries: DeliveriesPort;
   /** Answers when the database does; throws when it does not. */
   ping: () => Promise<void>;
+  /** Prometheus metrics (server/metrics.ts); none when omitted (some tests). */
+  metrics?: Metrics;
+  /** Page views, counted per day, page and source; none when PAGE_VIEWS=off. */
+  pageViews?: PageViews;
   /** Structured logs; none when omitted (development, some tests). */
   loggerInstance?: FastifyBaseLogger;
 };
@@ -68,8 +75,11 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     frameworkErrors: frameworkErrors(headers),
   });
 
-  // Every request, in this order: headers, guards, body parsing, errors, cookies and session.
+  // Every request, in this order: headers (and its timing, for the metrics), guards, body parsing,
+  // errors, cookies and session.
   await app.register(securityHeaders, { headers });
+  if (options.metrics)
+    await app.register(metricsPlugin, { metrics: options.metrics, token: env.metrics.token });
   await app.register(requestGuards, { env });
   await app.register(forms);
   await app.register(errors);
@@ -93,7 +103,13 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     deliveries: options.deliveries,
     adminGuard,
   });
-  await app.register(pages, { render, sessions, routes, cache: mode === "production" });
+  await app.register(pages, {
+    render,
+    sessions,
+    routes,
+    cache: mode === "production",
+    pageViews: options.pageViews,
+  });
 
   return app;
 }

@@ -28,13 +28,13 @@ const list = (normalise: (item: string) => string = (item) => item) =>
 
 const EMAIL = z.email();
 
-const port = (fallback: number) =>
+const anyPort = () =>
   z
     .string()
     .regex(/^\d{1,5}$/, "a port number from 1 to 65535")
     .transform(Number)
-    .refine((port) => port >= 1 && port <= 65535, "a port number from 1 to 65535")
-    .default(fallback);
+    .refine((port) => port >= 1 && port <= 65535, "a port number from 1 to 65535");
+const port = (fallback: number) => anyPort().default(fallback);
 
 /** A mail relay: smtp:// (STARTTLS when offered) or smtps:// (TLS from the first byte). */
 export type SmtpRelay = {
@@ -302,6 +302,16 @@ const VariablesSchema = z.object({
   ),
   MAIL_CATCHER_SMTP_PORT: variable(port(1025)),
   MAIL_CATCHER_WEB_PORT: variable(port(1080)),
+  PAGE_VIEWS: variable(z.enum(["on", "off"]).default("on")),
+  METRICS_TOKEN: variable(
+    z
+      .string()
+      .min(32, "at least 32 characters (for example `openssl rand -hex 32`)")
+      .regex(/^[\x21-\x7e]+$/, "printable characters without spaces")
+      .optional(),
+  ),
+  METRICS_PORT: variable(anyPort().optional()),
+  METRICS_HOST: variable(z.string().default("127.0.0.1")),
 });
 
 type Variables = z.output<typeof VariablesSchema>;
@@ -322,6 +332,12 @@ function checkCombinations(v: Variables, ctx: z.RefinementCtx<Variables>) {
   const given = (key: keyof Variables) => malformed.has(key) || v[key] !== undefined;
   const problem = (path: (keyof Variables)[], message: string) =>
     ctx.addIssue({ code: "custom", path, message });
+
+  if (valid("METRICS_PORT", "PORT") && v.METRICS_PORT !== undefined && v.METRICS_PORT === v.PORT)
+    problem(
+      ["METRICS_PORT"],
+      "must differ from PORT (metrics on the main port are served to METRICS_TOKEN instead)",
+    );
 
   // The server itself speaks plain HTTP: an https origin means a TLS-terminating proxy in front,
   // and without trusting it every request would look like plain HTTP and be redirected forever.
@@ -451,6 +467,17 @@ function toEnv(v: Variables) {
       catcher: { smtpPort: v.MAIL_CATCHER_SMTP_PORT, webPort: v.MAIL_CATCHER_WEB_PORT },
     },
     slackWebhookUrl: v.SLACK_WEBHOOK_URL,
+    /** Page views counted per day, page and source, without cookies (server/page-views.ts). */
+    pageViews: v.PAGE_VIEWS === "on",
+    /**
+     * Prometheus metrics (server/metrics.ts): on the main port for this bearer token, and/or on a
+     * port of their own; neither: no /metrics at all.
+     */
+    metrics: {
+      token: v.METRICS_TOKEN,
+      listen:
+        v.METRICS_PORT === undefined ? undefined : { port: v.METRICS_PORT, host: v.METRICS_HOST },
+    },
   };
 }
 

@@ -12,6 +12,7 @@ import { startEmulatorFor } from "#server/auth-emulator.ts";
 import { EnvError, parseEnv } from "#server/env.ts";
 import { LOG_OPTIONS } from "#server/log-safety.ts";
 import { startLocalInboxFor } from "#server/mail/catcher.ts";
+import { startMetricsServer } from "#server/metrics-server.ts";
 import { DatabaseStartError } from "#db/client.ts";
 import { warmPaths } from "#server/page-paths.ts";
 import { openServices } from "#server/services.ts";
@@ -69,9 +70,22 @@ async function main() {
     loggerInstance: log,
   });
 
-  // 7. Listen.
+  // 7. Listen, and on METRICS_PORT when it is set.
   await app.listen({ port: env.port, host: env.host });
   console.log(`Tieout is running at ${env.siteUrl} (listening on ${env.host}:${env.port})`);
+  const metricsListen = env.metrics.listen;
+  const metricsServer = metricsListen
+    ? await startMetricsServer(services.metrics, {
+        ...metricsListen,
+        token: env.metrics.token,
+      }).catch((error: Error) =>
+        exitWith(
+          `METRICS_PORT: cannot listen on ${metricsListen.host}:${metricsListen.port} (${error.message})`,
+        ),
+      )
+    : undefined;
+  if (metricsListen)
+    console.log(`Metrics at http://${metricsListen.host}:${metricsListen.port}/metrics`);
 
   // 8. Render and compress every page of the build now, so no visitor waits for a cold cache (a
   // page that turns out not to be shareable, such as the reset link page, is simply not kept).
@@ -96,6 +110,7 @@ async function main() {
     force.unref();
     app
       .close()
+      .then(() => metricsServer?.close())
       .then(() => services.close())
       .then(() => inbox.stop())
       .then(() => stopEmulator())

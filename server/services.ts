@@ -9,10 +9,12 @@ import type { Env, SmtpRelay } from "#server/env.ts";
 import { createAccounts } from "#server/firebase-admin.ts";
 import { createSessions, resolveSessionSecrets } from "#server/session.ts";
 import { createSessionStore } from "#server/session-store.ts";
+import { createMetrics } from "#server/metrics.ts";
 import { createDeliveries } from "#server/outbox/deliveries.ts";
 import { createEmailSender } from "#server/outbox/email.ts";
 import { startOutboxWorker } from "#server/outbox/worker.ts";
-import { createWaitlistService } from "#server/waitlist/service.ts";
+import { createPageViews } from "#server/page-views.ts";
+import { createWaitlistService, type WaitlistService } from "#server/waitlist/service.ts";
 
 /**
  * `localRelay`: where mail goes when SMTP_URL is unset (start-up's local catcher). Without either,
@@ -25,7 +27,17 @@ export async function openServices(
 ) {
   const accounts = createAccounts(env);
   const database = await openDatabase({ dataDir: env.dataDir, databaseUrl: env.databaseUrl });
-  const waitlist = createWaitlistService({ db: database.db, env, log });
+  const metrics = createMetrics(database.db);
+  const service = createWaitlistService({ db: database.db, env, log });
+  // Every submission, by the form or the API, is counted by its result.
+  const waitlist: WaitlistService = {
+    ...service,
+    async submit(input, meta) {
+      const result = await service.submit(input, meta);
+      metrics.waitlistSubmissions.inc({ result: result.kind });
+      return result;
+    },
+  };
   const relay = env.mail.relay ?? localRelay;
   const outbox = startOutboxWorker({
     db: database.db,
@@ -35,11 +47,22 @@ export async function openServices(
       slackWebhookUrl: env.slackWebhookUrl,
     },
     log,
+    onOutcome: (channel, result) => metrics.deliveries.inc({ channel, result }),
   });
-  waitlist.onEnqueued(() => outbox.wake());
+  service.onEnqueued(() => outbox.wake());
+  const pageViews = env.pageViews
+    ? createPageViews({
+        db: database.db,
+        log,
+        siteUrl: env.siteUrl,
+        onCount: () => metrics.pageViews.inc(),
+      })
+    : undefined;
   return {
     database,
     waitlist,
+    metrics,
+    pageViews,
     deliveries: createDeliveries(database.db),
     ping: database.ping,
     sessions: createSessions(
@@ -50,6 +73,7 @@ export async function openServices(
     ),
     verifyIdToken: accounts.verifyIdToken,
     async close() {
+      await pageViews?.stop();
       await outbox.stop();
       await database.close();
     },

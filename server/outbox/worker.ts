@@ -83,16 +83,22 @@ export type Destinations = {
 
 export type OutboxWorker = { wake: () => void; stop: () => Promise<void> };
 
+/** What became of one delivery attempt: sent, to be tried again, or given up. */
+export type DeliveryOutcome = "sent" | "retry" | "failed";
+
 export function startOutboxWorker({
   db,
   destinations,
   log,
   timing = OUTBOX_TIMING,
+  onOutcome = () => {},
 }: {
   db: Db;
   destinations: Destinations;
   log: FastifyBaseLogger;
   timing?: OutboxTiming;
+  /** Told of every attempt's outcome (the metrics count them). */
+  onOutcome?: (channel: Channel, outcome: DeliveryOutcome) => void;
 }): OutboxWorker {
   const channels = [
     ...(destinations.email ? ["email"] : []),
@@ -161,10 +167,12 @@ export function startOutboxWorker({
       if (after?.status === "failed")
         log.error({ ...fields, event: "outbox.gave_up" }, "outbox message not delivered: gave up");
       else log.warn(fields, "outbox delivery failed; will retry");
+      onOutcome(row.channel, after?.status === "failed" ? "failed" : "retry");
       return;
     }
     await db.execute(sql`
       UPDATE outbox SET status = 'sent', sent_at = now(), last_error = NULL WHERE ${ours}`);
+    onOutcome(row.channel, "sent");
   }
 
   async function drain() {
@@ -188,7 +196,8 @@ export function startOutboxWorker({
         RETURNING id, key, channel, payload, message_id, attempts, status, last_error`,
       );
       if (claimed.length === 0) return;
-      for (const row of claimed.filter((r) => r.status === "failed"))
+      for (const row of claimed.filter((r) => r.status === "failed")) {
+        onOutcome(row.channel, "failed");
         log.error(
           {
             event: "outbox.gave_up",
@@ -199,6 +208,7 @@ export function startOutboxWorker({
           },
           "outbox message not delivered: gave up",
         );
+      }
       await Promise.all(
         claimed
           .filter((r) => r.status === "pending")

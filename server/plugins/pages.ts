@@ -9,6 +9,7 @@ import type { ServerBuild } from "react-router";
 import { preferredEncoding } from "#server/encoding.ts";
 import { createPageCache, NOT_FOUND_KEY, type CachedPage } from "#server/page-cache.ts";
 import { classifyPath, staticPagePaths } from "#server/page-paths.ts";
+import type { PageViews } from "#server/page-views.ts";
 import type { PageRenderer } from "#server/render-page.ts";
 import { requestOrigin } from "#server/request-origin.ts";
 import type { Sessions } from "#server/session.ts";
@@ -19,6 +20,8 @@ export type PagesOptions = {
   routes: ServerBuild["routes"];
   /** Only production keeps pages: development renders every request from fresh modules. */
   cache: boolean;
+  /** Counts each page sent as a document to a person (server/page-views.ts). */
+  pageViews?: PageViews | undefined;
 };
 
 /** Below this a response is sent as it is: compressing it would save less than it costs. */
@@ -48,7 +51,7 @@ function compressCheaply(req: FastifyRequest, type: string, body: Buffer) {
 }
 
 export default async function pages(app: FastifyInstance, options: PagesOptions) {
-  const { render, sessions } = options;
+  const { render, sessions, pageViews } = options;
   const pageCache = createPageCache();
   const pagePaths = staticPagePaths(options.routes);
 
@@ -69,6 +72,8 @@ export default async function pages(app: FastifyInstance, options: PagesOptions)
     // React Router's own requests answer client-side navigations, not visitors: its data
     // requests (`/page.data`) and its route discovery (`/__manifest`).
     const routerRequest = pathname.endsWith(".data") || pathname === ROUTE_DISCOVERY_PATH;
+    /** The canonical path of the page this document shows, when it is one of the build's. */
+    let viewOf: string | undefined;
     if (safe && !routerRequest) {
       const where = classifyPath(pathname, search, pagePaths);
       if (where.kind === "redirect") {
@@ -84,8 +89,12 @@ export default async function pages(app: FastifyInstance, options: PagesOptions)
         const [key, target] =
           where.kind === "page" ? [where.path, where.path] : [NOT_FOUND_KEY, pathname];
         const page = await pageCache.page(key, () => render(req, null, origin, target, "GET"));
-        if (page) return sendCached(req, reply, page);
+        if (page) {
+          if (where.kind === "page" && page.status === 200) pageViews?.count(req, where.path);
+          return sendCached(req, reply, page);
+        }
       }
+      if (where.kind === "page") viewOf = where.path;
     }
 
     const page = await render(
@@ -95,6 +104,9 @@ export default async function pages(app: FastifyInstance, options: PagesOptions)
       req.url,
       req.method === "HEAD" ? "GET" : req.method,
     );
+    // Pages for one person (admin, account, a mail link's page) are not views of the site.
+    const personal = /private|no-store/.test(page.headers["cache-control"] ?? "");
+    if (viewOf !== undefined && page.status === 200 && !personal) pageViews?.count(req, viewOf);
     reply.status(page.status).headers(page.headers);
     if (page.cookies.length > 0) reply.header("set-cookie", page.cookies);
     const compressed = compressCheaply(req, page.type, page.body);

@@ -82,7 +82,7 @@ export const PRIVACY_POLICY: LegalDocument = {
           kind: "clause",
           number: "2.3",
           heading: "Usage data",
-          text: `When you use the website or the Service, we automatically collect technical information, such as your IP address, browser and operating system, your version and platform of Excel or Office, the pages you view and the features you use, dates and times, and error and diagnostic reports. We may infer an approximate location, at city or country level, from your IP address. Usage data does not include the contents of your workbooks.`,
+          text: `When you use the website or the Service, we automatically collect technical information, such as your IP address, browser and operating system, your version and platform of Excel or Office, the pages you view and the features you use, dates and times, and error and diagnostic reports. We may infer an approximate location, at city or country level, from your IP address. Usage data does not include the contents of your workbooks. On our website, visits are counted on our own server as totals per page, per day and per source (the campaign tag in the link you followed, or the site that sent you): these counts use no cookie and no third-party script, and do not keep your IP address or anything else that could single you out.`,
         },
         {
           kind: "clause",
