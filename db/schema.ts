@@ -46,6 +46,12 @@ export const waitlistEntries = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     state: text("state", { enum: WAITLIST_STATES }).notNull().default("waiting"),
     confirmedAt: timestamp("confirmed_at", { withTimezone: true }),
+    /** Computed by the database (0011): the source page views would give this entry's landing. */
+    source: text("source")
+      .notNull()
+      .generatedAlwaysAs(
+        sql`coalesce(nullif(left(regexp_replace(regexp_replace(lower(coalesce(nullif(btrim(utm_source), ''), regexp_replace(substring(referrer FROM '^[hH][tT][tT][pP][sS]?://(?:[^@/?#]*@)?([^/:?#]+)'), '^www\\.', '', 'i'))), '[^a-z0-9._-]+', '-', 'g'), '^-+|-+$', '', 'g'), 64), ''), '(direct)')`,
+      ),
   },
   (t) => [
     check("waitlist_entries_state_check", sql`${t.state} IN (${sqlList(WAITLIST_STATES)})`),
@@ -113,6 +119,12 @@ export const outbox = pgTable(
     index("outbox_due_idx")
       .on(t.nextAttemptAt)
       .where(sql`${t.status} = 'pending'`),
+    index("outbox_sent_at_idx")
+      .on(t.sentAt)
+      .where(sql`${t.status} = 'sent'`),
+    index("outbox_failed_at_idx")
+      .on(t.failedAt)
+      .where(sql`${t.status} = 'failed'`),
   ],
 );
 

@@ -28,6 +28,7 @@ import { responseHeaders } from "#server/security-headers.ts";
 import type { Sessions } from "#server/session.ts";
 import { readStylesheets } from "#server/static-assets.ts";
 import type { WaitlistService } from "#server/waitlist/service.ts";
+import type { DashboardPort } from "#src/lib/dashboard.ts";
 import type { DeliveriesPort } from "#src/lib/deliveries.ts";
 
 export type AppOptions = {
@@ -43,6 +44,8 @@ export type AppOptions = {
   waitlist: WaitlistService;
   /** The outbox, read for the admin's deliveries page. */
   deliveries: DeliveriesPort;
+  /** The figures of the admin dashboard. */
+  dashboard: DashboardPort;
   /** Answers when the database does; throws when it does not. */
   ping: () => Promise<void>;
   /** Prometheus metrics (server/metrics.ts); none when omitted (some tests). */
@@ -101,6 +104,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     stylesheets: options.clientDir ? await readStylesheets(options.clientDir) : new Map(),
     waitlist,
     deliveries: options.deliveries,
+    dashboard: options.dashboard,
     adminGuard,
   });
   await app.register(pages, {

@@ -15,6 +15,7 @@ import { htmlSecurityHeaders } from "#server/security-headers.ts";
 import type { Sessions } from "#server/session.ts";
 import { waitlistClientKey } from "#server/waitlist/rate-limit.ts";
 import type { WaitlistService } from "#server/waitlist/service.ts";
+import type { DashboardPort } from "#src/lib/dashboard.ts";
 import type { DeliveriesPort } from "#src/lib/deliveries.ts";
 import type { AdminAccess } from "#src/lib/guards.ts";
 
@@ -37,6 +38,7 @@ export type PageRendererOptions = {
   stylesheets: ReadonlyMap<string, string>;
   waitlist: WaitlistService;
   deliveries: DeliveriesPort;
+  dashboard: DashboardPort;
   adminGuard: AdminGuard;
 };
 
@@ -107,6 +109,7 @@ export function createPageRenderer(options: PageRendererOptions) {
       reportError: (error: unknown) => reportRenderError(req, error),
       waitlist: options.waitlist,
       deliveries: options.deliveries,
+      dashboard: options.dashboard,
       adminAccess: adminAccessFor(req, session),
     });
 

@@ -9,6 +9,7 @@ import type { Env, SmtpRelay } from "#server/env.ts";
 import { createAccounts } from "#server/firebase-admin.ts";
 import { createSessions, resolveSessionSecrets } from "#server/session.ts";
 import { createSessionStore } from "#server/session-store.ts";
+import { createDashboard } from "#server/dashboard.ts";
 import { createMetrics } from "#server/metrics.ts";
 import { createDeliveries } from "#server/outbox/deliveries.ts";
 import { createEmailSender } from "#server/outbox/email.ts";
@@ -64,6 +65,7 @@ export async function openServices(
     metrics,
     pageViews,
     deliveries: createDeliveries(database.db),
+    dashboard: createDashboard(database.db),
     ping: database.ping,
     sessions: createSessions(
       env,

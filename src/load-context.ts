@@ -2,6 +2,7 @@
  * What the server hands every loader and action (server/app.ts builds it per request).
  */
 import type { WaitlistPort } from "#src/features/waitlist/types.ts";
+import type { DashboardPort } from "#src/lib/dashboard.ts";
 import type { DeliveriesPort } from "#src/lib/deliveries.ts";
 import type { AdminAccess } from "#src/lib/guards.ts";
 import type { PublicEnv, SessionUser } from "#src/lib/public-env.ts";
@@ -21,6 +22,8 @@ declare module "react-router" {
     waitlist: WaitlistPort;
     /** The outbox as the admin's deliveries page shows it; ask only after requireAdmin. */
     deliveries: DeliveriesPort;
+    /** The admin dashboard's figures; ask only after requireAdmin. */
+    dashboard: DashboardPort;
     /**
      * Whether this visitor may use the admin, asked of Firebase when called (a deleted or disabled
      * account is refused at once); "unavailable" when Firebase cannot be reached.

@@ -9,6 +9,7 @@ export default [
   route("waitlist", "routes/waitlist.tsx"),
   route("waitlist/confirm", "routes/waitlist-confirm.tsx"),
   route("waitlist/remove", "routes/waitlist-remove.tsx"),
+  route("admin", "routes/admin-dashboard.tsx"),
   route("admin/waitlist", "routes/admin-waitlist.tsx"),
   route("admin/deliveries", "routes/admin-deliveries.tsx"),
   route("contact", "routes/contact.tsx"),

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createAdminGuard } from "#server/admin-guard.ts";
 import { startEmulatorFor, type StopEmulator } from "#server/auth-emulator.ts";
 import { parseEnv } from "#server/env.ts";
+import { createDashboard } from "#server/dashboard.ts";
 import { createDeliveries } from "#server/outbox/deliveries.ts";
 import { enqueue } from "#server/outbox/outbox.ts";
 import errors from "#server/plugins/errors.ts";
@@ -72,6 +73,7 @@ beforeAll(async () => {
       stylesheets: new Map(),
       waitlist: createWaitlistService({ db: database().db, env: deps.env, log }),
       deliveries: createDeliveries(database().db),
+      dashboard: createDashboard(database().db),
       adminGuard: createAdminGuard(deps),
     }),
     sessions: deps.sessions,

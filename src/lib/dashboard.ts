@@ -1,0 +1,58 @@
+/**
+ * What the admin dashboard shows (decision 028): leads per day, sources, the funnel from page
+ * views to joined, and how mail is flowing. Read on the server by server/dashboard.ts.
+ */
+
+/** The periods the funnel and the sources can cover, in days up to today (UTC). */
+export const DASHBOARD_PERIODS = [7, 30, 90, 365] as const;
+export type DashboardPeriod = (typeof DASHBOARD_PERIODS)[number];
+export const DEFAULT_PERIOD: DashboardPeriod = 30;
+
+export type SourceRow = {
+  /** A campaign's utm_source, a referring host, or "(direct)". */
+  source: string;
+  views: number;
+  entries: number;
+  confirmed: number;
+  joined: number;
+};
+
+export type Funnel = {
+  views: number;
+  entries: number;
+  /** Of those entries: confirmed by their owner, invited, joined. */
+  confirmed: number;
+  invited: number;
+  joined: number;
+};
+
+export type MailFlow = {
+  waiting: number;
+  sentLastDay: number;
+  failedLastDay: number;
+  /** When the oldest message still waiting was written (ISO 8601), or null. */
+  oldestWaitingAt: string | null;
+  lastFailure: { at: string | null; reason: string | null } | null;
+};
+
+export type DashboardOverview = {
+  period: { days: DashboardPeriod; from: string; to: string };
+  /** The last 30 days, oldest first, every day present. */
+  leadsPerDay: { day: string; entries: number }[];
+  /** Sorted by entries, then views; at most 50. */
+  sources: SourceRow[];
+  funnel: Funnel;
+  mail: MailFlow;
+};
+
+export type DashboardPort = {
+  overview: (days: DashboardPeriod) => Promise<DashboardOverview>;
+};
+
+/** The period asked for in `?period=`, or the default for anything else. */
+export function periodFrom(value: string | null): DashboardPeriod {
+  const days = Number(value);
+  return (DASHBOARD_PERIODS as readonly number[]).includes(days)
+    ? (days as DashboardPeriod)
+    : DEFAULT_PERIOD;
+}
