@@ -13,6 +13,7 @@ import autocannon from "autocannon";
 import * as prettier from "prettier";
 import { HYDRATED_ATTRIBUTE } from "#src/lib/hydration-protocol.ts";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "#tests/support/e2e-env.ts";
+import { benchDashboard } from "./bench/dashboard.ts";
 import { benchMail } from "./bench/mail.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -534,6 +535,8 @@ async function main() {
     console.log("Mail…");
     const mail = await benchMail();
     const mailRatio = mail.withMail / mail.withoutMail;
+    console.log("Dashboard…");
+    const dashboard = await benchDashboard();
 
     // The DPA: from pressing the button to the saved file, in Chromium (median of 5, cold cache).
     const dpaTimes: number[] = [];
@@ -643,6 +646,12 @@ async function main() {
         `${mail.lost} / ${mail.doubled} of ${mail.submissions.toLocaleString("en-US")}`,
         "0 lost; twice only in the commit instant",
         check(mail.lost === 0, "no mail lost after kill -9"),
+      ],
+      [
+        `Admin dashboard with ${dashboard.entries.toLocaleString("en-US")} entries, a year of page views (${dashboard.viewRows.toLocaleString("en-US")} rows) and ${dashboard.entries.toLocaleString("en-US")} outbox rows, embedded database: last 30 days / last year, median of 5`,
+        `${Math.round(dashboard.month)} / ${Math.round(dashboard.year)} ms`,
+        "(information)",
+        "",
       ],
       [
         "JavaScript after the first interaction on home",
