@@ -122,6 +122,7 @@ test("every response says whether a shared cache may keep it: private for a sign
   const paths = [
     ...ALL_PAGES.map((p) => p.path),
     "/no-such-page",
+    "/admin",
     "/admin/waitlist",
     "/admin/deliveries",
   ];

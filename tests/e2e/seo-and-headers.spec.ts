@@ -77,6 +77,7 @@ test("robots.txt and sitemap.xml use the configured origin", async ({ request, b
     "/login",
     "/signup",
     "/forgot-password",
+    "/admin",
     "/admin/waitlist",
     "/admin/deliveries",
     "/auth/action",
