@@ -3,7 +3,14 @@ import { pino } from "pino";
 import { describe, expect, test } from "vitest";
 import { sql } from "drizzle-orm";
 import { queryRows } from "#db/client.ts";
-import { createPageViews, DIRECT, isCountable, viewSource } from "#server/page-views.ts";
+import {
+  createPageViews,
+  DIRECT,
+  isCountable,
+  MAX_SOURCES_PER_DAY,
+  OTHER,
+  viewSource,
+} from "#server/page-views.ts";
 import { databaseForThisFile } from "#tests/support/database.ts";
 
 const database = databaseForThisFile();
@@ -91,5 +98,29 @@ describe("counting", () => {
       sql`SELECT column_name FROM information_schema.columns WHERE table_name = 'page_views'`,
     );
     expect(columns.map((c) => c.column_name).sort()).toEqual(["day", "path", "source", "views"]);
+  });
+});
+
+test("made-up sources cannot grow the table: past the day's bound they count as (other)", async () => {
+  const { db } = database();
+  await db.execute(sql`DELETE FROM page_views`);
+  const views = createPageViews({
+    db,
+    log: pino({ level: "silent" }),
+    siteUrl: "https://tieout.ai",
+    flushMs: 60_000,
+  });
+  for (let i = 0; i < MAX_SOURCES_PER_DAY + 200; i++)
+    views.count(await seen({ "user-agent": PERSON }, "GET", `/?utm_source=made-up-${i}`), "/");
+  await views.stop();
+  const [row] = await queryRows<{ sources: number; other: number; total: number }>(
+    db,
+    sql`SELECT count(*)::int AS sources, sum(views)::int AS total,
+      coalesce(sum(views) FILTER (WHERE source = ${OTHER}), 0)::int AS other FROM page_views`,
+  );
+  expect(row).toEqual({
+    sources: MAX_SOURCES_PER_DAY + 1,
+    other: 200,
+    total: MAX_SOURCES_PER_DAY + 200,
   });
 });

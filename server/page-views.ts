@@ -15,9 +15,15 @@ import { isbot } from "isbot";
 import type { Db } from "#db/client.ts";
 
 export const DIRECT = "(direct)";
-/** Where counts go once the table of one flush holds MAX_KEYS rows: no client can grow it further. */
+/**
+ * Where a view is counted once its source would pass a bound: sources are what clients send, so
+ * no client may add rows without end, in memory or in the table.
+ */
 export const OTHER = "(other)";
+/** Distinct totals held in memory between two flushes. */
 const MAX_KEYS = 10_000;
+/** Distinct sources one instance records for one day; later new ones count as OTHER. */
+export const MAX_SOURCES_PER_DAY = 500;
 const MAX_SOURCE_LENGTH = 64;
 
 export type PageViews = {
@@ -97,6 +103,8 @@ export function createPageViews({
   const ownHosts = new Set([new URL(siteUrl).hostname.replace(/^www\./, "")]);
   /** `day \n path \n source` → views since the last flush. */
   let counts = new Map<string, number>();
+  /** The sources seen today (only today's: a new day starts a new set). */
+  let sourcesOf = { day: "", seen: new Set<string>() };
   let flushing: Promise<void> = Promise.resolve();
 
   const add = (key: string, views: number) => {
@@ -137,8 +145,14 @@ export function createPageViews({
   return {
     count(req, path) {
       if (!isCountable(req)) return;
-      const source = viewSource(req.url, req.headers.referer, ownHosts, req.hostname);
-      add(`${today()}\n${path}\n${source}`, 1);
+      const day = today();
+      if (sourcesOf.day !== day) sourcesOf = { day, seen: new Set() };
+      let source = viewSource(req.url, req.headers.referer, ownHosts, req.hostname);
+      if (!sourcesOf.seen.has(source)) {
+        if (sourcesOf.seen.size >= MAX_SOURCES_PER_DAY) source = OTHER;
+        else sourcesOf.seen.add(source);
+      }
+      add(`${day}\n${path}\n${source}`, 1);
       onCount();
     },
     flush,
