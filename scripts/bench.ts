@@ -15,6 +15,7 @@ import { HYDRATED_ATTRIBUTE } from "#src/lib/hydration-protocol.ts";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "#tests/support/e2e-env.ts";
 import { benchDashboard } from "./bench/dashboard.ts";
 import { benchMail } from "./bench/mail.ts";
+import { benchServerEnv } from "./bench/server-env.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const PORT = 3200;
@@ -181,18 +182,7 @@ async function main() {
   });
 
   const dataDir = mkdtempSync(path.join(tmpdir(), "tieout-bench-"));
-  const serverEnv = {
-    ...process.env,
-    NODE_ENV: "production",
-    PORT: String(PORT),
-    HOST: "127.0.0.1",
-    SITE_URL: BASE,
-    DATA_DIR: dataDir,
-    WAITLIST_RATE_LIMIT: "0",
-    FIREBASE_API_KEY: "",
-    FIREBASE_PROJECT_ID: "demo-tieout-bench",
-    FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9299",
-  };
+  const serverEnv = benchServerEnv(PORT, dataDir);
   const server: ChildProcess = spawn(process.execPath, [path.join(ROOT, "scripts/start.mjs")], {
     cwd: ROOT,
     stdio: ["ignore", "ignore", "inherit"],
@@ -410,13 +400,7 @@ async function main() {
     uncounted = spawn(process.execPath, [path.join(ROOT, "scripts/start.mjs")], {
       cwd: ROOT,
       stdio: ["ignore", "ignore", "inherit"],
-      env: {
-        ...serverEnv,
-        PORT: String(uncountedPort),
-        SITE_URL: `http://localhost:${uncountedPort}`,
-        DATA_DIR: uncountedDir,
-        PAGE_VIEWS: "off",
-      },
+      env: { ...benchServerEnv(uncountedPort, uncountedDir), PAGE_VIEWS: "off" },
     });
     await waitFor(`http://localhost:${uncountedPort}/api/health`, 120_000);
     const headers = { "accept-encoding": "br" };

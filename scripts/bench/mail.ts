@@ -14,6 +14,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { SMTPServer } from "smtp-server";
+import { benchServerEnv } from "./server-env.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const PORT = 3260;
@@ -72,19 +73,7 @@ function startServer(dataDir: string, smtpUrl?: string): ChildProcess {
     {
       cwd: ROOT,
       stdio: ["ignore", "ignore", "inherit"],
-      env: {
-        ...process.env,
-        NODE_ENV: "production",
-        PORT: String(PORT),
-        HOST: "127.0.0.1",
-        SITE_URL: BASE,
-        DATA_DIR: dataDir,
-        WAITLIST_RATE_LIMIT: "0",
-        FIREBASE_API_KEY: "",
-        FIREBASE_PROJECT_ID: "demo-tieout-bench",
-        FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9299",
-        SMTP_URL: smtpUrl ?? "",
-      },
+      env: { ...benchServerEnv(PORT, dataDir), SMTP_URL: smtpUrl ?? "" },
     },
   );
 }

@@ -9,6 +9,7 @@ import { formatDateTime } from "#src/lib/date-time.ts";
 import { DASHBOARD_PERIODS, type DashboardOverview } from "#src/lib/dashboard.ts";
 import { Button } from "#src/ui/button.tsx";
 import { Container } from "#src/ui/container.tsx";
+import { CountTiles } from "#src/ui/count-tiles.tsx";
 
 const count = (n: number) => n.toLocaleString("en-US");
 const DAY = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", timeZone: "UTC" });
@@ -265,17 +266,15 @@ export function DashboardView({ period, leadsPerDay, sources, funnel, mail }: Da
       </Section>
 
       <Section id="mail-heading" title="Mail and deliveries">
-        <ul aria-label="Outbox" className="mt-4 flex flex-wrap gap-3">
-          {[
+        <CountTiles
+          label="Outbox"
+          className="mt-4"
+          items={[
             { n: mail.waiting, what: "waiting now" },
             { n: mail.sentLastDay, what: "sent in the last day" },
             { n: mail.failedLastDay, what: "failed in the last day" },
-          ].map(({ n, what }) => (
-            <li key={what} className="rounded-xl border border-rule bg-card px-5 py-3">
-              <span className="text-2xl font-semibold tabular-nums">{count(n)}</span> {what}
-            </li>
-          ))}
-        </ul>
+          ]}
+        />
         <dl className="mt-4 grid gap-2 text-sm sm:grid-cols-[max-content_1fr] sm:gap-x-6">
           <dt className="font-semibold">Oldest waiting</dt>
           <dd>

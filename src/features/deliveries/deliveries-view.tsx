@@ -14,6 +14,7 @@ import type {
 } from "#src/lib/deliveries.ts";
 import { Button } from "#src/ui/button.tsx";
 import { Container } from "#src/ui/container.tsx";
+import { CountTiles } from "#src/ui/count-tiles.tsx";
 
 const CHANNEL: Record<DeliveryChannel, { name: string; to: string }> = {
   email: { name: "Email", to: "" },
@@ -100,17 +101,15 @@ export function DeliveriesView({ counts, failed, waiting }: DeliveriesOverview) 
         </Button>
       </div>
 
-      <ul aria-label="Messages by state" className="mt-8 flex flex-wrap gap-3">
-        {[
+      <CountTiles
+        label="Messages by state"
+        className="mt-8"
+        items={[
           { n: counts.failed, what: "failed" },
           { n: counts.pending, what: "waiting to be sent" },
           { n: counts.sent, what: "sent" },
-        ].map(({ n, what }) => (
-          <li key={what} className="rounded-xl border border-rule bg-card px-5 py-3">
-            <span className="text-2xl font-semibold tabular-nums">{count(n)}</span> {what}
-          </li>
-        ))}
-      </ul>
+        ]}
+      />
 
       <section aria-labelledby="failed-heading" className="mt-10">
         <h2 id="failed-heading" className="font-serif text-2xl font-semibold">
