@@ -17,6 +17,7 @@ import { waitlistClientKey } from "#server/waitlist/rate-limit.ts";
 import type { WaitlistService } from "#server/waitlist/service.ts";
 import type { DeliveriesPort } from "#src/lib/deliveries.ts";
 import type { AdminAccess } from "#src/lib/guards.ts";
+import type { SubscriptionsPort } from "#src/lib/subprocessor-subscriptions.ts";
 
 export type RenderedPage = {
   status: number;
@@ -36,6 +37,7 @@ export type PageRendererOptions = {
   /** The build's stylesheets by URL path, inlined into production pages. */
   stylesheets: ReadonlyMap<string, string>;
   waitlist: WaitlistService;
+  subprocessors: SubscriptionsPort;
   deliveries: DeliveriesPort;
   adminGuard: AdminGuard;
 };
@@ -106,6 +108,7 @@ export function createPageRenderer(options: PageRendererOptions) {
       requestId: req.id,
       reportError: (error: unknown) => reportRenderError(req, error),
       waitlist: options.waitlist,
+      subprocessors: options.subprocessors,
       deliveries: options.deliveries,
       adminAccess: adminAccessFor(req, session),
     });

@@ -12,6 +12,7 @@ import { createSessionStore } from "#server/session-store.ts";
 import { createDeliveries } from "#server/outbox/deliveries.ts";
 import { createEmailSender } from "#server/outbox/email.ts";
 import { startOutboxWorker } from "#server/outbox/worker.ts";
+import { createSubprocessorSubscriptions } from "#server/subprocessors/subscriptions.ts";
 import { createWaitlistService } from "#server/waitlist/service.ts";
 
 /**
@@ -37,9 +38,20 @@ export async function openServices(
     log,
   });
   waitlist.onEnqueued(() => outbox.wake());
+  const subprocessors = createSubprocessorSubscriptions({ db: database.db, env, log });
+  subprocessors.onEnqueued(() => outbox.wake());
+  // A published sub-processor change is mailed to every confirmed subscriber once, however many
+  // instances start (decision 025). The site serves without it should the database refuse now.
+  await subprocessors.announce().catch((error: unknown) => {
+    log.error(
+      { err: error, event: "subprocessors.announce_failed" },
+      "sub-processor changes not announced",
+    );
+  });
   return {
     database,
     waitlist,
+    subprocessors,
     deliveries: createDeliveries(database.db),
     ping: database.ping,
     sessions: createSessions(

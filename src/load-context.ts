@@ -5,6 +5,7 @@ import type { WaitlistPort } from "#src/features/waitlist/types.ts";
 import type { DeliveriesPort } from "#src/lib/deliveries.ts";
 import type { AdminAccess } from "#src/lib/guards.ts";
 import type { PublicEnv, SessionUser } from "#src/lib/public-env.ts";
+import type { SubscriptionsPort } from "#src/lib/subprocessor-subscriptions.ts";
 
 declare module "react-router" {
   interface AppLoadContext {
@@ -19,6 +20,8 @@ declare module "react-router" {
      * a refusal of the visitor's request). */
     reportError: (error: unknown) => void;
     waitlist: WaitlistPort;
+    /** The email subscription to sub-processor changes (decision 025). */
+    subprocessors: SubscriptionsPort;
     /** The outbox as the admin's deliveries page shows it; ask only after requireAdmin. */
     deliveries: DeliveriesPort;
     /**

@@ -66,4 +66,6 @@ export const FOOTER_LINKS = [
   { to: "/terms-of-service", label: "Terms of Service" },
   { to: "/privacy-policy", label: "Privacy Policy" },
   { to: "/dpa", label: "DPA" },
+  { to: "/subprocessors", label: "Sub-processors" },
+  { to: "/security", label: "Security" },
 ] as const;

@@ -7,6 +7,9 @@
 import { daysBetween, formatDate, isIsoDate, type IsoDate } from "./dates.ts";
 import { SITE } from "./site.ts";
 
+/** Where the Atom feed of changes is served (server/plugins/subprocessor-feed.ts). */
+export const SUBPROCESSOR_FEED_PATH = "/subprocessors/feed.atom";
+
 /** DPA 5.5: a new or replaced sub-processor is announced at least this many days ahead. */
 export const SUBPROCESSOR_NOTICE_DAYS = 30;
 /** DPA 5.6: the days a customer has to object after a notice. */
@@ -16,7 +19,7 @@ export const OBJECTION_DAYS = 15;
  * The kinds of sub-processor, in the words the DPA and the Privacy Policy use: "cloud
  * infrastructure providers, which host …".
  */
-export const SUBPROCESSOR_CATEGORIES = {
+const SUBPROCESSOR_CATEGORIES = {
   cloud: {
     plural: "cloud infrastructure providers",
     role: "host the Services and store the data they hold",
@@ -39,7 +42,7 @@ export const SUBPROCESSOR_CATEGORIES = {
   },
 } as const;
 
-export type SubprocessorCategory = keyof typeof SUBPROCESSOR_CATEGORIES;
+type SubprocessorCategory = keyof typeof SUBPROCESSOR_CATEGORIES;
 
 export type Subprocessor = {
   /** Stable, kebab-case; a change names a sub-processor by it. */
@@ -222,7 +225,7 @@ export function subprocessorById(id: string, list: readonly Subprocessor[] = SUB
 }
 
 /** "cloud infrastructure providers, which host …": a category as the legal texts list it. */
-export function categoryLine(category: SubprocessorCategory): string {
+function categoryLine(category: SubprocessorCategory): string {
   const { plural, role } = SUBPROCESSOR_CATEGORIES[category];
   return `${plural}, which ${role}`;
 }

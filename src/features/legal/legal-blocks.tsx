@@ -5,7 +5,7 @@ import { sectionHeading } from "#src/features/legal/section-heading.ts";
 const LINK_CLASS = "font-semibold text-ledger-dark underline underline-offset-4";
 
 /** A block's text with its link's words made a link: a page of the site, or a mailto:. */
-export function LinkedText({ text, link }: { text: string; link?: InlineLink }) {
+function LinkedText({ text, link }: { text: string; link?: InlineLink }) {
   const at = link ? text.indexOf(link.words) : -1;
   if (!link || at === -1) return <>{text}</>;
   const words = link.href.startsWith("/") ? (

@@ -14,11 +14,14 @@ import { Container } from "#src/ui/container.tsx";
  */
 export function LegalDocumentView({
   document,
+  eyebrow = "Legal",
   extraSections = [],
   intro,
   after,
 }: {
   document: LegalDocument;
+  /** The small line above the title. */
+  eyebrow?: string;
   extraSections?: readonly LegalSection[];
   intro?: ReactNode;
   after?: ReactNode;
@@ -27,7 +30,7 @@ export function LegalDocumentView({
   return (
     <Container className="py-12 sm:py-16">
       <header className="max-w-3xl border-b border-rule pb-8">
-        <p className="text-sm font-semibold tracking-[0.14em] text-ledger uppercase">Legal</p>
+        <p className="text-sm font-semibold tracking-[0.14em] text-ledger uppercase">{eyebrow}</p>
         <h1 className="mt-3 font-serif text-4xl font-semibold tracking-tight sm:text-5xl">
           {document.title}
         </h1>
