@@ -18,7 +18,10 @@ import {
 const NAME = SITE.name;
 const F = SECURITY_FACTS;
 const HOSTS = SUBPROCESSORS.filter((row) => row.category === "cloud").map(subprocessorName);
-const LOCATIONS = customerContentLocations();
+/** "the United States", "Ireland": a country as it reads after "in". */
+const inCountry = (country: string) =>
+  /^(United |Netherlands$|Philippines$)/.test(country) ? `the ${country}` : country;
+const LOCATIONS = customerContentLocations().map(inCountry);
 
 /** "A", "A and B", "A, B and C". */
 function joined(items: readonly string[]): string {
