@@ -61,11 +61,24 @@ export function postalAddress(entity?: string): string {
   return [...(entity ? [entity] : []), ...addressLines()].join(", ");
 }
 
+/** The footer's link groups, each under its heading. */
 export const FOOTER_LINKS = [
-  { to: "/contact", label: "Contact" },
-  { to: "/terms-of-service", label: "Terms of Service" },
-  { to: "/privacy-policy", label: "Privacy Policy" },
-  { to: "/dpa", label: "DPA" },
-  { to: "/subprocessors", label: "Sub-processors" },
-  { to: "/security", label: "Security" },
+  {
+    id: "footer-info",
+    heading: "Info",
+    links: [
+      { to: "/contact", label: "Contact" },
+      { to: "/terms-of-service", label: "Terms of Service" },
+      { to: "/privacy-policy", label: "Privacy Policy" },
+      { to: "/dpa", label: "DPA" },
+    ],
+  },
+  {
+    id: "footer-trust",
+    heading: "Trust",
+    links: [
+      { to: "/security", label: "Security" },
+      { to: "/subprocessors", label: "Sub-processors" },
+    ],
+  },
 ] as const;

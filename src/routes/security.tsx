@@ -14,5 +14,6 @@ export const meta: Route.MetaFunction = (args) =>
   });
 
 export default function Security() {
-  return <LegalDocumentView document={SECURITY_PAGE} eyebrow="Trust" />;
+  // Its sections are short: laid out at once, so the contents' links land on their headings.
+  return <LegalDocumentView document={SECURITY_PAGE} eyebrow="Trust" deferSections={false} />;
 }

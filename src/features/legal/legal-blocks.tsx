@@ -121,10 +121,22 @@ function BulletList({ items }: { items: readonly string[] }) {
   );
 }
 
-export function LegalSectionView({ section }: { section: LegalSection }) {
+/**
+ * `deferred`: laid out only when scrolled near, so long documents paint at once. Short sections
+ * gain nothing from it, and their 800 px stand-in sizes throw a jump to a later section off.
+ */
+export function LegalSectionView({
+  section,
+  deferred = true,
+}: {
+  section: LegalSection;
+  deferred?: boolean;
+}) {
   return (
-    // Sections below the fold are laid out only when scrolled near: long documents paint at once.
-    <section aria-labelledby={section.id} className="scroll-mt-24 render-when-near">
+    <section
+      aria-labelledby={section.id}
+      className={deferred ? "scroll-mt-24 render-when-near" : "scroll-mt-24"}
+    >
       <h2
         id={section.id}
         className="group font-serif text-2xl font-semibold tracking-tight text-ink"

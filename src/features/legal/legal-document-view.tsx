@@ -15,6 +15,7 @@ import { Container } from "#src/ui/container.tsx";
 export function LegalDocumentView({
   document,
   eyebrow = "Legal",
+  deferSections = true,
   extraSections = [],
   intro,
   after,
@@ -22,6 +23,8 @@ export function LegalDocumentView({
   document: LegalDocument;
   /** The small line above the title. */
   eyebrow?: string;
+  /** Lay out sections only when scrolled near: for long documents (see LegalSectionView). */
+  deferSections?: boolean;
   extraSections?: readonly LegalSection[];
   intro?: ReactNode;
   after?: ReactNode;
@@ -48,7 +51,7 @@ export function LegalDocumentView({
             </div>
           ) : null}
           {document.sections.map((section) => (
-            <LegalSectionView key={section.id} section={section} />
+            <LegalSectionView key={section.id} section={section} deferred={deferSections} />
           ))}
           {after}
         </article>
