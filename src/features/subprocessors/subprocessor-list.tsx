@@ -21,13 +21,14 @@ export function SubprocessorTable({
 }) {
   return (
     // Narrow screens scroll the table sideways; the region is focusable so keyboards can too.
+    // Focusing it scrolls the whole table into view with room to spare, not a pixel short.
     <div
       role="region"
       aria-labelledby="subprocessor-table-caption"
       tabIndex={0}
-      className="overflow-x-auto rounded-lg border border-rule"
+      className="scroll-my-4 overflow-x-auto rounded-lg border border-rule"
     >
-      <table className="w-full min-w-[40rem] border-collapse text-left text-[0.95rem]">
+      <table className="w-full min-w-[40rem] border-collapse text-left text-sm leading-6">
         <caption id="subprocessor-table-caption" className="sr-only">
           Sub-processors: name, purpose, data and location
         </caption>
