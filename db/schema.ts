@@ -169,3 +169,51 @@ export const pageViews = pgTable(
     check("page_views_views_check", sql`${t.views} > 0`),
   ],
 );
+
+export const SUBSCRIBER_STATES = ["waiting", "confirmed"] as const;
+
+/** Who is told of sub-processor changes: db/migrations/0009, decision 025. */
+export const subprocessorSubscribers = pgTable(
+  "subprocessor_subscribers",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    email: text("email").notNull(),
+    state: text("state", { enum: SUBSCRIBER_STATES }).notNull().default("waiting"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    confirmedAt: timestamp("confirmed_at", { withTimezone: true }),
+  },
+  (t) => [
+    check(
+      "subprocessor_subscribers_state_check",
+      sql`${t.state} IN (${sqlList(SUBSCRIBER_STATES)})`,
+    ),
+    uniqueIndex("subprocessor_subscribers_email_key").on(sql`lower(${t.email})`),
+  ],
+);
+
+export const SUBSCRIPTION_TOKEN_PURPOSES = ["confirm", "unsubscribe"] as const;
+
+/** The links in subscription mail, by the SHA-256 of their token: db/migrations/0009. */
+export const subprocessorTokens = pgTable(
+  "subprocessor_tokens",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    subscriberId: bigint("subscriber_id", { mode: "number" }).notNull(),
+    purpose: text("purpose", { enum: SUBSCRIPTION_TOKEN_PURPOSES }).notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check(
+      "subprocessor_tokens_purpose_check",
+      sql`${t.purpose} IN (${sqlList(SUBSCRIPTION_TOKEN_PURPOSES)})`,
+    ),
+    foreignKey({
+      name: "subprocessor_tokens_subscriber_id_fkey",
+      columns: [t.subscriberId],
+      foreignColumns: [subprocessorSubscribers.id],
+    }).onDelete("cascade"),
+    index("subprocessor_tokens_subscriber_id_idx").on(t.subscriberId),
+  ],
+);

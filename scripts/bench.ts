@@ -30,6 +30,8 @@ const ROUTES = [
   "/terms-of-service",
   "/privacy-policy",
   "/dpa",
+  "/security",
+  "/subprocessors",
 ];
 const LIGHTHOUSE_RUNS = 3;
 

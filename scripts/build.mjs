@@ -5,6 +5,7 @@ import { cp, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { build } from "esbuild";
+import { checkSubprocessorList } from "./check-subprocessors.mjs";
 import { compileHydrationLoader } from "./hydration-loader.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -19,6 +20,9 @@ const COMPRESSIBLE = new Set([
   ".txt",
   ".xml",
 ]);
+
+// Before anything is built: a sub-processor change with less than 30 days' notice is never published.
+await checkSubprocessorList();
 
 execFileSync(
   process.execPath,

@@ -18,6 +18,8 @@ const PATHS =
         "/terms-of-service",
         "/privacy-policy",
         "/dpa",
+        "/security",
+        "/subprocessors",
         "/no-such-page",
       ];
 

@@ -18,9 +18,11 @@ import metricsPlugin from "#server/plugins/metrics.ts";
 import pages from "#server/plugins/pages.ts";
 import requestGuards from "#server/plugins/request-guards.ts";
 import securityHeaders from "#server/plugins/security-headers.ts";
+import securityTxt from "#server/plugins/security-txt.ts";
 import seo from "#server/plugins/seo.ts";
 import session from "#server/plugins/session.ts";
 import staticAssets from "#server/plugins/static-assets.ts";
+import subprocessorFeed from "#server/plugins/subprocessor-feed.ts";
 import waitlistApi from "#server/plugins/waitlist-api.ts";
 import { createPageRenderer } from "#server/render-page.ts";
 import { OneLinePerRequest } from "#server/request-log.ts";
@@ -29,6 +31,7 @@ import type { Sessions } from "#server/session.ts";
 import { readStylesheets } from "#server/static-assets.ts";
 import type { WaitlistService } from "#server/waitlist/service.ts";
 import type { DashboardPort } from "#src/lib/dashboard.ts";
+import type { SubscriptionsPort } from "#src/lib/subprocessor-subscriptions.ts";
 import type { DeliveriesPort } from "#src/lib/deliveries.ts";
 
 export type AppOptions = {
@@ -42,6 +45,8 @@ export type AppOptions = {
   sessions: Sessions;
   verifyIdToken: TokenVerifier;
   waitlist: WaitlistService;
+  /** The email subscription to sub-processor changes. */
+  subprocessors: SubscriptionsPort;
   /** The outbox, read for the admin's deliveries page. */
   deliveries: DeliveriesPort;
   /** The figures of the admin dashboard. */
@@ -94,6 +99,8 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   // Routes: the API, then files, then every other path is a page.
   await app.register(health, { ping: options.ping });
   await app.register(seo, { env, routes });
+  await app.register(securityTxt, { env });
+  await app.register(subprocessorFeed, { env });
   await app.register(waitlistApi, { waitlist });
   await app.register(admin, { waitlist, requireAdmin: adminGuard.requireAdmin });
   if (options.clientDir) await app.register(staticAssets, { clientDir: options.clientDir });
@@ -103,6 +110,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     getBuild: options.getBuild,
     stylesheets: options.clientDir ? await readStylesheets(options.clientDir) : new Map(),
     waitlist,
+    subprocessors: options.subprocessors,
     deliveries: options.deliveries,
     dashboard: options.dashboard,
     adminGuard,

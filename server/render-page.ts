@@ -18,6 +18,7 @@ import type { WaitlistService } from "#server/waitlist/service.ts";
 import type { DashboardPort } from "#src/lib/dashboard.ts";
 import type { DeliveriesPort } from "#src/lib/deliveries.ts";
 import type { AdminAccess } from "#src/lib/guards.ts";
+import type { SubscriptionsPort } from "#src/lib/subprocessor-subscriptions.ts";
 
 export type RenderedPage = {
   status: number;
@@ -37,6 +38,7 @@ export type PageRendererOptions = {
   /** The build's stylesheets by URL path, inlined into production pages. */
   stylesheets: ReadonlyMap<string, string>;
   waitlist: WaitlistService;
+  subprocessors: SubscriptionsPort;
   deliveries: DeliveriesPort;
   dashboard: DashboardPort;
   adminGuard: AdminGuard;
@@ -108,6 +110,7 @@ export function createPageRenderer(options: PageRendererOptions) {
       requestId: req.id,
       reportError: (error: unknown) => reportRenderError(req, error),
       waitlist: options.waitlist,
+      subprocessors: options.subprocessors,
       deliveries: options.deliveries,
       dashboard: options.dashboard,
       adminAccess: adminAccessFor(req, session),

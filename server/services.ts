@@ -15,6 +15,7 @@ import { createDeliveries } from "#server/outbox/deliveries.ts";
 import { createEmailSender } from "#server/outbox/email.ts";
 import { startOutboxWorker } from "#server/outbox/worker.ts";
 import { createPageViews } from "#server/page-views.ts";
+import { createSubprocessorSubscriptions } from "#server/subprocessors/subscriptions.ts";
 import { createWaitlistService, type WaitlistService } from "#server/waitlist/service.ts";
 
 /**
@@ -51,6 +52,16 @@ export async function openServices(
     onOutcome: (channel, result) => metrics.deliveries.inc({ channel, result }),
   });
   service.onEnqueued(() => outbox.wake());
+  const subprocessors = createSubprocessorSubscriptions({ db: database.db, env, log });
+  subprocessors.onEnqueued(() => outbox.wake());
+  // A published sub-processor change is mailed to every confirmed subscriber once, however many
+  // instances start (decision 025). The site serves without it should the database refuse now.
+  await subprocessors.announce().catch((error: unknown) => {
+    log.error(
+      { err: error, event: "subprocessors.announce_failed" },
+      "sub-processor changes not announced",
+    );
+  });
   const pageViews = env.pageViews
     ? createPageViews({
         db: database.db,
@@ -62,6 +73,7 @@ export async function openServices(
   return {
     database,
     waitlist,
+    subprocessors,
     metrics,
     pageViews,
     deliveries: createDeliveries(database.db),

@@ -6,6 +6,7 @@ import type { DashboardPort } from "#src/lib/dashboard.ts";
 import type { DeliveriesPort } from "#src/lib/deliveries.ts";
 import type { AdminAccess } from "#src/lib/guards.ts";
 import type { PublicEnv, SessionUser } from "#src/lib/public-env.ts";
+import type { SubscriptionsPort } from "#src/lib/subprocessor-subscriptions.ts";
 
 declare module "react-router" {
   interface AppLoadContext {
@@ -20,6 +21,8 @@ declare module "react-router" {
      * a refusal of the visitor's request). */
     reportError: (error: unknown) => void;
     waitlist: WaitlistPort;
+    /** The email subscription to sub-processor changes (decision 025). */
+    subprocessors: SubscriptionsPort;
     /** The outbox as the admin's deliveries page shows it; ask only after requireAdmin. */
     deliveries: DeliveriesPort;
     /** The admin dashboard's figures; ask only after requireAdmin. */

@@ -16,5 +16,9 @@ export default [
   route("terms-of-service", "routes/terms-of-service.tsx"),
   route("privacy-policy", "routes/privacy-policy.tsx"),
   route("dpa", "routes/dpa.tsx"),
+  route("security", "routes/security.tsx"),
+  route("subprocessors", "routes/subprocessors.tsx"),
+  route("subprocessors/confirm", "routes/subprocessors-confirm.tsx"),
+  route("subprocessors/unsubscribe", "routes/subprocessors-unsubscribe.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -19,6 +19,7 @@ import errors from "#server/plugins/errors.ts";
 import pages from "#server/plugins/pages.ts";
 import session from "#server/plugins/session.ts";
 import { createPageRenderer } from "#server/render-page.ts";
+import { createSubprocessorSubscriptions } from "#server/subprocessors/subscriptions.ts";
 import { createWaitlistService } from "#server/waitlist/service.ts";
 import {
   createVerifiedAccount,
@@ -72,6 +73,7 @@ beforeAll(async () => {
       getBuild,
       stylesheets: new Map(),
       waitlist: createWaitlistService({ db: database().db, env: deps.env, log }),
+      subprocessors: createSubprocessorSubscriptions({ db: database().db, env: deps.env, log }),
       deliveries: createDeliveries(database().db),
       dashboard: createDashboard(database().db),
       adminGuard: createAdminGuard(deps),

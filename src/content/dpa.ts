@@ -4,13 +4,20 @@
  * SITE.
  */
 import type { DpaDocument } from "./legal-types.ts";
+import { SECURITY_FACTS } from "./security-facts.ts";
 import { postalAddress, SITE } from "./site.ts";
+import { categoryItems, OBJECTION_DAYS, SUBPROCESSOR_NOTICE_DAYS } from "./subprocessors.ts";
 
 const NAME = SITE.name;
 const ENTITY = SITE.legalEntity;
 const EMAIL = SITE.contactEmail;
 const POSTAL_ADDRESS = postalAddress();
 const SIGNATURE_FIELDS = ["Signature", "Name", "Title", "Date"] as const;
+const { encryptionInTransit: TLS, encryptionAtRest: AES } = SECURITY_FACTS;
+const EXPORT_DAYS = SECURITY_FACTS.exportWindowDays;
+const ACTIVE_DAYS = SECURITY_FACTS.activeDeletionDays;
+const BACKUP_DAYS = SECURITY_FACTS.backupDeletionDays;
+const INCIDENT_HOURS = SECURITY_FACTS.incidentNoticeHours;
 
 export const DPA: DpaDocument = {
   title: "Data Processing Addendum",
@@ -252,8 +259,8 @@ export const DPA: DpaDocument = {
           heading: "Security measures",
           text: `Provider will implement and maintain appropriate technical and organizational measures to protect Customer Personal Data against Security Incidents, taking into account the state of the art, the costs of implementation, and the nature, scope, context and purposes of the processing and the risks to Data Subjects. These measures include:`,
           items: [
-            `encryption of Customer Personal Data in transit using TLS 1.3 or higher;`,
-            `encryption of Customer Personal Data at rest using AES-256 or an equivalent algorithm;`,
+            `encryption of Customer Personal Data in transit using ${TLS} or higher;`,
+            `encryption of Customer Personal Data at rest using ${AES} or an equivalent algorithm;`,
             `role-based access control on a least-privilege basis, with multi-factor authentication required for all administrative access;`,
             `network security controls, including isolation of production systems and deny-by-default firewall rules;`,
             `24/7 security monitoring of production systems, and audit logs of administrative access and security-relevant events;`,
@@ -305,18 +312,14 @@ export const DPA: DpaDocument = {
           number: "5.2",
           heading: "Categories",
           text: `Provider engages Sub-processors in the following categories:`,
-          items: [
-            `cloud infrastructure providers, which host the Services and store Customer Content;`,
-            `AI model providers, which process the Customer Content needed for each task to generate output;`,
-            `payment processors, which process billing information for subscriptions and do not process Customer Content; and`,
-            `email providers, which deliver service and account communications.`,
-          ],
+          items: categoryItems(),
         },
         {
           kind: "clause",
           number: "5.3",
           heading: "Current list",
-          text: `Provider publishes a current list of its Sub-processors, with their locations and the services they provide, on the ${NAME} website, and will provide the list to Customer on written request sent to ${EMAIL}.`,
+          text: `Provider publishes a current list of its Sub-processors on the ${NAME} website, with the service each provides, the data it receives and its location, together with every change to the list and a way to subscribe to email notice of changes. Provider will also provide the list to Customer on written request sent to ${EMAIL}.`,
+          link: { words: "a current list of its Sub-processors", href: "/subprocessors" },
         },
         {
           kind: "clause",
@@ -328,13 +331,13 @@ export const DPA: DpaDocument = {
           kind: "clause",
           number: "5.5",
           heading: "Notice of new Sub-processors",
-          text: `Provider will give Customer at least 30 days' prior written notice before engaging a new Sub-processor or replacing an existing one, by email to Customer's account contact or by notice in the Services. The notice will identify the Sub-processor, its location and the processing it will perform.`,
+          text: `Provider will give Customer at least ${SUBPROCESSOR_NOTICE_DAYS} days' prior written notice before engaging a new Sub-processor or replacing an existing one, by email to Customer's account contact or by notice in the Services. The notice will identify the Sub-processor, its location and the processing it will perform. Provider publishes each change on the list described in section 5.3 when it gives the notice.`,
         },
         {
           kind: "clause",
           number: "5.6",
           heading: "Objection",
-          text: `Customer may object to a new Sub-processor on reasonable grounds relating to the protection of Customer Personal Data by giving written notice to Provider within 15 days after receiving Provider's notice and explaining the grounds for the objection.`,
+          text: `Customer may object to a new Sub-processor on reasonable grounds relating to the protection of Customer Personal Data by giving written notice to Provider within ${OBJECTION_DAYS} days after receiving Provider's notice and explaining the grounds for the objection.`,
         },
         {
           kind: "clause",
@@ -384,7 +387,7 @@ export const DPA: DpaDocument = {
           kind: "clause",
           number: "7.1",
           heading: "Notification",
-          text: `Provider will notify Customer of a Security Incident without undue delay, and in any event no later than 72 hours after becoming aware of it.`,
+          text: `Provider will notify Customer of a Security Incident without undue delay, and in any event no later than ${INCIDENT_HOURS} hours after becoming aware of it.`,
         },
         {
           kind: "clause",
@@ -439,13 +442,13 @@ export const DPA: DpaDocument = {
           kind: "clause",
           number: "8.2",
           heading: "Return after termination",
-          text: `For 30 days after termination or expiry of the Agreement, Customer may export Customer Content using the Services or ask Provider to return it in a commonly used, machine-readable format.`,
+          text: `For ${EXPORT_DAYS} days after termination or expiry of the Agreement, Customer may export Customer Content using the Services or ask Provider to return it in a commonly used, machine-readable format.`,
         },
         {
           kind: "clause",
           number: "8.3",
           heading: "Deletion",
-          text: `When that export period ends, and in any event within 30 days after termination or expiry, Provider will delete Customer Personal Data from its active systems. Copies held in backups will be deleted within 90 days after termination or expiry, as the backups expire. Until deletion, backups remain protected by the measures in this DPA and are not used for any other purpose. Customer may ask Provider to delete Customer Personal Data earlier.`,
+          text: `When that export period ends, and in any event within ${ACTIVE_DAYS} days after termination or expiry, Provider will delete Customer Personal Data from its active systems. Copies held in backups will be deleted within ${BACKUP_DAYS} days after termination or expiry, as the backups expire. Until deletion, backups remain protected by the measures in this DPA and are not used for any other purpose. Customer may ask Provider to delete Customer Personal Data earlier.`,
         },
         {
           kind: "clause",
@@ -529,7 +532,7 @@ export const DPA: DpaDocument = {
           items: [
             `Module Two (controller to processor) applies, with Customer as data exporter and Provider as data importer;`,
             `Clause 7 (docking clause) applies;`,
-            `in Clause 9, Option 2 (general written authorization) applies, and the time period for prior notice of changes to Sub-processors is 30 days, as set out in section 5;`,
+            `in Clause 9, Option 2 (general written authorization) applies, and the time period for prior notice of changes to Sub-processors is ${SUBPROCESSOR_NOTICE_DAYS} days, as set out in section 5;`,
             `in Clause 11, the optional language in Clause 11(a) applies, so that Data Subjects may also lodge a complaint with an independent dispute resolution body at no cost to them, which Provider will identify in the information it makes available to Data Subjects under that clause;`,
             `in Clause 13, the competent supervisory authority is the one determined under Clause 13(a) and set out in Annex A;`,
             `in Clause 17, Option 1 applies, and the clauses are governed by the law of Ireland;`,
@@ -689,7 +692,7 @@ export const DPA: DpaDocument = {
           kind: "clause",
           number: "A.3",
           heading: "Duration",
-          text: `For the term of the Agreement and afterwards until deletion under section 8: for 30 days after termination or expiry in active systems, and for up to 90 days after termination or expiry in backups.`,
+          text: `For the term of the Agreement and afterwards until deletion under section 8: for ${ACTIVE_DAYS} days after termination or expiry in active systems, and for up to ${BACKUP_DAYS} days after termination or expiry in backups.`,
         },
         {
           kind: "clause",
@@ -740,13 +743,8 @@ export const DPA: DpaDocument = {
           kind: "clause",
           number: "A.9",
           heading: "Sub-processors",
-          text: `Provider uses Sub-processors in the categories below, for the same subject matter, nature and duration as set out in this Annex and as further described in section 5:`,
-          items: [
-            `cloud infrastructure providers: hosting, computing and storage for the Services;`,
-            `AI model providers: generating output from the Customer Content needed for each task, without using it to train their models;`,
-            `payment processors: processing billing information for subscriptions, without access to Customer Content; and`,
-            `email providers: delivering service and account communications to Customer's users.`,
-          ],
+          text: `Provider uses Sub-processors in the categories below, for the same subject matter, nature and duration as set out in this Annex and as further described in section 5. Each Sub-processor, with the data it receives and its location, is named on the list described in section 5.3.`,
+          items: categoryItems(),
         },
         {
           kind: "clause",
@@ -766,11 +764,11 @@ export const DPA: DpaDocument = {
           rows: [
             [
               "Encryption in transit",
-              "All Customer Personal Data travelling between users' browsers or the Excel add-in, Provider's services and Sub-processors is encrypted using TLS 1.3 or higher. HTTP Strict Transport Security is enabled on Provider's web domains.",
+              `All Customer Personal Data travelling between users' browsers or the Excel add-in, Provider's services and Sub-processors is encrypted using ${TLS} or higher. HTTP Strict Transport Security is enabled on Provider's web domains.`,
             ],
             [
               "Encryption at rest",
-              "Customer Personal Data in databases, file storage and backups is encrypted using AES-256 or an equivalent algorithm. Keys are held in the cloud provider's managed key service, access to them is restricted to authorized systems and personnel, and their use is logged.",
+              `Customer Personal Data in databases, file storage and backups is encrypted using ${AES} or an equivalent algorithm. Keys are held in the cloud provider's managed key service, access to them is restricted to authorized systems and personnel, and their use is logged.`,
             ],
             [
               "Access control",
@@ -786,11 +784,11 @@ export const DPA: DpaDocument = {
             ],
             [
               "Security monitoring and audit logs",
-              "Production systems are monitored 24/7, with automated alerts sent to on-call personnel. Audit logs record administrative access and security-relevant events, are protected against alteration and are retained for at least 12 months.",
+              `Production systems are monitored 24/7, with automated alerts sent to on-call personnel. Audit logs record administrative access and security-relevant events, are protected against alteration and are retained for at least ${SECURITY_FACTS.auditLogMonths} months.`,
             ],
             [
               "Incident response",
-              "A documented incident response plan defines roles, severity levels and escalation paths. Customers are notified within 72 hours as set out in section 7. Every significant incident is followed by a review, and the plan is tested at least once a year.",
+              `A documented incident response plan defines roles, severity levels and escalation paths. Customers are notified within ${INCIDENT_HOURS} hours as set out in section 7. Every significant incident is followed by a review, and the plan is tested at least once a year.`,
             ],
             [
               "Vendor management",
@@ -806,7 +804,7 @@ export const DPA: DpaDocument = {
             ],
             [
               "Backup and recovery",
-              "Backups are encrypted, stored separately from the primary systems and expire within 90 days. Restoration from backup is tested periodically.",
+              `Backups are encrypted, stored separately from the primary systems and expire within ${BACKUP_DAYS} days. Restoration from backup is tested periodically.`,
             ],
             [
               "Secure development",

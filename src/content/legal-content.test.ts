@@ -2,7 +2,9 @@ import { describe, expect, test } from "vitest";
 import { DPA } from "#src/content/dpa.ts";
 import type { LegalBlock, LegalDocument } from "#src/content/legal-types.ts";
 import { PRIVACY_POLICY } from "#src/content/privacy-policy.ts";
+import { SECURITY_FACTS } from "#src/content/security-facts.ts";
 import { addressLines, postalAddress, SITE } from "#src/content/site.ts";
+import { categoryItems } from "#src/content/subprocessors.ts";
 import { TERMS_OF_SERVICE } from "#src/content/terms-of-service.ts";
 
 function blockText(block: LegalBlock): string {
@@ -46,6 +48,14 @@ describe.each([
     const text = fullText(doc);
     expect(text).toContain(SITE.name);
     expect(text).not.toMatch(/lorem|ipsum|\[(company|name|date)\]|TODO|TBD/i);
+  });
+
+  test("every link's words are in its text, and every link goes to a page or a mailbox", () => {
+    for (const block of doc.sections.flatMap((section) => section.blocks)) {
+      if ((block.kind !== "paragraph" && block.kind !== "clause") || !block.link) continue;
+      expect(block.text, block.link.words).toContain(block.link.words);
+      expect(block.link.href).toMatch(/^(\/[a-z]|mailto:)/);
+    }
   });
 
   test("clause numbers follow their section", () => {
@@ -119,6 +129,48 @@ test("the DPA has all twelve sections, its figures, a signature page and Annex A
   }
   expect(DPA.signature.parties.map((p) => p.role)).toEqual(["Controller", "Processor"]);
   expect(DPA.annexes[0]?.number).toBe("Annex A");
+});
+
+/** The block numbered `number` in `doc` (sections and, for the DPA, the annexes). */
+function clause(doc: LegalDocument & { annexes?: typeof DPA.annexes }, number: string) {
+  const found = [...doc.sections, ...(doc.annexes ?? [])]
+    .flatMap((section) => section.blocks)
+    .find((block) => block.kind === "clause" && block.number === number);
+  if (found?.kind !== "clause") throw new Error(`no clause ${number}`);
+  return found;
+}
+
+describe("the sub-processors, from their one typed source", () => {
+  test("the DPA's 5.2 and Annex A.9 and the Privacy Policy's 5.1 list the same categories", () => {
+    expect(clause(DPA, "5.2").items).toEqual(categoryItems());
+    expect(clause(DPA, "A.9").items).toEqual(categoryItems());
+    expect(clause(PRIVACY_POLICY, "5.1").items).toEqual(categoryItems());
+  });
+
+  test("the DPA's 5.3 and the Privacy Policy's 5.2 link to the list", () => {
+    expect(clause(DPA, "5.3").link).toEqual({
+      words: "a current list of its Sub-processors",
+      href: "/subprocessors",
+    });
+    expect(clause(PRIVACY_POLICY, "5.2").link?.href).toBe("/subprocessors");
+  });
+});
+
+test("the security figures read the same in the DPA, the Privacy Policy and the Terms", () => {
+  const dpa = fullText(DPA) + DPA.annexes.map((a) => a.blocks.map(blockText).join(" ")).join(" ");
+  const { encryptionInTransit, encryptionAtRest, incidentNoticeHours } = SECURITY_FACTS;
+  expect(dpa).toContain(`in transit using ${encryptionInTransit} or higher`);
+  expect(dpa).toContain(`at rest using ${encryptionAtRest} or an equivalent algorithm`);
+  expect(dpa).toContain(`no later than ${incidentNoticeHours} hours after becoming aware of it`);
+  const deletion = `within ${SECURITY_FACTS.backupDeletionDays} days after`;
+  expect(dpa).toContain(deletion);
+  expect(fullText(PRIVACY_POLICY)).toContain(
+    `in transit using ${encryptionInTransit} and at rest using ${encryptionAtRest}`,
+  );
+  expect(fullText(PRIVACY_POLICY)).toContain(
+    `export your data for ${SECURITY_FACTS.exportWindowDays} days`,
+  );
+  expect(fullText(TERMS_OF_SERVICE)).toContain(deletion);
 });
 
 describe("the postal address, written one way everywhere", () => {

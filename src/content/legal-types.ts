@@ -4,15 +4,29 @@
  */
 export type LegalBlock =
   /** A plain paragraph. */
-  | { kind: "paragraph"; text: string }
+  | { kind: "paragraph"; text: string; link?: InlineLink }
   /** A numbered clause such as "4.2", with an optional lead-in in bold and an optional list. */
-  | { kind: "clause"; number: string; heading?: string; text: string; items?: readonly string[] }
+  | {
+      kind: "clause";
+      number: string;
+      heading?: string;
+      text: string;
+      items?: readonly string[];
+      link?: InlineLink;
+    }
   /** A bulleted list. */
   | { kind: "list"; items: readonly string[] }
   /** A defined term and its meaning. */
   | { kind: "definition"; term: string; text: string }
   /** A simple table with a header row. */
   | { kind: "table"; header: readonly string[]; rows: readonly (readonly string[])[] };
+
+/**
+ * Words of a block's text that link somewhere: a page of the site by its path ("/subprocessors",
+ * "/dpa#security-incidents"), which the .docx writes as an absolute address, or a `mailto:`.
+ * The words must occur in the text (src/content/legal-content.test.ts checks it).
+ */
+export type InlineLink = { words: string; href: string };
 
 export type LegalSection = {
   /** Stable anchor id, kebab-case, unique in the document (used for #links and the table of contents). */

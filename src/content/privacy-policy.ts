@@ -3,7 +3,9 @@
  * Every site fact (name, entity, email, address, support hours, date) comes from SITE.
  */
 import type { LegalDocument } from "./legal-types.ts";
+import { SECURITY_FACTS } from "./security-facts.ts";
 import { postalAddress, SITE } from "./site.ts";
+import { categoryItems } from "./subprocessors.ts";
 
 const NAME = SITE.name;
 const ENTITY = SITE.legalEntity;
@@ -188,19 +190,14 @@ export const PRIVACY_POLICY: LegalDocument = {
           number: "5.1",
           heading: "Service providers and sub-processors",
           text: `We share personal information with companies that provide services to us, under written contracts that limit their use of it to providing those services. They fall into these categories:`,
-          items: [
-            `cloud infrastructure providers, which host our servers, databases and storage;`,
-            `our identity and authentication provider, which handles sign-in, password hashing and password reset emails;`,
-            `AI model providers, which process Customer Content to generate AI Output;`,
-            `our card payment processor, which handles payments and billing information and does not receive Customer Content; and`,
-            `our email provider, which delivers service, billing and waitlist emails.`,
-          ],
+          items: categoryItems(),
         },
         {
           kind: "clause",
           number: "5.2",
           heading: "Current list",
-          text: `We publish a current list of our sub-processors on our website, or you may ask for it at ${EMAIL}. Customers who have agreed to our Data Processing Addendum receive notice of new sub-processors as that addendum describes.`,
+          text: `We publish a current list of our sub-processors on our website, with every change to it, or you may ask for it at ${EMAIL}. Customers who have agreed to our Data Processing Addendum receive notice of new sub-processors as that addendum describes, and anyone may subscribe to the same notices by email on that page.`,
+          link: { words: "a current list of our sub-processors", href: "/subprocessors" },
         },
         {
           kind: "clause",
@@ -269,7 +266,7 @@ export const PRIVACY_POLICY: LegalDocument = {
           kind: "clause",
           number: "7.2",
           heading: "After your account closes",
-          text: `After your account is closed, you may export your data for 30 days. When that export window ends, and in any event within 30 days after closure, we delete account data and Customer Content from our active systems. Copies in our backups are deleted within 90 days after closure.`,
+          text: `After your account is closed, you may export your data for ${SECURITY_FACTS.exportWindowDays} days. When that export window ends, and in any event within ${SECURITY_FACTS.activeDeletionDays} days after closure, we delete account data and Customer Content from our active systems. Copies in our backups are deleted within ${SECURITY_FACTS.backupDeletionDays} days after closure.`,
         },
         {
           kind: "clause",
@@ -300,7 +297,8 @@ export const PRIVACY_POLICY: LegalDocument = {
           kind: "clause",
           number: "8.1",
           heading: "Encryption",
-          text: `We encrypt personal information in transit using TLS 1.3 and at rest using AES-256.`,
+          text: `We encrypt personal information in transit using ${SECURITY_FACTS.encryptionInTransit} and at rest using ${SECURITY_FACTS.encryptionAtRest}. Our security page describes these and our other safeguards in more detail.`,
+          link: { words: "Our security page", href: "/security" },
         },
         {
           kind: "clause",

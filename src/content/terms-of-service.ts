@@ -3,6 +3,7 @@
  * Every site fact (name, entity, email, address, support hours, date) comes from SITE.
  */
 import type { LegalDocument } from "./legal-types.ts";
+import { SECURITY_FACTS } from "./security-facts.ts";
 import { postalAddress, SITE } from "./site.ts";
 
 const NAME = SITE.name;
@@ -441,13 +442,13 @@ export const TERMS_OF_SERVICE: LegalDocument = {
           kind: "clause",
           number: "11.7",
           heading: "Data export",
-          text: `For 30 days after termination, you may export your Customer Content using the export features of the Service or by asking us at ${EMAIL}, unless the law prohibits us from making it available.`,
+          text: `For ${SECURITY_FACTS.exportWindowDays} days after termination, you may export your Customer Content using the export features of the Service or by asking us at ${EMAIL}, unless the law prohibits us from making it available.`,
         },
         {
           kind: "clause",
           number: "11.8",
           heading: "Deletion",
-          text: `When the export period ends, and in any event within 30 days after termination, we delete your Customer Content from our active systems. Copies held in our backups are deleted within 90 days after termination. We may keep information for longer only where the law requires it, and then only for that purpose and protected under section 12.`,
+          text: `When the export period ends, and in any event within ${SECURITY_FACTS.activeDeletionDays} days after termination, we delete your Customer Content from our active systems. Copies held in our backups are deleted within ${SECURITY_FACTS.backupDeletionDays} days after termination. We may keep information for longer only where the law requires it, and then only for that purpose and protected under section 12.`,
         },
         {
           kind: "clause",

@@ -13,7 +13,13 @@ type MetaArgs = {
  */
 export function pageMeta(
   args: MetaArgs,
-  page: { title: string; description: string; noindex?: boolean },
+  page: {
+    title: string;
+    description: string;
+    noindex?: boolean;
+    /** Another form of the page, such as its Atom feed, announced with rel="alternate". */
+    alternate?: { type: string; title: string; path: string };
+  },
 ): MetaDescriptor[] {
   const root = args.matches.find((m) => m?.id === "root")?.data as { env?: PublicEnv } | undefined;
   const siteUrl = root?.env?.siteUrl ?? "";
@@ -36,6 +42,14 @@ export function pageMeta(
     { name: "twitter:description", content: page.description },
     { name: "twitter:image", content: image },
   ];
+  if (page.alternate)
+    tags.push({
+      tagName: "link",
+      rel: "alternate",
+      type: page.alternate.type,
+      title: page.alternate.title,
+      href: `${siteUrl}${page.alternate.path}`,
+    });
   // A page kept out of search engines (not found, account actions) names no URL of its own: its
   // HTML is then the same whatever path reached it, and is rendered once (decision 010).
   if (page.noindex) {

@@ -2,10 +2,10 @@ import type { Route } from "./+types/waitlist-confirm";
 import {
   actOnMailLink,
   loadMailLink,
-  MAIL_LINK_HEADERS,
   MailLinkPage,
   mailLinkMeta,
 } from "#src/features/waitlist/mail-link.tsx";
+import { MAIL_LINK_HEADERS } from "#src/lib/mail-link.ts";
 
 /** The confirm link of a waitlist mail: GET shows one button, only its POST acts (decision 023). */
 export const headers: Route.HeadersFunction = () => MAIL_LINK_HEADERS;

@@ -130,7 +130,9 @@ test.describe("header and footer", () => {
     expect(box?.y).toBe(0);
   });
 
-  test("footer: info links, the Dover address, tagline and 2025 copyright", async ({ page }) => {
+  test("footer: info and trust links, the Dover address, tagline and 2025 copyright", async ({
+    page,
+  }) => {
     await page.goto("/");
     const footer = page.getByRole("contentinfo");
     for (const [name, href] of [
@@ -138,6 +140,8 @@ test.describe("header and footer", () => {
       ["Terms of Service", "/terms-of-service"],
       ["Privacy Policy", "/privacy-policy"],
       ["DPA", "/dpa"],
+      ["Security", "/security"],
+      ["Sub-processors", "/subprocessors"],
     ] as const) {
       await expect(footer.getByRole("link", { name, exact: true })).toHaveAttribute("href", href);
     }

@@ -1,6 +1,6 @@
 import { expect, test, waitForHydration } from "#tests/support/fixtures.ts";
 
-for (const path of ["/terms-of-service", "/privacy-policy", "/dpa"]) {
+for (const path of ["/terms-of-service", "/privacy-policy", "/dpa", "/security"]) {
   test(`${path}: the table of contents links to every section heading`, async ({ page }) => {
     await page.goto(path);
     await waitForHydration(page);

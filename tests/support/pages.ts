@@ -9,6 +9,8 @@ export const PUBLIC_PAGES = [
   { path: "/terms-of-service", heading: "Terms of Service", text: "Effective June 1, 2025" },
   { path: "/privacy-policy", heading: "Privacy Policy", text: "Effective June 1, 2025" },
   { path: "/dpa", heading: "Data Processing Addendum", text: "Processor" },
+  { path: "/security", heading: "Security", text: "Report a vulnerability" },
+  { path: "/subprocessors", heading: "Sub-processors", text: "Who processes data for us" },
   { path: "/waitlist", heading: "Join the Waitlist", text: "Request Access" },
 ] as const;
 

@@ -48,27 +48,32 @@ process.on("exit", () => {
 
 export async function startServer(
   env: Record<string, string> = {},
-  options: { dataDir?: string } = {},
+  /** `root`: another checkout's build to run (a build made by the test), this one's by default. */
+  options: { dataDir?: string; root?: string } = {},
 ): Promise<RunningServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), "tieout-test-"));
-  const child = spawn(process.execPath, ["build/server/app.js"], {
-    env: {
-      PATH: process.env.PATH ?? "",
-      LOG_LEVEL: "warn",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      SITE_URL: url,
-      DATA_DIR: dataDir,
-      FIREBASE_PROJECT_ID: E2E_PROJECT_ID,
-      FIREBASE_AUTH_EMULATOR_HOST: E2E_EMULATOR_HOST,
-      WAITLIST_RATE_LIMIT: "0",
-      SESSION_RATE_LIMIT: "0",
-      ...env,
+  const child = spawn(
+    process.execPath,
+    [path.resolve(options.root ?? ".", "build/server/app.js")],
+    {
+      env: {
+        PATH: process.env.PATH ?? "",
+        LOG_LEVEL: "warn",
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        SITE_URL: url,
+        DATA_DIR: dataDir,
+        FIREBASE_PROJECT_ID: E2E_PROJECT_ID,
+        FIREBASE_AUTH_EMULATOR_HOST: E2E_EMULATOR_HOST,
+        WAITLIST_RATE_LIMIT: "0",
+        SESSION_RATE_LIMIT: "0",
+        ...env,
+      },
+      stdio: ["ignore", "pipe", "pipe"],
     },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  );
   running.add(child);
   let output = "";
   child.stdout.on("data", (c: Buffer) => (output += c.toString()));

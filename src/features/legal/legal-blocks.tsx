@@ -1,5 +1,30 @@
-import type { LegalBlock, LegalSection } from "#src/content/legal-types.ts";
+import { Link } from "react-router";
+import type { InlineLink, LegalBlock, LegalSection } from "#src/content/legal-types.ts";
 import { sectionHeading } from "#src/features/legal/section-heading.ts";
+
+const LINK_CLASS = "font-semibold text-ledger-dark underline underline-offset-4";
+
+/** A block's text with its link's words made a link: a page of the site, or a mailto:. */
+function LinkedText({ text, link }: { text: string; link?: InlineLink }) {
+  const at = link ? text.indexOf(link.words) : -1;
+  if (!link || at === -1) return <>{text}</>;
+  const words = link.href.startsWith("/") ? (
+    <Link to={link.href} className={LINK_CLASS}>
+      {link.words}
+    </Link>
+  ) : (
+    <a href={link.href} className={LINK_CLASS}>
+      {link.words}
+    </a>
+  );
+  return (
+    <>
+      {text.slice(0, at)}
+      {words}
+      {text.slice(at + link.words.length)}
+    </>
+  );
+}
 
 export function LegalBlocks({ blocks }: { blocks: readonly LegalBlock[] }) {
   return (
@@ -14,7 +39,11 @@ export function LegalBlocks({ blocks }: { blocks: readonly LegalBlock[] }) {
 function LegalBlockView({ block }: { block: LegalBlock }) {
   switch (block.kind) {
     case "paragraph":
-      return <p>{block.text}</p>;
+      return (
+        <p>
+          <LinkedText text={block.text} link={block.link} />
+        </p>
+      );
     case "clause":
       return (
         <div className="flex gap-3">
@@ -26,7 +55,7 @@ function LegalBlockView({ block }: { block: LegalBlock }) {
               {block.heading ? (
                 <strong className="font-semibold text-ink">{block.heading}. </strong>
               ) : null}
-              {block.text}
+              <LinkedText text={block.text} link={block.link} />
             </p>
             {block.items ? <BulletList items={block.items} /> : null}
           </div>
@@ -92,10 +121,22 @@ function BulletList({ items }: { items: readonly string[] }) {
   );
 }
 
-export function LegalSectionView({ section }: { section: LegalSection }) {
+/**
+ * `deferred`: laid out only when scrolled near, so long documents paint at once. Short sections
+ * gain nothing from it, and their 800 px stand-in sizes throw a jump to a later section off.
+ */
+export function LegalSectionView({
+  section,
+  deferred = true,
+}: {
+  section: LegalSection;
+  deferred?: boolean;
+}) {
   return (
-    // Sections below the fold are laid out only when scrolled near: long documents paint at once.
-    <section aria-labelledby={section.id} className="scroll-mt-24 render-when-near">
+    <section
+      aria-labelledby={section.id}
+      className={deferred ? "scroll-mt-24 render-when-near" : "scroll-mt-24"}
+    >
       <h2
         id={section.id}
         className="group font-serif text-2xl font-semibold tracking-tight text-ink"

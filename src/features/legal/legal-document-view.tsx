@@ -14,11 +14,17 @@ import { Container } from "#src/ui/container.tsx";
  */
 export function LegalDocumentView({
   document,
+  eyebrow = "Legal",
+  deferSections = true,
   extraSections = [],
   intro,
   after,
 }: {
   document: LegalDocument;
+  /** The small line above the title. */
+  eyebrow?: string;
+  /** Lay out sections only when scrolled near: for long documents (see LegalSectionView). */
+  deferSections?: boolean;
   extraSections?: readonly LegalSection[];
   intro?: ReactNode;
   after?: ReactNode;
@@ -27,7 +33,7 @@ export function LegalDocumentView({
   return (
     <Container className="py-12 sm:py-16">
       <header className="max-w-3xl border-b border-rule pb-8">
-        <p className="text-sm font-semibold tracking-[0.14em] text-ledger uppercase">Legal</p>
+        <p className="text-sm font-semibold tracking-[0.14em] text-ledger uppercase">{eyebrow}</p>
         <h1 className="mt-3 font-serif text-4xl font-semibold tracking-tight sm:text-5xl">
           {document.title}
         </h1>
@@ -45,7 +51,7 @@ export function LegalDocumentView({
             </div>
           ) : null}
           {document.sections.map((section) => (
-            <LegalSectionView key={section.id} section={section} />
+            <LegalSectionView key={section.id} section={section} deferred={deferSections} />
           ))}
           {after}
         </article>

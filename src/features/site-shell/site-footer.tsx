@@ -7,7 +7,7 @@ import { Container } from "#src/ui/container.tsx";
 export function SiteFooter() {
   return (
     <footer className="border-t border-rule bg-ink text-paper render-when-near">
-      <Container className="grid gap-10 py-14 sm:grid-cols-2 lg:grid-cols-[1.4fr_1fr_1fr]">
+      <Container className="grid gap-10 py-14 sm:grid-cols-2 lg:grid-cols-[1.4fr_1fr_1fr_1fr]">
         <div className="max-w-sm">
           <p className="flex items-center gap-2.5 font-serif text-xl font-semibold">
             <BrandMark className="size-7" />
@@ -15,26 +15,28 @@ export function SiteFooter() {
           </p>
           <p className="mt-4 text-[0.95rem] leading-relaxed text-paper/80">{SITE.tagline}</p>
         </div>
-        <nav aria-labelledby="footer-info">
-          <h2
-            id="footer-info"
-            className="text-xs font-semibold tracking-[0.14em] text-paper/70 uppercase"
-          >
-            Info
-          </h2>
-          <ul className="mt-3 space-y-1">
-            {FOOTER_LINKS.map((link) => (
-              <li key={link.to}>
-                <Link
-                  to={link.to}
-                  className="inline-flex min-h-8 items-center rounded-sm text-[0.95rem] text-paper/90 underline-offset-4 hover:text-white hover:underline"
-                >
-                  {link.label}
-                </Link>
-              </li>
-            ))}
-          </ul>
-        </nav>
+        {FOOTER_LINKS.map((group) => (
+          <nav key={group.id} aria-labelledby={group.id}>
+            <h2
+              id={group.id}
+              className="text-xs font-semibold tracking-[0.14em] text-paper/70 uppercase"
+            >
+              {group.heading}
+            </h2>
+            <ul className="mt-3 space-y-1">
+              {group.links.map((link) => (
+                <li key={link.to}>
+                  <Link
+                    to={link.to}
+                    className="inline-flex min-h-8 items-center rounded-sm text-[0.95rem] text-paper/90 underline-offset-4 hover:text-white hover:underline"
+                  >
+                    {link.label}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        ))}
         <div>
           <h2 className="text-xs font-semibold tracking-[0.14em] text-paper/70 uppercase">
             Office

@@ -5,14 +5,17 @@
  * it came to be (bad, expired, used), gets the same calm page. Like the waitlist form (decision 014)
  * the action's outcome is one result type, LinkResult, turned into a status and a view here.
  */
-import { data, Form, Link, type AppLoadContext } from "react-router";
+import { data, type AppLoadContext } from "react-router";
 import { SITE } from "#src/content/site.ts";
 import type { LinkPurpose, LinkResult } from "#src/features/waitlist/types.ts";
-import { formText } from "#src/lib/form-text.ts";
 import { failure } from "#src/lib/http-errors.ts";
-import { pageMeta } from "#src/lib/meta.ts";
-import { Button } from "#src/ui/button.tsx";
-import { Container } from "#src/ui/container.tsx";
+import {
+  MAIL_LINK_HEADERS,
+  mailLinkMeta as linkPageMeta,
+  mailLinkToken,
+} from "#src/lib/mail-link.ts";
+import type { pageMeta } from "#src/lib/meta.ts";
+import { MailLinkCard } from "#src/ui/mail-link-card.tsx";
 
 /** What the page shows: the button for a live link, or the outcome of pressing it. */
 export type MailLinkView =
@@ -20,9 +23,6 @@ export type MailLinkView =
   | { kind: "confirmed" }
   | { kind: "removed" }
   | { kind: "gone" };
-
-/** The answer depends on the token: never kept by any cache. */
-export const MAIL_LINK_HEADERS = { "Cache-Control": "private, no-store" };
 
 const TEXT = {
   confirm: {
@@ -38,22 +38,10 @@ const TEXT = {
 } as const;
 
 export function mailLinkMeta(purpose: LinkPurpose, args: Parameters<typeof pageMeta>[0]) {
-  return [
-    ...pageMeta(args, {
-      title: TEXT[purpose].title,
-      description: `${TEXT[purpose].title} on the ${SITE.name} waitlist.`,
-      noindex: true,
-    }),
-    // The token never reaches another site as a Referer. Not no-referrer: a browser then sends
-    // `Origin: null` with the button's POST, which the cross-site guard rightly refuses.
-    { name: "referrer", content: "same-origin" },
-  ];
-}
-
-/** The token as the link or the form carries it. */
-function tokenOf(request: Request, form?: FormData): string {
-  const posted = form ? formText(form, "token") : "";
-  return posted || (new URL(request.url).searchParams.get("token") ?? "");
+  return linkPageMeta(args, {
+    title: TEXT[purpose].title,
+    description: `${TEXT[purpose].title} on the ${SITE.name} waitlist.`,
+  });
 }
 
 /**
@@ -71,7 +59,7 @@ export async function loadMailLink(
   request: Request,
   context: AppLoadContext,
 ) {
-  const token = tokenOf(request);
+  const token = mailLinkToken(request);
   let live: { maskedEmail: string } | null;
   try {
     live = await context.waitlist.checkLink(purpose, token);
@@ -111,7 +99,7 @@ export async function actOnMailLink(
   context: AppLoadContext,
 ) {
   const form = await request.formData();
-  const result = await context.waitlist.useLink(purpose, tokenOf(request, form), {
+  const result = await context.waitlist.useLink(purpose, mailLinkToken(request, form), {
     clientKey: context.clientKey,
     requestId: context.requestId,
   });
@@ -120,60 +108,36 @@ export async function actOnMailLink(
 
 export function MailLinkPage({ purpose, view }: { purpose: LinkPurpose; view: MailLinkView }) {
   const text = TEXT[purpose];
-  return (
-    <Container className="py-14 sm:py-20">
-      <section className="mx-auto max-w-xl rounded-2xl border border-rule bg-card p-6 sm:p-8">
-        {view.kind === "ask" ? (
-          <>
-            <h1 className="font-serif text-3xl font-semibold tracking-tight">{text.title}</h1>
-            <p className="mt-4 leading-relaxed text-ink-soft">
-              {text.ask} <strong className="text-ink">{view.maskedEmail}</strong>
-            </p>
-            <Form method="post" className="mt-7">
-              <input type="hidden" name="token" value={view.token} />
-              <Button type="submit" className="w-full">
-                {text.button}
-              </Button>
-            </Form>
-          </>
-        ) : view.kind === "confirmed" ? (
-          <>
-            <h1 className="font-serif text-3xl font-semibold tracking-tight">
-              Your address is confirmed
-            </h1>
-            <p className="mt-4 leading-relaxed text-ink-soft">
-              Thank you. You are on the {SITE.name} waitlist, and we will email you when your spot
-              opens.
-            </p>
-          </>
-        ) : view.kind === "removed" ? (
-          <>
-            <h1 className="font-serif text-3xl font-semibold tracking-tight">
-              You have left the waitlist
-            </h1>
-            <p className="mt-4 leading-relaxed text-ink-soft">
-              Your entry is erased, and we will not email you about the waitlist again.
-            </p>
-          </>
-        ) : (
-          <>
-            <h1 className="font-serif text-3xl font-semibold tracking-tight">
-              This link no longer works
-            </h1>
-            <p className="mt-4 leading-relaxed text-ink-soft">
-              It may have been used already, or it has expired. Nothing was changed.
-            </p>
-          </>
-        )}
-        <p className="mt-7">
-          <Link
-            to="/waitlist"
-            className="font-semibold text-ledger-dark underline-offset-4 hover:underline"
-          >
-            Go to the waitlist
-          </Link>
-        </p>
-      </section>
-    </Container>
-  );
+  const back = { to: "/waitlist", label: "Go to the waitlist" };
+  switch (view.kind) {
+    case "ask":
+      return (
+        <MailLinkCard
+          title={text.title}
+          action={{ token: view.token, label: text.button }}
+          back={back}
+        >
+          {text.ask} <strong className="text-ink">{view.maskedEmail}</strong>
+        </MailLinkCard>
+      );
+    case "confirmed":
+      return (
+        <MailLinkCard title="Your address is confirmed" back={back}>
+          Thank you. You are on the {SITE.name} waitlist, and we will email you when your spot
+          opens.
+        </MailLinkCard>
+      );
+    case "removed":
+      return (
+        <MailLinkCard title="You have left the waitlist" back={back}>
+          Your entry is erased, and we will not email you about the waitlist again.
+        </MailLinkCard>
+      );
+    case "gone":
+      return (
+        <MailLinkCard title="This link no longer works" back={back}>
+          It may have been used already, or it has expired. Nothing was changed.
+        </MailLinkCard>
+      );
+  }
 }

@@ -10,11 +10,12 @@ import { DpaView } from "#src/features/legal/dpa/dpa-view.tsx";
 import { sectionHeading } from "#src/features/legal/section-heading.ts";
 
 async function docxParts(dpa: DpaDocument) {
-  const buffer = await Packer.toBuffer(buildDpaDocument(dpa, "Tieout"));
+  const buffer = await Packer.toBuffer(buildDpaDocument(dpa, "Tieout", "https://tieout.example"));
   const files = unzipSync(new Uint8Array(buffer));
   const read = (name: string) => strFromU8(files[name] ?? new Uint8Array());
   return {
     document: read("word/document.xml"),
+    relationships: read("word/_rels/document.xml.rels"),
     styles: read("word/styles.xml"),
     footer: Object.keys(files)
       .filter((f) => f.startsWith("word/footer"))
@@ -62,6 +63,13 @@ describe("the DPA Word document", () => {
     expect(styles).toMatch(/w:styleId="Heading2"[\s\S]*?<w:sz w:val="28"\/>/);
     expect(footer).toContain("PAGE");
     expect(footer).toContain("NUMPAGES");
+  });
+
+  test("links section 5.3 to the sub-processor list under the site's address", async () => {
+    const { document, relationships } = await docxParts(DPA);
+    expect(relationships).toContain('Target="https://tieout.example/subprocessors"');
+    expect(relationships).toContain('TargetMode="External"');
+    expect(document).toMatch(/<w:hyperlink [^>]*>[\s\S]*?a current list of its Sub-processors/);
   });
 
   test("is named after the product", () => {

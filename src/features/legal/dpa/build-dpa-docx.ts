@@ -8,6 +8,7 @@ import {
   AlignmentType,
   BorderStyle,
   Document,
+  ExternalHyperlink,
   Footer,
   HeadingLevel,
   LevelFormat,
@@ -20,7 +21,12 @@ import {
   TextRun,
   WidthType,
 } from "docx";
-import type { DpaDocument, LegalBlock, LegalSection } from "#src/content/legal-types.ts";
+import type {
+  DpaDocument,
+  InlineLink,
+  LegalBlock,
+  LegalSection,
+} from "#src/content/legal-types.ts";
 import { sectionHeading } from "#src/features/legal/section-heading.ts";
 
 /** Half-points, as Word counts them: 11 pt body, 16 pt and 14 pt headings. */
@@ -30,15 +36,35 @@ const FONT = "Calibri";
 const INK = "0F2A24";
 const RULE = { style: BorderStyle.SINGLE, size: 4, color: "BFB8A8" } as const;
 
-function clauseParagraph(number: string, heading: string | undefined, text: string): Paragraph {
+/**
+ * A block's text as runs, its link's words a hyperlink. Word has no notion of the site, so a path
+ * becomes the absolute address under SITE_URL.
+ */
+function linkedRuns(text: string, link: InlineLink | undefined, siteUrl: string) {
+  const at = link ? text.indexOf(link.words) : -1;
+  if (!link || at === -1) return [new TextRun(text)];
+  return [
+    new TextRun(text.slice(0, at)),
+    new ExternalHyperlink({
+      link: link.href.startsWith("/") ? `${siteUrl}${link.href}` : link.href,
+      children: [new TextRun({ text: link.words, style: "Hyperlink" })],
+    }),
+    new TextRun(text.slice(at + link.words.length)),
+  ];
+}
+
+function clauseParagraph(
+  block: Extract<LegalBlock, { kind: "clause" }>,
+  siteUrl: string,
+): Paragraph {
   return new Paragraph({
     indent: { left: 720, hanging: 720 },
     tabStops: [{ type: TabStopType.LEFT, position: 720 }],
     children: [
-      new TextRun({ text: number, bold: true }),
+      new TextRun({ text: block.number, bold: true }),
       new TextRun({ text: "\t" }),
-      ...(heading ? [new TextRun({ text: `${heading}. `, bold: true })] : []),
-      new TextRun(text),
+      ...(block.heading ? [new TextRun({ text: `${block.heading}. `, bold: true })] : []),
+      ...linkedRuns(block.text, block.link, siteUrl),
     ],
   });
 }
@@ -98,16 +124,13 @@ function table(header: readonly string[], rows: readonly (readonly string[])[]):
   });
 }
 
-function blocks(list: readonly LegalBlock[]): (Paragraph | Table)[] {
+function blocks(list: readonly LegalBlock[], siteUrl: string): (Paragraph | Table)[] {
   return list.flatMap((block): (Paragraph | Table)[] => {
     switch (block.kind) {
       case "paragraph":
-        return [new Paragraph(block.text)];
+        return [new Paragraph({ children: linkedRuns(block.text, block.link, siteUrl) })];
       case "clause":
-        return [
-          clauseParagraph(block.number, block.heading, block.text),
-          ...bullets(block.items ?? [], true),
-        ];
+        return [clauseParagraph(block, siteUrl), ...bullets(block.items ?? [], true)];
       case "list":
         return bullets(block.items, false);
       case "definition":
@@ -126,14 +149,14 @@ function blocks(list: readonly LegalBlock[]): (Paragraph | Table)[] {
   });
 }
 
-function section(s: LegalSection, newPage: boolean): (Paragraph | Table)[] {
+function section(s: LegalSection, newPage: boolean, siteUrl: string): (Paragraph | Table)[] {
   return [
     new Paragraph({
       heading: HeadingLevel.HEADING_1,
       pageBreakBefore: newPage,
       text: sectionHeading(s),
     }),
-    ...blocks(s.blocks),
+    ...blocks(s.blocks, siteUrl),
   ];
 }
 
@@ -173,7 +196,8 @@ function signatureTable(dpa: DpaDocument): Table {
   });
 }
 
-export function buildDpaDocument(dpa: DpaDocument, productName: string): Document {
+/** `siteUrl`: the public origin (SITE_URL), for the links in the text. */
+export function buildDpaDocument(dpa: DpaDocument, productName: string, siteUrl: string): Document {
   return new Document({
     creator: productName,
     title: `${productName} ${dpa.title}`,
@@ -258,8 +282,8 @@ export function buildDpaDocument(dpa: DpaDocument, productName: string): Documen
               new TextRun(dpa.effectiveDate),
             ],
           }),
-          ...blocks(dpa.preamble),
-          ...dpa.sections.flatMap((s) => section(s, false)),
+          ...blocks(dpa.preamble, siteUrl),
+          ...dpa.sections.flatMap((s) => section(s, false, siteUrl)),
           new Paragraph({
             heading: HeadingLevel.HEADING_1,
             pageBreakBefore: true,
@@ -267,7 +291,7 @@ export function buildDpaDocument(dpa: DpaDocument, productName: string): Documen
           }),
           new Paragraph(dpa.signature.intro),
           signatureTable(dpa),
-          ...dpa.annexes.flatMap((annex) => section(annex, true)),
+          ...dpa.annexes.flatMap((annex) => section(annex, true, siteUrl)),
         ],
       },
     ],

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import type { DpaDocument } from "#src/content/legal-types.ts";
 import { SITE } from "#src/content/site.ts";
+import { usePublicEnv } from "#src/lib/public-env.ts";
 import { Button } from "#src/ui/button.tsx";
 import { useNotify } from "#src/ui/notices.tsx";
 
@@ -10,6 +11,7 @@ import { useNotify } from "#src/ui/notices.tsx";
  */
 export function DownloadDpaButton({ dpa }: { dpa: DpaDocument }) {
   const notify = useNotify();
+  const { siteUrl } = usePublicEnv();
   const [busy, setBusy] = useState(false);
 
   async function handleClick() {
@@ -19,7 +21,7 @@ export function DownloadDpaButton({ dpa }: { dpa: DpaDocument }) {
         import("#src/features/legal/dpa/build-dpa-docx.ts"),
         import("docx"),
       ]);
-      const blob = await Packer.toBlob(buildDpaDocument(dpa, SITE.name));
+      const blob = await Packer.toBlob(buildDpaDocument(dpa, SITE.name, siteUrl));
       const url = URL.createObjectURL(blob);
       const link = document.createElement("a");
       link.href = url;

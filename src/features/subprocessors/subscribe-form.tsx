@@ -1,0 +1,87 @@
+import { data, Form, useNavigation } from "react-router";
+import type { SubscribeResult } from "#src/lib/subprocessor-subscriptions.ts";
+import { Button } from "#src/ui/button.tsx";
+import { Field } from "#src/ui/field.tsx";
+
+/** What the page shows after a post: the same "check your inbox" for a new and a known address. */
+export type SubscribeReply =
+  { ok: true } | { ok: false; email: string; fieldError?: string; formError?: string };
+
+const HEADERS = { "Cache-Control": "no-store" };
+
+/** Status and view for each outcome; nobody learns from either whether an address subscribes. */
+export function subscribeReply(result: SubscribeResult, email: string) {
+  switch (result.kind) {
+    case "accepted":
+      return data<SubscribeReply>({ ok: true }, { status: 202, headers: HEADERS });
+    case "invalid":
+      return data<SubscribeReply>(
+        { ok: false, email, fieldError: result.message },
+        { status: 422, headers: HEADERS },
+      );
+    case "rate-limited":
+      return data<SubscribeReply>(
+        { ok: false, email, formError: "Too many requests. Please wait a minute and try again." },
+        {
+          status: 429,
+          headers: { ...HEADERS, "Retry-After": String(result.retryAfterSeconds) },
+        },
+      );
+    case "unavailable":
+      return data<SubscribeReply>(
+        {
+          ok: false,
+          email,
+          formError: "Subscriptions are unavailable for a moment. Please try again in a minute.",
+        },
+        { status: 503, headers: { ...HEADERS, "Retry-After": "30" } },
+      );
+  }
+}
+
+/**
+ * The subscription to changes: one email field and a button, a plain form that works without
+ * JavaScript (the page's action answers it). The address is confirmed by a link in a mail.
+ */
+export function SubscribeForm({ reply }: { reply: SubscribeReply | undefined }) {
+  const busy = useNavigation().state === "submitting";
+  if (reply?.ok)
+    return (
+      <div role="status" className="rounded-xl border border-rule bg-ledger-soft p-5">
+        <p className="font-semibold text-ink">Check your inbox</p>
+        <p className="mt-1.5 text-ink-soft">
+          If this address is not subscribed yet, a mail with a confirmation link is on its way. The
+          subscription starts when you press the button behind that link.
+        </p>
+      </div>
+    );
+  return (
+    <Form method="post" className="max-w-md space-y-4">
+      {reply?.formError ? (
+        <p role="alert" className="font-medium text-danger">
+          {reply.formError}
+        </p>
+      ) : null}
+      <Field
+        label="Email address"
+        hint="We mail you once per change. Every notice has a one-click unsubscribe link."
+        error={reply?.fieldError}
+      >
+        {(props) => (
+          <input
+            {...props}
+            type="email"
+            name="email"
+            required
+            maxLength={254}
+            autoComplete="email"
+            defaultValue={reply?.email}
+          />
+        )}
+      </Field>
+      <Button type="submit" disabled={busy}>
+        {busy ? "Subscribing..." : "Subscribe to changes"}
+      </Button>
+    </Form>
+  );
+}

@@ -1,0 +1,139 @@
+/**
+ * The pages behind the links in subscription mail: /subprocessors/confirm and
+ * /subprocessors/unsubscribe. As the waitlist's (decision 023): opening one only reads and shows
+ * one button; only its POST, or a mail client's one-click unsubscribe, confirms or erases. A link
+ * that no longer works, however it came to be, gets the same calm page.
+ */
+import { data, type AppLoadContext } from "react-router";
+import { SITE } from "#src/content/site.ts";
+import { failure } from "#src/lib/http-errors.ts";
+import { MAIL_LINK_HEADERS, mailLinkMeta, mailLinkToken } from "#src/lib/mail-link.ts";
+import type { pageMeta } from "#src/lib/meta.ts";
+import type {
+  SubscriptionLinkPurpose,
+  SubscriptionLinkResult,
+} from "#src/lib/subprocessor-subscriptions.ts";
+import { MailLinkCard } from "#src/ui/mail-link-card.tsx";
+
+export type SubscriptionLinkView =
+  | { kind: "ask"; maskedEmail: string; token: string }
+  | { kind: "confirmed" }
+  | { kind: "unsubscribed" }
+  | { kind: "gone" };
+
+const TEXT = {
+  confirm: {
+    title: "Confirm your subscription",
+    ask: "Email notice of sub-processor changes to this address?",
+    button: "Confirm my subscription",
+  },
+  unsubscribe: {
+    title: "Unsubscribe",
+    ask: "Stop emailing sub-processor changes to this address? The subscription is erased.",
+    button: "Unsubscribe",
+  },
+} as const;
+
+const UNAVAILABLE = "Subscriptions are unavailable for a moment. Please try again in a minute.";
+
+export function subscriptionLinkMeta(
+  purpose: SubscriptionLinkPurpose,
+  args: Parameters<typeof pageMeta>[0],
+) {
+  return mailLinkMeta(args, {
+    title: TEXT[purpose].title,
+    description: `${TEXT[purpose].title}: ${SITE.name}'s notices of sub-processor changes.`,
+  });
+}
+
+/** 200 when opened (see src/features/waitlist/mail-link.tsx on why), 410 when pressed. */
+const gone = (status: 200 | 410) =>
+  data<SubscriptionLinkView>({ kind: "gone" }, { status, headers: MAIL_LINK_HEADERS });
+
+/** Reads only: whose link this is, never a change (a scanner's GET must change nothing). */
+export async function loadSubscriptionLink(
+  purpose: SubscriptionLinkPurpose,
+  request: Request,
+  context: AppLoadContext,
+) {
+  const token = mailLinkToken(request);
+  let live: { maskedEmail: string } | null;
+  try {
+    live = await context.subprocessors.checkLink(purpose, token);
+  } catch {
+    throw failure(context, UNAVAILABLE);
+  }
+  if (!live) return gone(200);
+  return data<SubscriptionLinkView>(
+    { kind: "ask", maskedEmail: live.maskedEmail, token },
+    { headers: MAIL_LINK_HEADERS },
+  );
+}
+
+function reply(result: SubscriptionLinkResult, context: { requestId: string }) {
+  switch (result.kind) {
+    case "confirmed":
+    case "unsubscribed":
+      return data<SubscriptionLinkView>({ kind: result.kind }, { headers: MAIL_LINK_HEADERS });
+    case "gone":
+      return gone(410);
+    case "unavailable":
+      throw failure(context, UNAVAILABLE);
+  }
+}
+
+/** The one POST that acts: the page's button, or a mail client's one-click unsubscribe. */
+export async function actOnSubscriptionLink(
+  purpose: SubscriptionLinkPurpose,
+  request: Request,
+  context: AppLoadContext,
+) {
+  const form = await request.formData();
+  const result = await context.subprocessors.useLink(purpose, mailLinkToken(request, form), {
+    clientKey: context.clientKey,
+    requestId: context.requestId,
+  });
+  return reply(result, context);
+}
+
+export function SubscriptionLinkPage({
+  purpose,
+  view,
+}: {
+  purpose: SubscriptionLinkPurpose;
+  view: SubscriptionLinkView;
+}) {
+  const text = TEXT[purpose];
+  const back = { to: "/subprocessors", label: "See the sub-processor list" };
+  switch (view.kind) {
+    case "ask":
+      return (
+        <MailLinkCard
+          title={text.title}
+          action={{ token: view.token, label: text.button }}
+          back={back}
+        >
+          {text.ask} <strong className="text-ink">{view.maskedEmail}</strong>
+        </MailLinkCard>
+      );
+    case "confirmed":
+      return (
+        <MailLinkCard title="Your subscription is confirmed" back={back}>
+          We will email you whenever {SITE.name} announces a change to its sub-processors, at least
+          as long before it takes effect as the DPA promises.
+        </MailLinkCard>
+      );
+    case "unsubscribed":
+      return (
+        <MailLinkCard title="You are unsubscribed" back={back}>
+          Your subscription is erased, and we will not email you about sub-processor changes again.
+        </MailLinkCard>
+      );
+    case "gone":
+      return (
+        <MailLinkCard title="This link no longer works" back={back}>
+          It may have been used already, or it has expired. Nothing was changed.
+        </MailLinkCard>
+      );
+  }
+}

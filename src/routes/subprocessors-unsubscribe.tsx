@@ -1,0 +1,27 @@
+import type { Route } from "./+types/subprocessors-unsubscribe";
+import {
+  actOnSubscriptionLink,
+  loadSubscriptionLink,
+  SubscriptionLinkPage,
+  subscriptionLinkMeta,
+} from "#src/features/subprocessors/subscription-link.tsx";
+import { MAIL_LINK_HEADERS } from "#src/lib/mail-link.ts";
+
+/** The unsubscribe link of a subscription mail: GET shows one button, only its POST acts (decision 025). */
+export const headers: Route.HeadersFunction = () => MAIL_LINK_HEADERS;
+export const meta: Route.MetaFunction = (args) => subscriptionLinkMeta("unsubscribe", args);
+
+/** After the button's POST the page shows the outcome; the used token's page is not asked for again. */
+export const shouldRevalidate = () => false;
+
+export function loader({ request, context }: Route.LoaderArgs) {
+  return loadSubscriptionLink("unsubscribe", request, context);
+}
+
+export function action({ request, context }: Route.ActionArgs) {
+  return actOnSubscriptionLink("unsubscribe", request, context);
+}
+
+export default function SubscriptionUnsubscribe({ loaderData, actionData }: Route.ComponentProps) {
+  return <SubscriptionLinkPage purpose="unsubscribe" view={actionData ?? loaderData} />;
+}

@@ -1,0 +1,46 @@
+import type { ReactNode } from "react";
+import { Form, Link } from "react-router";
+import { Button } from "#src/ui/button.tsx";
+import { Container } from "#src/ui/container.tsx";
+
+/**
+ * The page behind a link in a mail: a heading, a sentence, and either the one button whose POST
+ * acts (carrying the link's token) or nothing more, then a way on.
+ */
+export function MailLinkCard({
+  title,
+  children,
+  action,
+  back,
+}: {
+  title: string;
+  children: ReactNode;
+  /** The button, for a link that still works. */
+  action?: { token: string; label: string };
+  back: { to: string; label: string };
+}) {
+  return (
+    <Container className="py-14 sm:py-20">
+      <section className="mx-auto max-w-xl rounded-2xl border border-rule bg-card p-6 sm:p-8">
+        <h1 className="font-serif text-3xl font-semibold tracking-tight">{title}</h1>
+        <p className="mt-4 leading-relaxed text-ink-soft">{children}</p>
+        {action ? (
+          <Form method="post" className="mt-7">
+            <input type="hidden" name="token" value={action.token} />
+            <Button type="submit" className="w-full">
+              {action.label}
+            </Button>
+          </Form>
+        ) : null}
+        <p className="mt-7">
+          <Link
+            to={back.to}
+            className="font-semibold text-ledger-dark underline-offset-4 hover:underline"
+          >
+            {back.label}
+          </Link>
+        </p>
+      </section>
+    </Container>
+  );
+}
