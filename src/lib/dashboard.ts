@@ -6,7 +6,7 @@
 /** The periods the funnel and the sources can cover, in days up to today (UTC). */
 export const DASHBOARD_PERIODS = [7, 30, 90, 365] as const;
 export type DashboardPeriod = (typeof DASHBOARD_PERIODS)[number];
-export const DEFAULT_PERIOD: DashboardPeriod = 30;
+const DEFAULT_PERIOD: DashboardPeriod = 30;
 
 export type SourceRow = {
   /** A campaign's utm_source, a referring host, or "(direct)". */
@@ -17,7 +17,7 @@ export type SourceRow = {
   joined: number;
 };
 
-export type Funnel = {
+type Funnel = {
   views: number;
   entries: number;
   /** Of those entries: confirmed by their owner, invited, joined. */
@@ -26,7 +26,7 @@ export type Funnel = {
   joined: number;
 };
 
-export type MailFlow = {
+type MailFlow = {
   waiting: number;
   sentLastDay: number;
   failedLastDay: number;
