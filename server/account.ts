@@ -10,10 +10,10 @@ import { sessions, waitlistEntries } from "#db/schema.ts";
 import { TokenRefused, type Accounts, type VerifiedToken } from "#server/firebase-admin.ts";
 import type { SessionStore } from "#server/session-store.ts";
 import { eraseEntry } from "#server/waitlist/service.ts";
-import type { AccountDataExport, AccountPort } from "#src/features/auth/account-port.ts";
+import type { AccountDataExport, AccountPort } from "#src/lib/account.ts";
 
 /** How recently the password must have been typed for a deletion to go ahead. */
-export const DELETION_PROOF_MAX_AGE_SECONDS = 5 * 60;
+const DELETION_PROOF_MAX_AGE_SECONDS = 5 * 60;
 
 /**
  * Why a verified ID token does not prove that the signed-in person just typed the password of
@@ -40,7 +40,7 @@ export function entryForExport(
     if (value instanceof Date) out[key] = value.toISOString();
     else if (typeof value === "string" || typeof value === "number" || value === null)
       out[key] = value;
-    else out[key] = String(value);
+    else out[key] = JSON.stringify(value);
   }
   return out;
 }

@@ -28,7 +28,7 @@ import { responseHeaders } from "#server/security-headers.ts";
 import type { Sessions } from "#server/session.ts";
 import { readStylesheets } from "#server/static-assets.ts";
 import type { WaitlistService } from "#server/waitlist/service.ts";
-import type { AccountPort } from "#src/features/auth/account-port.ts";
+import type { AccountPort } from "#src/lib/account.ts";
 import type { DashboardPort } from "#src/lib/dashboard.ts";
 import type { DeliveriesPort } from "#src/lib/deliveries.ts";
 

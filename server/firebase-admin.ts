@@ -23,7 +23,7 @@ export type Account = {
 };
 
 /** What Firebase holds about an account beyond what a session needs: for its owner's download. */
-export type AccountDetails = {
+type AccountDetails = {
   email: string | null;
   emailVerified: boolean;
   /** ISO 8601 times, as Firebase's metadata gives them; null when it does not say. */

@@ -17,7 +17,7 @@ import { waitlistClientKey } from "#server/waitlist/rate-limit.ts";
 import type { WaitlistService } from "#server/waitlist/service.ts";
 import type { DashboardPort } from "#src/lib/dashboard.ts";
 import type { DeliveriesPort } from "#src/lib/deliveries.ts";
-import type { AccountPort } from "#src/features/auth/account-port.ts";
+import type { AccountPort } from "#src/lib/account.ts";
 import type { AdminAccess, UserAccess } from "#src/lib/guards.ts";
 import { AccountsUnavailable } from "#server/firebase-admin.ts";
 

@@ -69,12 +69,7 @@ export async function openServices(
     deliveries: createDeliveries(database.db),
     dashboard: createDashboard(database.db),
     ping: database.ping,
-    sessions: createSessions(
-      env,
-      await resolveSessionSecrets(env),
-      sessionStore,
-      accounts,
-    ),
+    sessions: createSessions(env, await resolveSessionSecrets(env), sessionStore, accounts),
     account: createAccountService({ db: database.db, accounts, store: sessionStore, log }),
     verifyIdToken: accounts.verifyIdToken,
     async close() {

@@ -43,7 +43,7 @@ export type SessionStore = {
 };
 
 /** A session as its owner sees it: no id, nothing that could open it. */
-export type SessionRecord = {
+type SessionRecord = {
   createdAt: Date;
   /** The last time a request of this session had its account checked (every few minutes). */
   lastSeenAt: Date;

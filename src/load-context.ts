@@ -1,7 +1,7 @@
 /**
  * What the server hands every loader and action (server/app.ts builds it per request).
  */
-import type { AccountPort } from "#src/features/auth/account-port.ts";
+import type { AccountPort } from "#src/lib/account.ts";
 import type { WaitlistPort } from "#src/features/waitlist/types.ts";
 import type { DashboardPort } from "#src/lib/dashboard.ts";
 import type { DeliveriesPort } from "#src/lib/deliveries.ts";

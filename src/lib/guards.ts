@@ -34,9 +34,7 @@ export type SignedInUser = { uid: string; email: string | null; emailVerified: b
  * from Firebase now. "unavailable": Firebase or the session store could not be asked.
  */
 export type UserAccess =
-  | { kind: "ok"; user: SignedInUser }
-  | { kind: "signed-out" }
-  | { kind: "unavailable" };
+  { kind: "ok"; user: SignedInUser } | { kind: "signed-out" } | { kind: "unavailable" };
 
 /**
  * The guard of every page for signed-in visitors (the account page): the user, or the sign-in

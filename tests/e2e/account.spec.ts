@@ -102,7 +102,7 @@ test("download my data: a JSON attachment with the account, its sessions and its
   await page.getByRole("button", { name: "Download my data" }).press("Enter");
   const download = await downloading;
   expect(download.suggestedFilename()).toMatch(/^tieout-my-data-\d{4}-\d{2}-\d{2}\.json$/);
-  const held = JSON.parse(await readFile((await download.path())!, "utf8")) as {
+  const held = JSON.parse(await readFile(await download.path(), "utf8")) as {
     account: { email: string; emailVerified: boolean; createdAt: string };
     sessions: Record<string, unknown>[];
     waitlistEntry: Record<string, unknown> | null;

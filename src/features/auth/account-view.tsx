@@ -1,6 +1,6 @@
 import { useState, type FormEvent, type ReactNode } from "react";
 import { useNavigate } from "react-router";
-import type { AccountOverview } from "#src/features/auth/account-port.ts";
+import type { AccountOverview } from "#src/lib/account.ts";
 import { authErrorNotice, type AuthAction } from "#src/features/auth/auth-errors.ts";
 import { useAuth } from "#src/features/auth/auth-provider.tsx";
 import { checkNewPassword } from "#src/features/auth/password-rules.ts";

@@ -25,7 +25,7 @@ export type AccountDataExport = {
   waitlistEntry: Record<string, string | number | null> | null;
 };
 
-export type DeleteAccountResult =
+type DeleteAccountResult =
   | { kind: "deleted" }
   /** The proof did not verify or names another account. */
   | { kind: "proof-refused" }
