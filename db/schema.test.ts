@@ -253,7 +253,7 @@ test("a migration that db/schema.ts does not follow is reported, in both directi
     cpSync(MIGRATIONS_DIR, dir, { recursive: true });
     writeFileSync(
       path.join(dir, "9999_not_in_schema.sql"),
-      `ALTER TABLE sessions ADD COLUMN user_agent text;
+      `ALTER TABLE sessions ADD COLUMN device_name text;
        ALTER TABLE sessions DROP COLUMN email;
        ALTER TABLE sessions ALTER COLUMN signed_in_at SET NOT NULL;
        ALTER TABLE sessions ALTER COLUMN revoked_at SET DEFAULT now();
@@ -263,7 +263,7 @@ test("a migration that db/schema.ts does not follow is reported, in both directi
     const fromMigrations = await migratedCatalogue(dir);
     expect(compareCatalogues(fromMigrations, fromSchema).sort()).toEqual(
       [
-        "sessions: column user_agent is in db/migrations (text nullable) but not in db/schema.ts",
+        "sessions: column device_name is in db/migrations (text nullable) but not in db/schema.ts",
         "sessions: column email is in db/schema.ts (text nullable) but not in db/migrations",
         "sessions.signed_in_at: NOT NULL in db/migrations, nullable in db/schema.ts",
         "sessions.revoked_at: default differs: in db/migrations now(), in db/schema.ts none",

@@ -88,6 +88,7 @@ export const sessions = pgTable(
       .defaultNow(),
     email: text("email"),
     emailVerified: boolean("email_verified").notNull().default(false),
+    userAgent: text("user_agent"),
   },
   (t) => [index("sessions_uid_idx").on(t.uid), index("sessions_expires_at_idx").on(t.expiresAt)],
 );

@@ -30,6 +30,7 @@ import { responseHeaders } from "#server/security-headers.ts";
 import type { Sessions } from "#server/session.ts";
 import { readStylesheets } from "#server/static-assets.ts";
 import type { WaitlistService } from "#server/waitlist/service.ts";
+import type { AccountPort } from "#src/lib/account.ts";
 import type { DashboardPort } from "#src/lib/dashboard.ts";
 import type { SubscriptionsPort } from "#src/lib/subprocessor-subscriptions.ts";
 import type { DeliveriesPort } from "#src/lib/deliveries.ts";
@@ -51,6 +52,8 @@ export type AppOptions = {
   deliveries: DeliveriesPort;
   /** The figures of the admin dashboard. */
   dashboard: DashboardPort;
+  /** The account page's data and actions (server/account.ts). */
+  account: AccountPort;
   /** Answers when the database does; throws when it does not. */
   ping: () => Promise<void>;
   /** Prometheus metrics (server/metrics.ts); none when omitted (some tests). */
@@ -114,6 +117,8 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     deliveries: options.deliveries,
     dashboard: options.dashboard,
     adminGuard,
+    sessions,
+    account: options.account,
   });
   await app.register(pages, {
     render,

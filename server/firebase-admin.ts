@@ -22,11 +22,26 @@ export type Account = {
   validSince: number | null;
 };
 
+/** What Firebase holds about an account beyond what a session needs: for its owner's download. */
+type AccountDetails = {
+  email: string | null;
+  emailVerified: boolean;
+  /** ISO 8601 times, as Firebase's metadata gives them; null when it does not say. */
+  createdAt: string | null;
+  lastSignInAt: string | null;
+};
+
 export type Accounts = {
   /** The account behind a token, checked with Firebase: refused if deleted, disabled or revoked. */
   verifyIdToken: TokenVerifier;
   /** The account as it is now, or null if it no longer exists. */
   lookup: (uid: string) => Promise<Account | null>;
+  /** The account's email and dates, or null if it no longer exists. */
+  details: (uid: string) => Promise<AccountDetails | null>;
+  /** Ends every Firebase sign-in of the account: its refresh tokens stop working. */
+  revokeRefreshTokens: (uid: string) => Promise<void>;
+  /** Deletes the account; an account already gone counts as deleted. */
+  deleteAccount: (uid: string) => Promise<void>;
 };
 
 /** The account could not be checked (Firebase or the session store away): 503, never 401. */
@@ -94,9 +109,10 @@ export function createAccounts(env: Env): Accounts {
     initializeApp({ projectId: env.firebase.projectId }, name);
   const auth = getAuth(app);
 
-  async function lookup(uid: string): Promise<Account | null> {
+  /** The account's record, or null when Firebase says there is no such account. */
+  async function record(uid: string): Promise<UserRecord | null> {
     try {
-      return accountOf(await auth.getUser(uid));
+      return await auth.getUser(uid);
     } catch (error) {
       if ((error as { code?: unknown }).code === "auth/user-not-found") return null;
       throw isVerdict(error)
@@ -105,8 +121,44 @@ export function createAccounts(env: Env): Accounts {
     }
   }
 
+  async function lookup(uid: string): Promise<Account | null> {
+    const user = await record(uid);
+    return user ? accountOf(user) : null;
+  }
+
+  /** Firebase's metadata times are RFC 1123 strings; the download gives ISO 8601. */
+  const isoTime = (text: string | undefined) => {
+    const ms = text ? Date.parse(text) : NaN;
+    return Number.isFinite(ms) ? new Date(ms).toISOString() : null;
+  };
+
   return {
     lookup,
+    async details(uid) {
+      const user = await record(uid);
+      if (!user) return null;
+      return {
+        email: user.email ?? null,
+        emailVerified: user.emailVerified,
+        createdAt: isoTime(user.metadata.creationTime),
+        lastSignInAt: isoTime(user.metadata.lastSignInTime),
+      };
+    },
+    async revokeRefreshTokens(uid) {
+      try {
+        await auth.revokeRefreshTokens(uid);
+      } catch (error) {
+        throw new AccountsUnavailable(error);
+      }
+    },
+    async deleteAccount(uid) {
+      try {
+        await auth.deleteUser(uid);
+      } catch (error) {
+        if ((error as { code?: unknown }).code === "auth/user-not-found") return;
+        throw new AccountsUnavailable(error);
+      }
+    },
     async verifyIdToken(idToken) {
       let decoded;
       try {

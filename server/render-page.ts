@@ -17,8 +17,10 @@ import { waitlistClientKey } from "#server/waitlist/rate-limit.ts";
 import type { WaitlistService } from "#server/waitlist/service.ts";
 import type { DashboardPort } from "#src/lib/dashboard.ts";
 import type { DeliveriesPort } from "#src/lib/deliveries.ts";
-import type { AdminAccess } from "#src/lib/guards.ts";
+import type { AccountPort } from "#src/lib/account.ts";
+import type { AdminAccess, UserAccess } from "#src/lib/guards.ts";
 import type { SubscriptionsPort } from "#src/lib/subprocessor-subscriptions.ts";
+import { AccountsUnavailable } from "#server/firebase-admin.ts";
 
 export type RenderedPage = {
   status: number;
@@ -42,6 +44,8 @@ export type PageRendererOptions = {
   deliveries: DeliveriesPort;
   dashboard: DashboardPort;
   adminGuard: AdminGuard;
+  sessions: Sessions;
+  account: AccountPort;
 };
 
 /**
@@ -86,6 +90,23 @@ export function createPageRenderer(options: PageRendererOptions) {
       })());
   }
 
+  /** The session with its account read from Firebase now, asked only when a page asks. */
+  function userAccessFor(req: FastifyRequest) {
+    let asked: Promise<UserAccess> | undefined;
+    return () =>
+      (asked ??= (async (): Promise<UserAccess> => {
+        try {
+          const user = await options.sessions.userFrom(req, { fresh: true });
+          if (!user) return { kind: "signed-out" };
+          const { uid, email, emailVerified } = user;
+          return { kind: "ok", user: { uid, email, emailVerified } };
+        } catch (error) {
+          if (error instanceof AccountsUnavailable) return { kind: "unavailable" };
+          throw error;
+        }
+      })());
+  }
+
   return async function render(
     req: FastifyRequest,
     session: PageSession,
@@ -114,6 +135,8 @@ export function createPageRenderer(options: PageRendererOptions) {
       deliveries: options.deliveries,
       dashboard: options.dashboard,
       adminAccess: adminAccessFor(req, session),
+      userAccess: userAccessFor(req),
+      account: options.account,
     });
 
     const out: Record<string, string> = {};

@@ -6,6 +6,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import { openDatabase } from "#db/client.ts";
 import type { Env, SmtpRelay } from "#server/env.ts";
+import { createAccountService } from "#server/account.ts";
 import { createAccounts } from "#server/firebase-admin.ts";
 import { createSessions, resolveSessionSecrets } from "#server/session.ts";
 import { createSessionStore } from "#server/session-store.ts";
@@ -70,6 +71,7 @@ export async function openServices(
         onCount: () => metrics.pageViews.inc(),
       })
     : undefined;
+  const sessionStore = createSessionStore(database.db);
   return {
     database,
     waitlist,
@@ -79,12 +81,8 @@ export async function openServices(
     deliveries: createDeliveries(database.db),
     dashboard: createDashboard(database.db),
     ping: database.ping,
-    sessions: createSessions(
-      env,
-      await resolveSessionSecrets(env),
-      createSessionStore(database.db),
-      accounts,
-    ),
+    sessions: createSessions(env, await resolveSessionSecrets(env), sessionStore, accounts),
+    account: createAccountService({ db: database.db, accounts, store: sessionStore, log }),
     verifyIdToken: accounts.verifyIdToken,
     async close() {
       await pageViews?.stop();

@@ -23,6 +23,8 @@ export type SessionStore = {
     emailVerified: boolean;
     expiresAt: Date;
     signedInAt: Date;
+    /** The browser's User-Agent, shown back to its owner in "Download my data". */
+    userAgent?: string | null;
   }) => Promise<string>;
   revoke: (id: string) => Promise<void>;
   /** Ends every session of an account (it was deleted, disabled or revoked at Firebase). */
@@ -36,7 +38,22 @@ export type SessionStore = {
   hitSignInLimit: (client: string, perMinute: number) => Promise<number>;
   /** The session if it is live (not expired, not revoked), else null. */
   find: (id: string) => Promise<LiveSession | null>;
+  /** Every session row of an account, live or ended, newest first: what its owner may download. */
+  listForAccount: (uid: string) => Promise<SessionRecord[]>;
 };
+
+/** A session as its owner sees it: no id, nothing that could open it. */
+type SessionRecord = {
+  createdAt: Date;
+  /** The last time a request of this session had its account checked (every few minutes). */
+  lastSeenAt: Date;
+  expiresAt: Date;
+  endedAt: Date | null;
+  userAgent: string | null;
+};
+
+/** The longest User-Agent kept; anything longer is cut. */
+const MAX_USER_AGENT_LENGTH = 512;
 
 type LiveSession = {
   uid: string;
@@ -50,9 +67,17 @@ type LiveSession = {
 export function createSessionStore(db: Db): SessionStore {
   let created = 0;
   return {
-    async create({ uid, email, emailVerified, expiresAt, signedInAt }) {
+    async create({ uid, email, emailVerified, expiresAt, signedInAt, userAgent }) {
       const id = randomBytes(18).toString("base64url");
-      await db.insert(sessions).values({ id, uid, email, emailVerified, expiresAt, signedInAt });
+      await db.insert(sessions).values({
+        id,
+        uid,
+        email,
+        emailVerified,
+        expiresAt,
+        signedInAt,
+        userAgent: userAgent ? userAgent.slice(0, MAX_USER_AGENT_LENGTH) : null,
+      });
       // One token replayed a thousand times must not make a thousand sessions: keep the newest.
       const newest = db
         .select({ id: sessions.id })
@@ -101,6 +126,19 @@ export function createSessionStore(db: Db): SessionStore {
         .update(sessions)
         .set({ accountCheckedAt: new Date(), email, emailVerified })
         .where(eq(sessions.id, id));
+    },
+    listForAccount(uid) {
+      return db
+        .select({
+          createdAt: sessions.createdAt,
+          lastSeenAt: sessions.accountCheckedAt,
+          expiresAt: sessions.expiresAt,
+          endedAt: sessions.revokedAt,
+          userAgent: sessions.userAgent,
+        })
+        .from(sessions)
+        .where(eq(sessions.uid, uid))
+        .orderBy(desc(sessions.createdAt));
     },
     async find(id) {
       const rows = await db

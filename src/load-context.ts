@@ -1,10 +1,11 @@
 /**
  * What the server hands every loader and action (server/app.ts builds it per request).
  */
+import type { AccountPort } from "#src/lib/account.ts";
 import type { WaitlistPort } from "#src/features/waitlist/types.ts";
 import type { DashboardPort } from "#src/lib/dashboard.ts";
 import type { DeliveriesPort } from "#src/lib/deliveries.ts";
-import type { AdminAccess } from "#src/lib/guards.ts";
+import type { AdminAccess, UserAccess } from "#src/lib/guards.ts";
 import type { PublicEnv, SessionUser } from "#src/lib/public-env.ts";
 import type { SubscriptionsPort } from "#src/lib/subprocessor-subscriptions.ts";
 
@@ -32,6 +33,13 @@ declare module "react-router" {
      * account is refused at once); "unavailable" when Firebase cannot be reached.
      */
     adminAccess: () => Promise<AdminAccess>;
+    /**
+     * This visitor's session with its account read from Firebase now (asked once per request);
+     * pages for signed-in visitors ask through requireUser.
+     */
+    userAccess: () => Promise<UserAccess>;
+    /** The signed-in account's own data and actions; ask only after requireUser. */
+    account: AccountPort;
   }
 }
 

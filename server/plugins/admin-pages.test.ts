@@ -9,6 +9,7 @@ import { pino } from "pino";
 import type { ServerBuild } from "react-router";
 import { createServer, type ViteDevServer } from "vite";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { createAccountService } from "#server/account.ts";
 import { createAdminGuard } from "#server/admin-guard.ts";
 import { startEmulatorFor, type StopEmulator } from "#server/auth-emulator.ts";
 import { parseEnv } from "#server/env.ts";
@@ -77,6 +78,8 @@ beforeAll(async () => {
       deliveries: createDeliveries(database().db),
       dashboard: createDashboard(database().db),
       adminGuard: createAdminGuard(deps),
+      sessions: deps.sessions,
+      account: createAccountService({ db: database().db, ...deps, log }),
     }),
     sessions: deps.sessions,
     routes: (await getBuild()).routes,

@@ -100,6 +100,7 @@ async function session(app: FastifyInstance, { env, sessions, verifyIdToken }: S
         emailVerified: decoded.email_verified === true,
         expiresAt: new Date(Date.now() + SESSION_MAX_AGE_SECONDS * 1000),
         signedInAt: new Date(decoded.auth_time * 1000),
+        userAgent: req.headers["user-agent"] ?? null,
       });
       // A new sign-in replaces the session this browser had: the old cookie is worth nothing now.
       const previous = sessions.sessionIdOf(req);

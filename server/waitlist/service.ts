@@ -69,6 +69,16 @@ const slackKey = (id: number) => `waitlist-slack:${id}`;
 /** Every outbox key that names an entry: what erasing the entry erases with it (decision 023). */
 const entryKeys = (id: number) => [forwardKey(id), slackKey(id), `waitlist-confirm-mail:${id}`];
 
+/**
+ * Erases an entry inside the caller's transaction: the outbox rows that carry its name and
+ * address, then the entry (its tokens go with it, ON DELETE CASCADE). Used by the remove link and
+ * by account deletion (server/account.ts).
+ */
+export async function eraseEntry(tx: Pick<Db, "delete">, id: number): Promise<void> {
+  await tx.delete(outbox).where(inArray(outbox.key, entryKeys(id)));
+  await tx.delete(waitlistEntries).where(eq(waitlistEntries.id, id));
+}
+
 /** The links of a mail: built from SITE_URL, never from the request that caused it. */
 const linkTo = (env: Env, page: "confirm" | "remove", token: string) =>
   `${env.siteUrl}/waitlist/${page}?token=${token}`;
@@ -296,10 +306,7 @@ export function createWaitlistService({
             // Committed with the confirmation, under one key per entry: never a second notice.
             if (confirmed) notices = await enqueue(tx, messagesOnConfirm(confirmed, env));
           } else {
-            // Erasure: the outbox rows that carry the name and address, then the entry (its
-            // tokens go with it).
-            await tx.delete(outbox).where(inArray(outbox.key, entryKeys(used.entryId)));
-            await tx.delete(waitlistEntries).where(eq(waitlistEntries.id, used.entryId));
+            await eraseEntry(tx, used.entryId);
           }
           return true;
         });

@@ -1,5 +1,5 @@
 /**
- * The guard every admin loader and action calls first (decision 013). The server decides access
+ * The guards that loaders and actions call first: requireAdmin (decision 013) and requireUser. The server decides access
  * from Firebase's record at the time of the request (server/admin-guard.ts); this turns its answer
  * into the page's answer: the sign-in page, a 403, or a 503 to try again.
  */
@@ -20,6 +20,30 @@ export async function requireAdmin(
   if (access === "ok") return;
   if (access === "signed-out") throw redirect("/login");
   if (access === "forbidden") throw refusal(403, refusedMessage);
+  throw failure(
+    context,
+    "Sign-in checks are unavailable for a moment. Please try again in a minute.",
+  );
+}
+
+/** A signed-in visitor, as Firebase holds the account at the time of the request. */
+export type SignedInUser = { uid: string; email: string | null; emailVerified: boolean };
+
+/**
+ * What the server decided about this request's session (server/render-page.ts), the account read
+ * from Firebase now. "unavailable": Firebase or the session store could not be asked.
+ */
+export type UserAccess =
+  { kind: "ok"; user: SignedInUser } | { kind: "signed-out" } | { kind: "unavailable" };
+
+/**
+ * The guard of every page for signed-in visitors (the account page): the user, or the sign-in
+ * page for a visitor without a live session, or a 503 when the account cannot be checked.
+ */
+export async function requireUser(context: AppLoadContext): Promise<SignedInUser> {
+  const access = await context.userAccess();
+  if (access.kind === "ok") return access.user;
+  if (access.kind === "signed-out") throw redirect("/login");
   throw failure(
     context,
     "Sign-in checks are unavailable for a moment. Please try again in a minute.",

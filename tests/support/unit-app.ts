@@ -16,11 +16,7 @@ export function sessionsFor(database: Database, raw: Record<string, string> = {}
     ...raw,
   });
   const accounts = createAccounts(env);
-  const sessions = createSessions(
-    env,
-    env.sessionSecrets,
-    createSessionStore(database.db),
-    accounts,
-  );
-  return { env, sessions, verifyIdToken: accounts.verifyIdToken };
+  const store = createSessionStore(database.db);
+  const sessions = createSessions(env, env.sessionSecrets, store, accounts);
+  return { env, sessions, verifyIdToken: accounts.verifyIdToken, accounts, store };
 }

@@ -2,7 +2,8 @@
  * Firebase error codes to the sentences a visitor reads in a notice. Unknown codes get the
  * action's generic sentence and are logged, so a new code shows up in the console, not to the user.
  */
-export type AuthAction = "signIn" | "signUp" | "reset" | "confirmReset";
+export type AuthAction =
+  "signIn" | "signUp" | "reset" | "confirmReset" | "changePassword" | "verify" | "reauthenticate";
 export type Notice = { title: string; description: string };
 
 const TITLES: Record<AuthAction, string> = {
@@ -10,6 +11,9 @@ const TITLES: Record<AuthAction, string> = {
   signUp: "Sign Up Failed",
   reset: "Reset Failed",
   confirmReset: "Password Not Changed",
+  changePassword: "Password Not Changed",
+  verify: "Mail Not Sent",
+  reauthenticate: "Account Not Deleted",
 };
 
 const FALLBACK: Record<AuthAction, string> = {
@@ -17,7 +21,13 @@ const FALLBACK: Record<AuthAction, string> = {
   signUp: "Failed to create account. Please try again.",
   reset: "Failed to send reset email. Please try again.",
   confirmReset: "Failed to change your password. Please try again.",
+  changePassword: "Failed to change your password. Please try again.",
+  verify: "Failed to send the verification mail. Please try again.",
+  reauthenticate: "We could not check your password. Please try again.",
 };
+
+const WRONG_CURRENT = "The current password is not right. Please try again.";
+const NOT_SIGNED_IN = "This browser is no longer signed in. Please sign in again.";
 
 const INVALID_EMAIL = "Please enter a valid email address.";
 const TOO_MANY = "Too many requests. Please try again later.";
@@ -25,6 +35,31 @@ const NETWORK = "We could not reach the sign-in service. Check your connection a
 const DISABLED = "This account has been disabled. Please contact us for help.";
 
 const MESSAGES: Record<AuthAction, Record<string, string>> = {
+  changePassword: {
+    "auth/wrong-password": WRONG_CURRENT,
+    "auth/invalid-credential": WRONG_CURRENT,
+    "auth/weak-password": "Password is too weak. Please use a stronger password.",
+    "auth/too-many-requests":
+      "Too many failed attempts. Please wait a few minutes or reset your password.",
+    "auth/no-current-user": NOT_SIGNED_IN,
+    "auth/user-token-expired": NOT_SIGNED_IN,
+    "auth/network-request-failed": NETWORK,
+  },
+  verify: {
+    "auth/too-many-requests": "Too many mails were sent. Please wait a few minutes.",
+    "auth/no-current-user": NOT_SIGNED_IN,
+    "auth/user-token-expired": NOT_SIGNED_IN,
+    "auth/network-request-failed": NETWORK,
+  },
+  reauthenticate: {
+    "auth/wrong-password": "The password is not right. Your account was not deleted.",
+    "auth/invalid-credential": "The password is not right. Your account was not deleted.",
+    "auth/too-many-requests":
+      "Too many failed attempts. Please wait a few minutes or reset your password.",
+    "auth/no-current-user": NOT_SIGNED_IN,
+    "auth/user-token-expired": NOT_SIGNED_IN,
+    "auth/network-request-failed": NETWORK,
+  },
   signIn: {
     "auth/user-not-found": "No account found with this email address.",
     "auth/wrong-password": "Incorrect password. Please try again.",

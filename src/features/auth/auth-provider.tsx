@@ -23,6 +23,15 @@ export type AuthContextValue = {
   signUpWithEmail: (email: string, password: string) => Promise<void>;
   logout: () => Promise<void>;
   resetPassword: (email: string) => Promise<void>;
+  /** Sends the signed-in account's address a new verification mail. */
+  sendVerification: () => Promise<void>;
+  /**
+   * Changes the password after checking the current one, then signs in again with the new one,
+   * so this browser's session outlives the revocation a password change causes (decision 011).
+   */
+  changePassword: (currentPassword: string, newPassword: string) => Promise<void>;
+  /** Checks the password again; resolves to an ID token minted just now (proof for deletion). */
+  reauthenticate: (password: string) => Promise<string>;
   /** Starts loading the Firebase SDK now; pages that will need it soon call this on mount. */
   prepare: () => void;
   config: FirebaseWebConfig;
@@ -111,6 +120,16 @@ export function AuthProvider({
     return firebase;
   }, [config, syncSession]);
 
+  /** The Firebase user of this browser, once Firebase has restored it. */
+  const signedInUser = useCallback(async () => {
+    const firebase = await load();
+    await firebase.auth.authStateReady();
+    const user = firebase.auth.currentUser;
+    if (!user?.email)
+      throw Object.assign(new Error("not signed in"), { code: "auth/no-current-user" });
+    return { ...firebase, user, email: user.email };
+  }, [load]);
+
   const prepare = useCallback(() => {
     setLoading((was) => was || !subscribed.current);
     load().catch((error: unknown) => {
@@ -172,8 +191,33 @@ export function AuthProvider({
           throw error;
         }
       },
+      async sendVerification() {
+        const { sdk, user } = await signedInUser();
+        await sdk.sendEmailVerification(user);
+      },
+      async changePassword(currentPassword, newPassword) {
+        const { auth, sdk, user, email } = await signedInUser();
+        await sdk.reauthenticateWithCredential(
+          user,
+          sdk.EmailAuthProvider.credential(email, currentPassword),
+        );
+        await sdk.updatePassword(user, newPassword);
+        // The change ended every session signed in before it, this one too: sign in anew and
+        // exchange that sign-in for a new session.
+        const credential = await sdk.signInWithEmailAndPassword(auth, email, newPassword);
+        serverUid.current = null;
+        await syncSession(credential.user);
+      },
+      async reauthenticate(password) {
+        const { sdk, user, email } = await signedInUser();
+        const credential = await sdk.reauthenticateWithCredential(
+          user,
+          sdk.EmailAuthProvider.credential(email, password),
+        );
+        return credential.user.getIdToken(true);
+      },
     }),
-    [currentUser, loading, config, prepare, load, syncSession],
+    [currentUser, loading, config, prepare, load, syncSession, signedInUser],
   );
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;

@@ -4,7 +4,10 @@ import { useAuth } from "#src/features/auth/auth-provider.tsx";
 import { Button } from "#src/ui/button.tsx";
 import { useNotify } from "#src/ui/notices.tsx";
 
-/** The header's account control: 'Sign In' for visitors, 'Sign Out' for signed-in users. */
+/**
+ * The header's account controls: 'Sign In' for visitors; 'Account' (the /account page) and
+ * 'Sign Out' for signed-in users.
+ */
 export function AuthSlot() {
   const { currentUser, logout } = useAuth();
   const navigate = useNavigate();
@@ -50,14 +53,19 @@ export function AuthSlot() {
   }
 
   return (
-    <Button
-      type="button"
-      variant="ghost"
-      size="sm"
-      disabled={busy}
-      onClick={(event) => void handleSignOut(event.currentTarget)}
-    >
-      Sign Out
-    </Button>
+    <div className="flex items-center gap-1 sm:gap-2">
+      <Button asChild variant="ghost" size="sm">
+        <Link to="/account">Account</Link>
+      </Button>
+      <Button
+        type="button"
+        variant="ghost"
+        size="sm"
+        disabled={busy}
+        onClick={(event) => void handleSignOut(event.currentTarget)}
+      >
+        Sign Out
+      </Button>
+    </div>
   );
 }

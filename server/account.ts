@@ -1,0 +1,150 @@
+/**
+ * The account page's server side (src/routes/account.tsx, decision 029): what is held about a
+ * signed-in account, signing it out everywhere, and deleting it. Firebase holds the account;
+ * this database holds its sessions and, under its email, perhaps a waitlist entry.
+ */
+import { and, eq, isNull, sql } from "drizzle-orm";
+import type { FastifyBaseLogger } from "fastify";
+import type { Db } from "#db/client.ts";
+import { sessions, waitlistEntries } from "#db/schema.ts";
+import { TokenRefused, type Accounts, type VerifiedToken } from "#server/firebase-admin.ts";
+import type { SessionStore } from "#server/session-store.ts";
+import { eraseEntry } from "#server/waitlist/service.ts";
+import type { AccountDataExport, AccountPort } from "#src/lib/account.ts";
+
+/** How recently the password must have been typed for a deletion to go ahead. */
+const DELETION_PROOF_MAX_AGE_SECONDS = 5 * 60;
+
+/**
+ * Why a verified ID token does not prove that the signed-in person just typed the password of
+ * this session's account, if it does not: another account's token, or a sign-in (auth_time) or a
+ * token (iat) older than five minutes.
+ */
+export function deletionProofProblem(
+  token: Pick<VerifiedToken, "uid" | "iat" | "auth_time">,
+  sessionUid: string,
+  nowSeconds: number,
+): "proof-refused" | "proof-stale" | null {
+  if (token.uid !== sessionUid) return "proof-refused";
+  if (nowSeconds - token.auth_time > DELETION_PROOF_MAX_AGE_SECONDS) return "proof-stale";
+  if (nowSeconds - token.iat > DELETION_PROOF_MAX_AGE_SECONDS) return "proof-stale";
+  return null;
+}
+
+/** A waitlist row as its owner downloads it: every column, times in ISO 8601. */
+export function entryForExport(
+  row: Record<string, unknown>,
+): Record<string, string | number | null> {
+  const out: Record<string, string | number | null> = {};
+  for (const [key, value] of Object.entries(row)) {
+    if (value instanceof Date) out[key] = value.toISOString();
+    else if (typeof value === "string" || typeof value === "number" || value === null)
+      out[key] = value;
+    else out[key] = JSON.stringify(value);
+  }
+  return out;
+}
+
+type AccountServiceDeps = {
+  db: Db;
+  accounts: Pick<Accounts, "details" | "revokeRefreshTokens" | "deleteAccount" | "verifyIdToken">;
+  store: Pick<SessionStore, "listForAccount" | "revokeAll">;
+  log: FastifyBaseLogger;
+};
+
+export function createAccountService({
+  db,
+  accounts,
+  store,
+  log,
+}: AccountServiceDeps): AccountPort {
+  /** The entry whose address is this verified email, whatever its case. */
+  async function entryOf(email: string) {
+    const [row] = await db
+      .select()
+      .from(waitlistEntries)
+      .where(sql`lower(${waitlistEntries.email}) = lower(${email})`)
+      .limit(1);
+    return row ?? null;
+  }
+
+  return {
+    async overview(uid) {
+      const details = await accounts.details(uid);
+      if (!details) return null;
+      const { email, emailVerified, createdAt } = details;
+      return { email, emailVerified, createdAt };
+    },
+
+    async exportData(uid): Promise<AccountDataExport | null> {
+      const details = await accounts.details(uid);
+      if (!details) return null;
+      const rows = await store.listForAccount(uid);
+      // An unverified address may be someone else's: its entry is not this person's to read.
+      const entry = details.emailVerified && details.email ? await entryOf(details.email) : null;
+      return {
+        exportedAt: new Date().toISOString(),
+        account: details,
+        sessions: rows.map((row) => ({
+          createdAt: row.createdAt.toISOString(),
+          lastSeenAt: row.lastSeenAt.toISOString(),
+          expiresAt: row.expiresAt.toISOString(),
+          endedAt: row.endedAt?.toISOString() ?? null,
+          userAgent: row.userAgent,
+        })),
+        waitlistEntry: entry ? entryForExport(entry) : null,
+      };
+    },
+
+    async signOutEverywhere(uid) {
+      // Firebase first: while its refresh tokens live, any browser of this account could exchange
+      // a new ID token for a new session. If ending the sessions then fails, each one still ends
+      // at its next account check (decision 011), since it began before the revocation.
+      await accounts.revokeRefreshTokens(uid);
+      await store.revokeAll(uid);
+      log.info({ event: "account.signed_out_everywhere", uid }, "signed out everywhere");
+    },
+
+    async deleteAccount(uid, idToken) {
+      let token: VerifiedToken;
+      try {
+        token = await accounts.verifyIdToken(idToken);
+      } catch (error) {
+        if (error instanceof TokenRefused) return { kind: "proof-refused" };
+        log.error({ event: "account.delete_failed", err: error }, "deletion: Firebase unreachable");
+        return { kind: "unavailable" };
+      }
+      const problem = deletionProofProblem(token, uid, Math.floor(Date.now() / 1000));
+      if (problem) {
+        log.warn({ event: "account.delete_refused", uid, problem }, "deletion refused");
+        return { kind: problem };
+      }
+      try {
+        // One transaction here, then Firebase: a failure between the two leaves an account that
+        // still exists, signed out, without a waitlist entry; signing in again and deleting
+        // again finishes the job. The other order could leave an entry nobody can reach.
+        await db.transaction(async (tx) => {
+          await tx
+            .update(sessions)
+            .set({ revokedAt: new Date() })
+            .where(and(eq(sessions.uid, uid), isNull(sessions.revokedAt)));
+          // verifyIdToken read the account from Firebase just now: its email and verification.
+          if (token.email && token.email_verified) {
+            const [entry] = await tx
+              .select({ id: waitlistEntries.id })
+              .from(waitlistEntries)
+              .where(sql`lower(${waitlistEntries.email}) = lower(${token.email})`)
+              .for("update");
+            if (entry) await eraseEntry(tx, entry.id);
+          }
+        });
+        await accounts.deleteAccount(uid);
+      } catch (error) {
+        log.error({ event: "account.delete_failed", uid, err: error }, "account not deleted");
+        return { kind: "unavailable" };
+      }
+      log.info({ event: "account.deleted", uid }, "account deleted");
+      return { kind: "deleted" };
+    },
+  };
+}

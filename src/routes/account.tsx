@@ -1,0 +1,95 @@
+import { data, redirect } from "react-router";
+import {
+  AccountView,
+  NEEDS_JAVASCRIPT_ERROR,
+  type AccountActionData,
+  type AccountIntent,
+} from "#src/features/auth/account-view.tsx";
+import { requireUser } from "#src/lib/guards.ts";
+import { failure } from "#src/lib/http-errors.ts";
+import { pageMeta } from "#src/lib/meta.ts";
+import { SIGNED_IN_ONLY } from "#src/lib/route-handle.ts";
+import type { Route } from "./+types/account";
+
+export const handle = SIGNED_IN_ONLY;
+
+export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
+export const meta: Route.MetaFunction = (args) =>
+  pageMeta(args, {
+    title: "Account",
+    description:
+      "Your account: its email, your password, sessions, your data and deleting the account.",
+    noindex: true,
+  });
+
+const UNAVAILABLE = "This is unavailable for a moment. Please try again in a minute.";
+/** An ID token is a JWT of a few hundred bytes; anything far longer is not one. */
+const MAX_ID_TOKEN_LENGTH = 4096;
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const user = await requireUser(context);
+  const overview = await context.account.overview(user.uid).catch(() => undefined);
+  if (overview === undefined)
+    throw failure(
+      context,
+      "Your account is unavailable for a moment. Please try again in a minute.",
+    );
+  // Deleted at Firebase since the session was checked: nothing left to show.
+  if (overview === null) throw redirect("/login");
+  return { overview };
+}
+
+const answer = (intent: AccountIntent | null, error: string, status: number) =>
+  data<AccountActionData>({ intent, error }, { status });
+
+/**
+ * The page's forms post here. Sign out everywhere and deletion end in a redirect (the browser's
+ * script reads that as success); the forms whose password Firebase checks in the browser come
+ * here only when JavaScript never ran, and are told so.
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = await requireUser(context);
+  const form = await request.formData();
+  const intent = form.get("intent");
+  switch (intent) {
+    case "send-verification":
+    case "change-password":
+      return answer(intent, NEEDS_JAVASCRIPT_ERROR, 400);
+    case "sign-out-everywhere":
+      try {
+        await context.account.signOutEverywhere(user.uid);
+      } catch (error) {
+        context.reportError(error);
+        return answer(intent, UNAVAILABLE, 503);
+      }
+      throw redirect("/login");
+    case "delete-account": {
+      const idToken = form.get("idToken");
+      if (typeof idToken !== "string" || idToken === "")
+        return answer(intent, NEEDS_JAVASCRIPT_ERROR, 400);
+      if (idToken.length > MAX_ID_TOKEN_LENGTH)
+        return answer(
+          intent,
+          "We could not confirm it was you. Please enter your password again.",
+          401,
+        );
+      const result = await context.account.deleteAccount(user.uid, idToken);
+      if (result.kind === "deleted") throw redirect("/account/deleted");
+      if (result.kind === "unavailable")
+        return answer(intent, `Your account was not deleted. ${UNAVAILABLE}`, 503);
+      return answer(
+        intent,
+        result.kind === "proof-stale"
+          ? "Your password was entered too long ago. Please enter it again."
+          : "We could not confirm it was you. Please enter your password again.",
+        401,
+      );
+    }
+    default:
+      return answer(null, "This form is not one of this page's. Please reload the page.", 400);
+  }
+}
+
+export default function Account({ loaderData, actionData }: Route.ComponentProps) {
+  return <AccountView overview={loaderData.overview} posted={actionData} />;
+}
