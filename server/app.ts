@@ -7,7 +7,6 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { ServerBuild } from "react-router";
 import { createAdminGuard } from "#server/admin-guard.ts";
 import type { Env } from "#server/env.ts";
-import type { TokenVerifier } from "#server/firebase-admin.ts";
 import admin from "#server/plugins/admin.ts";
 import errors, { clientErrorHandler, frameworkErrors } from "#server/plugins/errors.ts";
 import forms from "#server/plugins/forms.ts";
@@ -22,10 +21,8 @@ import waitlistApi from "#server/plugins/waitlist-api.ts";
 import { createPageRenderer } from "#server/render-page.ts";
 import { OneLinePerRequest } from "#server/request-log.ts";
 import { responseHeaders } from "#server/security-headers.ts";
-import type { Sessions } from "#server/session.ts";
 import { readStylesheets } from "#server/static-assets.ts";
-import type { WaitlistService } from "#server/waitlist/service.ts";
-import type { DeliveriesPort } from "#src/lib/deliveries.ts";
+import type { Services } from "#server/services.ts";
 
 export type AppOptions = {
   env: Env;
@@ -35,16 +32,19 @@ export type AppOptions = {
   clientDir?: string;
   /** In development Vite serves modules and injects inline scripts of its own: no CSP there. */
   mode: "production" | "development";
-  sessions: Sessions;
-  verifyIdToken: TokenVerifier;
-  waitlist: WaitlistService;
-  /** The outbox, read for the admin's deliveries page. */
-  deliveries: DeliveriesPort;
-  /** Answers when the database does; throws when it does not. */
-  ping: () => Promise<void>;
   /** Structured logs; none when omitted (development, some tests). */
   loggerInstance?: FastifyBaseLogger;
-};
+} & Pick<
+  Services,
+  | "sessions"
+  | "verifyIdToken"
+  | "admission"
+  | "waitlist"
+  | "deliveries"
+  | "activity"
+  | "recordExport"
+  | "ping"
+>;
 
 export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   const { env, mode, sessions, verifyIdToken, waitlist } = options;
@@ -73,7 +73,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(requestGuards, { env });
   await app.register(forms);
   await app.register(errors);
-  await app.register(session, { env, sessions, verifyIdToken });
+  await app.register(session, { env, sessions, verifyIdToken, admission: options.admission });
 
   const adminGuard = createAdminGuard({ env, sessions, verifyIdToken });
   const { routes } = await options.getBuild();
@@ -82,7 +82,11 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(health, { ping: options.ping });
   await app.register(seo, { env, routes });
   await app.register(waitlistApi, { waitlist });
-  await app.register(admin, { waitlist, requireAdmin: adminGuard.requireAdmin });
+  await app.register(admin, {
+    waitlist,
+    requireAdmin: adminGuard.requireAdmin,
+    recordExport: options.recordExport,
+  });
   if (options.clientDir) await app.register(staticAssets, { clientDir: options.clientDir });
   const render = createPageRenderer({
     env,
@@ -91,9 +95,16 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     stylesheets: options.clientDir ? await readStylesheets(options.clientDir) : new Map(),
     waitlist,
     deliveries: options.deliveries,
+    activity: options.activity,
     adminGuard,
   });
-  await app.register(pages, { render, sessions, routes, cache: mode === "production" });
+  await app.register(pages, {
+    render,
+    sessions,
+    routes,
+    cache: mode === "production",
+    requireAdminPost: adminGuard.requireAdminPost,
+  });
 
   return app;
 }

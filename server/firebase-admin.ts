@@ -20,6 +20,8 @@ export type Account = {
   disabled: boolean;
   /** Sessions signed in before this (seconds) are over: a password change or a revocation. */
   validSince: number | null;
+  /** When the account was created (seconds); null when Firebase does not say. */
+  createdAt: number | null;
 };
 
 export type Accounts = {
@@ -27,6 +29,8 @@ export type Accounts = {
   verifyIdToken: TokenVerifier;
   /** The account as it is now, or null if it no longer exists. */
   lookup: (uid: string) => Promise<Account | null>;
+  /** Deletes the account (a stray one in invite-only mode, decision 024); gone already is fine. */
+  remove: (uid: string) => Promise<void>;
 };
 
 /** The account could not be checked (Firebase or the session store away): 503, never 401. */
@@ -54,14 +58,20 @@ function isVerdict(error: unknown): boolean {
   return typeof code === "string" && code.startsWith("auth/") && code !== "auth/internal-error";
 }
 
+/** A time Firebase writes as a date string, in seconds; null when absent or unreadable. */
+function seconds(date: string | undefined): number | null {
+  const ms = date ? Date.parse(date) : NaN;
+  return Number.isFinite(ms) ? Math.floor(ms / 1000) : null;
+}
+
 function accountOf(user: UserRecord): Account {
-  const validSince = user.tokensValidAfterTime ? Date.parse(user.tokensValidAfterTime) : NaN;
   return {
     uid: user.uid,
     email: user.email ?? null,
     emailVerified: user.emailVerified,
     disabled: user.disabled,
-    validSince: Number.isFinite(validSince) ? Math.floor(validSince / 1000) : null,
+    validSince: seconds(user.tokensValidAfterTime),
+    createdAt: seconds(user.metadata.creationTime),
   };
 }
 
@@ -107,6 +117,16 @@ export function createAccounts(env: Env): Accounts {
 
   return {
     lookup,
+    async remove(uid) {
+      try {
+        await auth.deleteUser(uid);
+      } catch (error) {
+        if ((error as { code?: unknown }).code === "auth/user-not-found") return;
+        throw isVerdict(error)
+          ? new TokenRefused("account deletion refused")
+          : new AccountsUnavailable(error);
+      }
+    },
     async verifyIdToken(idToken) {
       let decoded;
       try {

@@ -15,8 +15,9 @@ import { htmlSecurityHeaders } from "#server/security-headers.ts";
 import type { Sessions } from "#server/session.ts";
 import { waitlistClientKey } from "#server/waitlist/rate-limit.ts";
 import type { WaitlistService } from "#server/waitlist/service.ts";
+import type { ActivityPort } from "#src/lib/activity.ts";
 import type { DeliveriesPort } from "#src/lib/deliveries.ts";
-import type { AdminAccess } from "#src/lib/guards.ts";
+import type { AdminCheck } from "#src/lib/guards.ts";
 
 export type RenderedPage = {
   status: number;
@@ -37,6 +38,7 @@ export type PageRendererOptions = {
   stylesheets: ReadonlyMap<string, string>;
   waitlist: WaitlistService;
   deliveries: DeliveriesPort;
+  activity: ActivityPort;
   adminGuard: AdminGuard;
 };
 
@@ -62,12 +64,13 @@ export function createPageRenderer(options: PageRendererOptions) {
 
   /** The admin guard, asked only when an admin loader or action asks (decision 011). */
   function adminAccessFor(req: FastifyRequest, session: PageSession) {
-    let asked: Promise<AdminAccess> | undefined;
+    let asked: Promise<AdminCheck> | undefined;
     return () =>
-      (asked ??= (async (): Promise<AdminAccess> => {
+      (asked ??= (async (): Promise<AdminCheck> => {
         // Asked again even when the page saw no session: a session that could not be checked
         // (the database away) is a 503 for the admin, not a sign-in page.
         const { access, user } = await adminGuard.bySession(req);
+        if (access === "ok" && user?.email) return { access, email: user.email.toLowerCase() };
         if (access !== "ok") {
           req.log.warn(
             {
@@ -77,8 +80,10 @@ export function createPageRenderer(options: PageRendererOptions) {
             },
             "admin page refused",
           );
+          return { access };
         }
-        return access;
+        // Granted to an account without an address cannot happen (the guard needs a verified one).
+        return { access: "forbidden" };
       })());
   }
 
@@ -103,10 +108,13 @@ export function createPageRenderer(options: PageRendererOptions) {
       publicEnv,
       sessionUser,
       clientKey: waitlistClientKey(req),
+      clientAddress: req.ip,
+      signupMode: env.signupMode,
       requestId: req.id,
       reportError: (error: unknown) => reportRenderError(req, error),
       waitlist: options.waitlist,
       deliveries: options.deliveries,
+      activity: options.activity,
       adminAccess: adminAccessFor(req, session),
     });
 

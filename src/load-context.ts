@@ -2,8 +2,9 @@
  * What the server hands every loader and action (server/app.ts builds it per request).
  */
 import type { WaitlistPort } from "#src/features/waitlist/types.ts";
+import type { ActivityPort } from "#src/lib/activity.ts";
 import type { DeliveriesPort } from "#src/lib/deliveries.ts";
-import type { AdminAccess } from "#src/lib/guards.ts";
+import type { AdminCheck } from "#src/lib/guards.ts";
 import type { PublicEnv, SessionUser } from "#src/lib/public-env.ts";
 
 declare module "react-router" {
@@ -13,6 +14,10 @@ declare module "react-router" {
     sessionUser: SessionUser | null;
     /** The rate-limit key of this client. */
     clientKey: string;
+    /** This client's address (as TRUST_PROXY says), for the admin audit log. */
+    clientAddress: string;
+    /** SIGNUP_MODE: "invite" when only invited addresses may sign up (decision 024). */
+    signupMode: "open" | "invite";
     /** This request's id, as in the server's log lines. */
     requestId: string;
     /** Logs an error met while answering this request, as one structured line (no stack trace for
@@ -21,11 +26,13 @@ declare module "react-router" {
     waitlist: WaitlistPort;
     /** The outbox as the admin's deliveries page shows it; ask only after requireAdmin. */
     deliveries: DeliveriesPort;
+    /** The admin audit log as the Activity page shows it; ask only after requireAdmin. */
+    activity: ActivityPort;
     /**
      * Whether this visitor may use the admin, asked of Firebase when called (a deleted or disabled
      * account is refused at once); "unavailable" when Firebase cannot be reached.
      */
-    adminAccess: () => Promise<AdminAccess>;
+    adminAccess: () => Promise<AdminCheck>;
   }
 }
 

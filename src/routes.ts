@@ -11,6 +11,7 @@ export default [
   route("waitlist/remove", "routes/waitlist-remove.tsx"),
   route("admin/waitlist", "routes/admin-waitlist.tsx"),
   route("admin/deliveries", "routes/admin-deliveries.tsx"),
+  route("admin/activity", "routes/admin-activity.tsx"),
   route("contact", "routes/contact.tsx"),
   route("terms-of-service", "routes/terms-of-service.tsx"),
   route("privacy-policy", "routes/privacy-policy.tsx"),

@@ -10,6 +10,7 @@ import type { ServerBuild } from "react-router";
 import { createServer, type ViteDevServer } from "vite";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createAdminGuard } from "#server/admin-guard.ts";
+import { createActivity } from "#server/audit/audit-log.ts";
 import { startEmulatorFor, type StopEmulator } from "#server/auth-emulator.ts";
 import { parseEnv } from "#server/env.ts";
 import { createDeliveries } from "#server/outbox/deliveries.ts";
@@ -61,6 +62,7 @@ beforeAll(async () => {
   const getBuild = () =>
     vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>;
   const log = pino({ level: "silent" });
+  const adminGuard = createAdminGuard(deps);
   server = Fastify();
   await server.register(errors);
   await server.register(session, deps);
@@ -72,11 +74,13 @@ beforeAll(async () => {
       stylesheets: new Map(),
       waitlist: createWaitlistService({ db: database().db, env: deps.env, log }),
       deliveries: createDeliveries(database().db),
-      adminGuard: createAdminGuard(deps),
+      activity: createActivity(database().db),
+      adminGuard,
     }),
     sessions: deps.sessions,
     routes: (await getBuild()).routes,
     cache: false,
+    requireAdminPost: adminGuard.requireAdminPost,
   });
 
   // What the worker leaves behind: a mail the relay refused, and a collector post given up.

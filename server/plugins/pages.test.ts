@@ -11,6 +11,7 @@ import forms from "#server/plugins/forms.ts";
 import pages from "#server/plugins/pages.ts";
 import session from "#server/plugins/session.ts";
 import type { PageRenderer, RenderedPage } from "#server/render-page.ts";
+import { createAdminGuard } from "#server/admin-guard.ts";
 import { databaseForThisFile } from "#tests/support/database.ts";
 import { sessionsFor } from "#tests/support/unit-app.ts";
 
@@ -62,7 +63,13 @@ async function app(cache = true) {
   await server.register(errors);
   const deps = sessionsFor(database());
   await server.register(session, deps);
-  await server.register(pages, { render, sessions: deps.sessions, routes, cache });
+  await server.register(pages, {
+    render,
+    sessions: deps.sessions,
+    routes,
+    cache,
+    requireAdminPost: createAdminGuard(deps).requireAdminPost,
+  });
   return { server, renders };
 }
 

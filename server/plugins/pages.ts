@@ -4,6 +4,7 @@
  * (the waitlist form without JavaScript, sign-out, admin actions). Decisions 009 and 010.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { AdminGuard } from "#server/admin-guard.ts";
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 import type { ServerBuild } from "react-router";
 import { preferredEncoding } from "#server/encoding.ts";
@@ -19,7 +20,24 @@ export type PagesOptions = {
   routes: ServerBuild["routes"];
   /** Only production keeps pages: development renders every request from fresh modules. */
   cache: boolean;
+  /** The admin guard for form posts to the admin's pages, asked before their body is read. */
+  requireAdminPost: AdminGuard["requireAdminPost"];
 };
+
+/**
+ * Whether a request target names one of the admin's pages (their loaders and actions call the
+ * admin guard too, decision 013), however it is spelled: any case, doubled slashes, escapes.
+ */
+function isAdminPage(url: string): boolean {
+  const path = url.split("?")[0] ?? "";
+  let decoded = path;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    // Not decodable: such a target names no page at all.
+  }
+  return /^\/admin(?:[/.]|$)/i.test(decoded.replace(/\/{2,}/g, "/"));
+}
 
 /** Below this a response is sent as it is: compressing it would save less than it costs. */
 const COMPRESS_MIN_BYTES = 1024;
@@ -49,6 +67,11 @@ function compressCheaply(req: FastifyRequest, type: string, body: Buffer) {
 
 export default async function pages(app: FastifyInstance, options: PagesOptions) {
   const { render, sessions } = options;
+  // An admin action is answered 401, 403 or 503 before its body is read: whatever a non-admin
+  // sends (any content type, any size), the answer is the same refusal.
+  app.addHook("onRequest", async (req, reply) => {
+    if (req.method === "POST" && isAdminPage(req.url)) return options.requireAdminPost(req, reply);
+  });
   const pageCache = createPageCache();
   const pagePaths = staticPagePaths(options.routes);
 
