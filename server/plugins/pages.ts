@@ -9,7 +9,7 @@ import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 import type { ServerBuild } from "react-router";
 import { preferredEncoding } from "#server/encoding.ts";
 import { createPageCache, NOT_FOUND_KEY, type CachedPage } from "#server/page-cache.ts";
-import { classifyPath, staticPagePaths } from "#server/page-paths.ts";
+import { classifyPath, personalQueryPaths, staticPagePaths } from "#server/page-paths.ts";
 import type { PageRenderer } from "#server/render-page.ts";
 import { requestOrigin } from "#server/request-origin.ts";
 import type { Sessions } from "#server/session.ts";
@@ -74,6 +74,14 @@ export default async function pages(app: FastifyInstance, options: PagesOptions)
   });
   const pageCache = createPageCache();
   const pagePaths = staticPagePaths(options.routes);
+  const personalQueries = personalQueryPaths(options.routes);
+  /** Whether this request carries a query parameter that makes its page personal. */
+  const personal = (path: string, search: string) => {
+    const names = personalQueries.get(path);
+    if (!names) return false;
+    const params = new URLSearchParams(search);
+    return names.some((name) => params.has(name));
+  };
 
   async function renderPage(req: FastifyRequest, reply: FastifyReply) {
     // The origin the visitor used, so a form posted from this page is same-origin with it; links
@@ -103,7 +111,8 @@ export default async function pages(app: FastifyInstance, options: PagesOptions)
       }
       // Anonymous pages never depend on the query or the request's headers: every visitor gets
       // the bytes rendered once for the page's canonical path, whatever else the URL carries.
-      if (options.cache && !session) {
+      // The one exception is a parameter a page declares personal (an invitation's link).
+      if (options.cache && !session && !(where.kind === "page" && personal(where.path, search))) {
         const [key, target] =
           where.kind === "page" ? [where.path, where.path] : [NOT_FOUND_KEY, pathname];
         const page = await pageCache.page(key, () => render(req, null, origin, target, "GET"));
