@@ -34,7 +34,8 @@ test("migrating stops after the migration named, and the next run applies the re
   expect(rest).toContain("0005_outbox.sql");
   expect(await migrate(db)).toEqual([]);
   await expect(migrate(db, "0999")).rejects.toThrow("No migration 0999");
-});
+  // Every migration, twice over, in a fresh PGlite: seconds on a busy machine.
+}, 30_000);
 
 test("0005 carries every forwarded entry into the outbox, state and history included, and none that was never forwarded", async () => {
   db = await PGlite.create();
@@ -124,4 +125,4 @@ test("0005 carries every forwarded entry into the outbox, state and history incl
   expect(columns.rows).toEqual([]);
   const entries = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM waitlist_entries");
   expect(entries.rows[0]?.n).toBe(4);
-});
+}, 30_000);

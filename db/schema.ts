@@ -67,6 +67,15 @@ export const waitlistEntries = pgTable(
   ],
 );
 
+/**
+ * Entries per state, kept by statement triggers on waitlist_entries (db/migrations/0008), so the
+ * admin list's counts cost one small read at any size.
+ */
+export const waitlistStateCounts = pgTable("waitlist_state_counts", {
+  state: text("state").primaryKey(),
+  entries: bigint("entries", { mode: "number" }).notNull(),
+});
+
 export const rateLimitWindows = pgTable(
   "rate_limit_windows",
   {

@@ -30,6 +30,49 @@ CREATE INDEX waitlist_entries_state_newest_idx ON waitlist_entries (state, creat
 CREATE INDEX waitlist_entries_joined_uid_idx ON waitlist_entries (joined_uid)
   WHERE joined_uid IS NOT NULL;
 
+-- How many entries each state holds, kept by the database itself as entries are added, change
+-- state or are erased (statement triggers below), so the admin list shows its counts without
+-- reading every entry. A new state needs its row here.
+CREATE TABLE waitlist_state_counts (
+  state text PRIMARY KEY,
+  entries bigint NOT NULL
+);
+INSERT INTO waitlist_state_counts (state, entries)
+SELECT s, (SELECT count(*) FROM waitlist_entries WHERE state = s)
+FROM unnest(ARRAY['waiting', 'confirmed', 'invited', 'joined', 'declined']) AS s;
+
+CREATE FUNCTION waitlist_state_counts_follow() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    UPDATE waitlist_state_counts c SET entries = c.entries + d.n
+    FROM (SELECT state, count(*) AS n FROM new_entries GROUP BY state) d WHERE c.state = d.state;
+  ELSIF TG_OP = 'DELETE' THEN
+    UPDATE waitlist_state_counts c SET entries = c.entries - d.n
+    FROM (SELECT state, count(*) AS n FROM old_entries GROUP BY state) d WHERE c.state = d.state;
+  ELSE
+    -- Only the rows whose state changed move a count (most updates leave it as it was).
+    UPDATE waitlist_state_counts c SET entries = c.entries + d.n
+    FROM (
+      SELECT state, sum(n) AS n FROM (
+        SELECT o.state, -1 AS n FROM old_entries o JOIN new_entries w USING (id) WHERE o.state <> w.state
+        UNION ALL
+        SELECT w.state, 1 FROM old_entries o JOIN new_entries w USING (id) WHERE o.state <> w.state
+      ) moves GROUP BY state
+    ) d WHERE c.state = d.state;
+  END IF;
+  RETURN NULL;
+END;
+$$;
+CREATE TRIGGER waitlist_state_counts_insert AFTER INSERT ON waitlist_entries
+  REFERENCING NEW TABLE AS new_entries
+  FOR EACH STATEMENT EXECUTE FUNCTION waitlist_state_counts_follow();
+CREATE TRIGGER waitlist_state_counts_update AFTER UPDATE ON waitlist_entries
+  REFERENCING OLD TABLE AS old_entries NEW TABLE AS new_entries
+  FOR EACH STATEMENT EXECUTE FUNCTION waitlist_state_counts_follow();
+CREATE TRIGGER waitlist_state_counts_delete AFTER DELETE ON waitlist_entries
+  REFERENCING OLD TABLE AS old_entries
+  FOR EACH STATEMENT EXECUTE FUNCTION waitlist_state_counts_follow();
+
 -- Every admin action and export, one row per entry acted on. It names the entry by id only (no
 -- foreign key: a row outlives the entry's erasure) and keeps no personal data of the lead.
 CREATE TABLE admin_audit_log (

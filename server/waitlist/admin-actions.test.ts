@@ -299,6 +299,28 @@ describe("joining from an invitation", () => {
 });
 
 describe("the admin list", () => {
+  test("its counts by state follow every insert, change of state and erasure, as the entries themselves say", async () => {
+    const counted = async () =>
+      (await waitlist().list({ query: "", state: null, position: null, limit: 1 })).counts;
+    const actual = async () => {
+      const counts: Record<string, number> = Object.fromEntries(ENTRY_STATES.map((s) => [s, 0]));
+      for (const { state, n } of await queryRows<{ state: string; n: number }>(
+        db(),
+        sql`SELECT state, count(*)::int AS n FROM waitlist_entries GROUP BY state`,
+      ))
+        counts[state] = Number(n);
+      return counts;
+    };
+    const [a, b] = [await entry(), await entry("waiting")];
+    await waitlist().act({ action: "invite", ids: [a.id], tell: [] }, meta);
+    await waitlist().act({ action: "decline", ids: [b.id], tell: [] }, meta);
+    expect(await counted()).toEqual(await actual());
+    await waitlist().act({ action: "remove", ids: [a.id, b.id], tell: [] }, meta);
+    // An update that leaves the state as it was moves no count.
+    await db().execute(sql`UPDATE waitlist_entries SET admin_mails = admin_mails`);
+    expect(await counted()).toEqual(await actual());
+  });
+
   test("pages newest first by keyset, forwards and back, with a state filter and a search", async () => {
     // 120 entries in one transaction share one created_at: the id keeps them in order.
     await db().execute(sql`
