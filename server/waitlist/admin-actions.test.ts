@@ -280,6 +280,27 @@ describe("joining from an invitation", () => {
     });
   });
 
+  test("an expired invitation no longer opens sign-up, nor joins by its token", async () => {
+    const a = await entry();
+    await waitlist().act({ action: "invite", ids: [a.id], tell: [] }, meta);
+    const token = invitationIn((await adminMails(a.id))[0]!.text)!;
+    await db().execute(
+      sql`UPDATE waitlist_tokens SET expires_at = now() - interval '1 second'
+          WHERE entry_id = ${a.id} AND purpose = 'invite'`,
+    );
+    expect(await waitlist().checkInvitation(token)).toBeNull();
+    expect(
+      await waitlist().join({
+        uid: "u-4",
+        email: a.email,
+        emailVerified: false,
+        invitation: token,
+        openSignup: false,
+      }),
+    ).toBe("none");
+    expect(await stateOf(a.id)).toBe("invited");
+  });
+
   test("without the link, the verified address joins an invited entry; sign-up open or not decides for the others", async () => {
     const invited = await entry();
     const confirmed = await entry();

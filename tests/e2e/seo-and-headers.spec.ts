@@ -79,6 +79,7 @@ test("robots.txt and sitemap.xml use the configured origin", async ({ request, b
     "/forgot-password",
     "/admin/waitlist",
     "/admin/deliveries",
+    "/admin/activity",
     "/auth/action",
   ])
     expect(xml).not.toContain(`<loc>${baseURL}${path}</loc>`);
