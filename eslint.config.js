@@ -114,11 +114,17 @@ export default tseslint.config(
               message: "server/ must not import pages, the shell or UI components",
             },
             // ...and of the features it reads only the waitlist contract it shares with the page
-            // (decision 014): the schema that validates, the result type, the reply.
+            // (decision 014): the schema that validates, the result type, the reply, and the
+            // lifecycle that decides every change of an entry's state (decision 024).
             {
               target: "./server",
               from: "./src/features",
-              except: ["./waitlist/schema.ts", "./waitlist/types.ts", "./waitlist/reply.ts"],
+              except: [
+                "./waitlist/schema.ts",
+                "./waitlist/types.ts",
+                "./waitlist/reply.ts",
+                "./waitlist/lifecycle.ts",
+              ],
               message:
                 "server/ may import only the shared waitlist contract from src/features (decision 017)",
             },

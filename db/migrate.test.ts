@@ -34,6 +34,7 @@ test("migrating stops after the migration named, and the next run applies the re
   expect(rest).toContain("0005_outbox.sql");
   expect(await migrate(db)).toEqual([]);
   await expect(migrate(db, "0999")).rejects.toThrow("No migration 0999");
+  // Every migration, twice over, in a fresh PGlite: seconds on a busy machine.
 }, 60_000);
 
 test("0005 carries every forwarded entry into the outbox, state and history included, and none that was never forwarded", async () => {

@@ -25,8 +25,11 @@ import {
 /** `'a', 'b'`: one list for a column's TypeScript type and its CHECK constraint. */
 const sqlList = (values: readonly string[]) => sql.raw(values.map((v) => `'${v}'`).join(", "));
 
-/** An entry's way through the list (decision 023); the invitation work adds its states here. */
-export const WAITLIST_STATES = ["waiting", "confirmed"] as const;
+/**
+ * An entry's way from the list to the product (decisions 023, 024). Which change each state allows
+ * is src/features/waitlist/lifecycle.ts; its ENTRY_STATES is checked equal to this list.
+ */
+export const WAITLIST_STATES = ["waiting", "confirmed", "invited", "joined", "declined"] as const;
 
 export const waitlistEntries = pgTable(
   "waitlist_entries",
@@ -52,14 +55,33 @@ export const waitlistEntries = pgTable(
       .generatedAlwaysAs(
         sql`coalesce(nullif(left(regexp_replace(regexp_replace(lower(coalesce(nullif(btrim(utm_source), ''), regexp_replace(substring(referrer FROM '^[hH][tT][tT][pP][sS]?://(?:[^@/?#]*@)?([^/:?#]+)'), '^www\\.', '', 'i'))), '[^a-z0-9._-]+', '-', 'g'), '^-+|-+$', '', 'g'), 64), ''), '(direct)')`,
       ),
+    invitedAt: timestamp("invited_at", { withTimezone: true }),
+    inviteSentAt: timestamp("invite_sent_at", { withTimezone: true }),
+    declinedAt: timestamp("declined_at", { withTimezone: true }),
+    joinedAt: timestamp("joined_at", { withTimezone: true }),
+    joinedUid: text("joined_uid"),
+    adminMails: integer("admin_mails").notNull().default(0),
   },
   (t) => [
     check("waitlist_entries_state_check", sql`${t.state} IN (${sqlList(WAITLIST_STATES)})`),
     uniqueIndex("waitlist_entries_email_key").on(sql`lower(${t.email})`),
-    // As 0001 wrote it: PostgreSQL's plain DESC sorts NULLs first; drizzle-kit would say NULLS LAST.
-    index("waitlist_entries_created_at_idx").on(t.createdAt.desc().nullsFirst()),
+    // Keyset pagination of the admin list, newest first, with and without a state (0008).
+    index("waitlist_entries_newest_idx").on(t.createdAt, t.id),
+    index("waitlist_entries_state_newest_idx").on(t.state, t.createdAt, t.id),
+    index("waitlist_entries_joined_uid_idx")
+      .on(t.joinedUid)
+      .where(sql`${t.joinedUid} IS NOT NULL`),
   ],
 );
+
+/**
+ * Entries per state, kept by statement triggers on waitlist_entries (db/migrations/0008), so the
+ * admin list's counts cost one small read at any size.
+ */
+export const waitlistStateCounts = pgTable("waitlist_state_counts", {
+  state: text("state").primaryKey(),
+  entries: bigint("entries", { mode: "number" }).notNull(),
+});
 
 export const rateLimitWindows = pgTable(
   "rate_limit_windows",
@@ -129,9 +151,9 @@ export const outbox = pgTable(
   ],
 );
 
-export const WAITLIST_TOKEN_PURPOSES = ["confirm", "remove"] as const;
+export const WAITLIST_TOKEN_PURPOSES = ["confirm", "remove", "invite"] as const;
 
-/** The links in waitlist mail, by the SHA-256 of their token: db/migrations/0006, decision 023. */
+/** The links in waitlist mail, by the SHA-256 of their token: db/migrations/0006 and 0008. */
 export const waitlistTokens = pgTable(
   "waitlist_tokens",
   {
@@ -217,4 +239,24 @@ export const subprocessorTokens = pgTable(
     }).onDelete("cascade"),
     index("subprocessor_tokens_subscriber_id_idx").on(t.subscriberId),
   ],
+);
+
+export const AUDIT_ACTIONS = ["invite", "resend", "decline", "remove", "export"] as const;
+
+/**
+ * Every admin action and export (db/migrations/0008, decision 024). Append-only: triggers refuse
+ * UPDATE, DELETE and TRUNCATE. `entry_id` has no foreign key, so a row outlives the entry.
+ */
+export const adminAuditLog = pgTable(
+  "admin_audit_log",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+    adminEmail: text("admin_email").notNull(),
+    action: text("action", { enum: AUDIT_ACTIONS }).notNull(),
+    entryId: bigint("entry_id", { mode: "number" }),
+    outcome: text("outcome").notNull(),
+    clientAddress: text("client_address").notNull(),
+  },
+  (t) => [check("admin_audit_log_action_check", sql`${t.action} IN (${sqlList(AUDIT_ACTIONS)})`)],
 );

@@ -9,7 +9,7 @@ import type { Db } from "#db/client.ts";
 import { sessions, waitlistEntries } from "#db/schema.ts";
 import { TokenRefused, type Accounts, type VerifiedToken } from "#server/firebase-admin.ts";
 import type { SessionStore } from "#server/session-store.ts";
-import { eraseEntry } from "#server/waitlist/service.ts";
+import { eraseEntry } from "#server/waitlist/erasure.ts";
 import type { AccountDataExport, AccountPort } from "#src/lib/account.ts";
 
 /** How recently the password must have been typed for a deletion to go ahead. */

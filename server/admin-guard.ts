@@ -11,13 +11,24 @@ import { isCrossSite } from "#server/request-guards.ts";
 import type { Sessions } from "#server/session.ts";
 import type { AdminAccess } from "#src/lib/guards.ts";
 
+declare module "fastify" {
+  interface FastifyRequest {
+    /** The administrator's email once the admin guard let this request through; else null. */
+    adminEmail: string | null;
+  }
+}
+
 export type AdminUser = { email: string | null; emailVerified: boolean };
+
+/** An administrator: a verified email listed in ADMIN_EMAILS. */
+export function isAdmin(user: AdminUser, env: Env): boolean {
+  const email = user.email?.toLowerCase();
+  return user.emailVerified && !!email && env.adminEmails.includes(email);
+}
 
 function adminAccessFor(user: AdminUser | null, env: Env): AdminAccess {
   if (!user) return "signed-out";
-  const email = user.email?.toLowerCase();
-  if (!user.emailVerified || !email || !env.adminEmails.includes(email)) return "forbidden";
-  return "ok";
+  return isAdmin(user, env) ? "ok" : "forbidden";
 }
 
 /** What an API client is told, by access. */
@@ -37,18 +48,31 @@ export function createAdminGuard(deps: {
 }) {
   const { env, sessions, verifyIdToken } = deps;
   const siteOrigin = new URL(env.siteUrl).origin;
+  /** One answer per request: the guard of an admin POST and its page's action ask Firebase once. */
+  const asked = new WeakMap<
+    FastifyRequest,
+    Promise<{ access: AdminAccess; user: AdminUser | null }>
+  >();
 
-  /** Access by the session cookie, with the account read from Firebase now. */
-  async function bySession(
+  /** Access by the session cookie, with the account read from Firebase now (once per request). */
+  function bySession(
     req: FastifyRequest,
   ): Promise<{ access: AdminAccess; user: AdminUser | null }> {
-    try {
-      const user = await sessions.userFrom(req, { fresh: true });
-      return { access: adminAccessFor(user, env), user };
-    } catch (error) {
-      if (error instanceof AccountsUnavailable) return { access: "unavailable", user: null };
-      throw error;
+    let answer = asked.get(req);
+    if (!answer) {
+      answer = (async () => {
+        try {
+          const user = await sessions.userFrom(req, { fresh: true });
+          return { access: adminAccessFor(user, env), user };
+        } catch (error) {
+          if (error instanceof AccountsUnavailable)
+            return { access: "unavailable" as const, user: null };
+          throw error;
+        }
+      })();
+      asked.set(req, answer);
     }
+    return answer;
   }
 
   /** Access by a Bearer ID token (scripts, Excel), checked with Firebase. */
@@ -87,7 +111,10 @@ export function createAdminGuard(deps: {
         .send({ ok: false, message: "Open this from the admin pages of the site." });
     }
     const { access, user } = header ? await byToken(req, header) : await bySession(req);
-    if (access === "ok") return;
+    if (access === "ok") {
+      req.adminEmail = user?.email?.toLowerCase() ?? null;
+      return;
+    }
     if (access === "bad-token")
       return reply.status(401).send({ ok: false, message: "The token is not valid." });
     req.log.warn(
@@ -99,7 +126,29 @@ export function createAdminGuard(deps: {
     return reply.status(refusal.status).send({ ok: false, message: refusal.message });
   }
 
-  return { bySession, requireAdmin };
+  /**
+   * Fastify onRequest hook for form posts to the admin's pages (its actions): anyone but an
+   * administrator is answered here, before the body is read, so a non-admin gets the same 403
+   * whatever they send. The page's action asks the same guard again (decision 013); the answer is
+   * the one already given.
+   */
+  async function requireAdminPost(req: FastifyRequest, reply: FastifyReply) {
+    const { access, user } = await bySession(req);
+    if (access === "ok") return;
+    req.log.warn(
+      { event: `admin.${access.replace("-", "_")}`, email: maskEmail(user?.email) },
+      "admin action refused",
+    );
+    const refusal = API_REFUSAL[access];
+    if (access === "unavailable") reply.header("Retry-After", "30");
+    return reply
+      .status(refusal.status)
+      .header("Cache-Control", "no-store")
+      .type("text/plain; charset=utf-8")
+      .send(refusal.message);
+  }
+
+  return { bySession, requireAdmin, requireAdminPost };
 }
 
 export type AdminGuard = ReturnType<typeof createAdminGuard>;

@@ -9,7 +9,6 @@ import { createAdminGuard } from "#server/admin-guard.ts";
 import type { Env } from "#server/env.ts";
 import type { Metrics } from "#server/metrics.ts";
 import type { PageViews } from "#server/page-views.ts";
-import type { TokenVerifier } from "#server/firebase-admin.ts";
 import admin from "#server/plugins/admin.ts";
 import errors, { clientErrorHandler, frameworkErrors } from "#server/plugins/errors.ts";
 import forms from "#server/plugins/forms.ts";
@@ -27,13 +26,8 @@ import waitlistApi from "#server/plugins/waitlist-api.ts";
 import { createPageRenderer } from "#server/render-page.ts";
 import { OneLinePerRequest } from "#server/request-log.ts";
 import { responseHeaders } from "#server/security-headers.ts";
-import type { Sessions } from "#server/session.ts";
 import { readStylesheets } from "#server/static-assets.ts";
-import type { WaitlistService } from "#server/waitlist/service.ts";
-import type { AccountPort } from "#src/lib/account.ts";
-import type { DashboardPort } from "#src/lib/dashboard.ts";
-import type { SubscriptionsPort } from "#src/lib/subprocessor-subscriptions.ts";
-import type { DeliveriesPort } from "#src/lib/deliveries.ts";
+import type { Services } from "#server/services.ts";
 
 export type AppOptions = {
   env: Env;
@@ -43,26 +37,26 @@ export type AppOptions = {
   clientDir?: string;
   /** In development Vite serves modules and injects inline scripts of its own: no CSP there. */
   mode: "production" | "development";
-  sessions: Sessions;
-  verifyIdToken: TokenVerifier;
-  waitlist: WaitlistService;
-  /** The email subscription to sub-processor changes. */
-  subprocessors: SubscriptionsPort;
-  /** The outbox, read for the admin's deliveries page. */
-  deliveries: DeliveriesPort;
-  /** The figures of the admin dashboard. */
-  dashboard: DashboardPort;
-  /** The account page's data and actions (server/account.ts). */
-  account: AccountPort;
-  /** Answers when the database does; throws when it does not. */
-  ping: () => Promise<void>;
+  /** Structured logs; none when omitted (development, some tests). */
+  loggerInstance?: FastifyBaseLogger;
   /** Prometheus metrics (server/metrics.ts); none when omitted (some tests). */
   metrics?: Metrics;
   /** Page views, counted per day, page and source; none when PAGE_VIEWS=off. */
-  pageViews?: PageViews;
-  /** Structured logs; none when omitted (development, some tests). */
-  loggerInstance?: FastifyBaseLogger;
-};
+  pageViews?: PageViews | undefined;
+} & Pick<
+  Services,
+  | "sessions"
+  | "verifyIdToken"
+  | "admission"
+  | "waitlist"
+  | "subprocessors"
+  | "deliveries"
+  | "dashboard"
+  | "account"
+  | "activity"
+  | "recordExport"
+  | "ping"
+>;
 
 export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   const { env, mode, sessions, verifyIdToken, waitlist } = options;
@@ -94,7 +88,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(requestGuards, { env });
   await app.register(forms);
   await app.register(errors);
-  await app.register(session, { env, sessions, verifyIdToken });
+  await app.register(session, { env, sessions, verifyIdToken, admission: options.admission });
 
   const adminGuard = createAdminGuard({ env, sessions, verifyIdToken });
   const { routes } = await options.getBuild();
@@ -105,7 +99,11 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(securityTxt, { env });
   await app.register(subprocessorFeed, { env });
   await app.register(waitlistApi, { waitlist });
-  await app.register(admin, { waitlist, requireAdmin: adminGuard.requireAdmin });
+  await app.register(admin, {
+    waitlist,
+    requireAdmin: adminGuard.requireAdmin,
+    recordExport: options.recordExport,
+  });
   if (options.clientDir) await app.register(staticAssets, { clientDir: options.clientDir });
   const render = createPageRenderer({
     env,
@@ -116,6 +114,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     subprocessors: options.subprocessors,
     deliveries: options.deliveries,
     dashboard: options.dashboard,
+    activity: options.activity,
     adminGuard,
     sessions,
     account: options.account,
@@ -126,6 +125,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     routes,
     cache: mode === "production",
     pageViews: options.pageViews,
+    requireAdminPost: adminGuard.requireAdminPost,
   });
 
   return app;

@@ -300,6 +300,16 @@ const VariablesSchema = z.object({
       }, "an https URL, such as the one Slack gives for an incoming webhook")
       .optional(),
   ),
+  SIGNUP_MODE: variable(
+    z
+      .enum(["open", "invite"], "open (anyone may sign up) or invite (only invited addresses)")
+      .default("open"),
+  ),
+  INVITE_TTL_DAYS: variable(
+    wholeNumber("a whole number of days from 1 to 365")
+      .refine((days) => days >= 1 && days <= 365, "a whole number of days from 1 to 365")
+      .default(14),
+  ),
   MAIL_CATCHER_SMTP_PORT: variable(port(1025)),
   MAIL_CATCHER_WEB_PORT: variable(port(1080)),
   PAGE_VIEWS: variable(z.enum(["on", "off"]).default("on")),
@@ -478,6 +488,13 @@ function toEnv(v: Variables) {
       listen:
         v.METRICS_PORT === undefined ? undefined : { port: v.METRICS_PORT, host: v.METRICS_HOST },
     },
+    /**
+     * "open": anyone may create an account and sign in. "invite": only admins and invited or
+     * joined waitlist entries get a session (decision 024).
+     */
+    signupMode: v.SIGNUP_MODE,
+    /** How long an invitation link works, in days. */
+    inviteTtlDays: v.INVITE_TTL_DAYS,
   };
 }
 

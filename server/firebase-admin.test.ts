@@ -7,6 +7,7 @@ const account: Account = {
   emailVerified: true,
   disabled: false,
   validSince: 1_800_000_000,
+  createdAt: 1_700_000_000,
 };
 
 describe("accountProblem: whether an account may keep a session signed in at a time", () => {

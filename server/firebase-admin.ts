@@ -20,6 +20,8 @@ export type Account = {
   disabled: boolean;
   /** Sessions signed in before this (seconds) are over: a password change or a revocation. */
   validSince: number | null;
+  /** When the account was created (seconds); null when Firebase does not say. */
+  createdAt: number | null;
 };
 
 /** What Firebase holds about an account beyond what a session needs: for its owner's download. */
@@ -40,7 +42,7 @@ export type Accounts = {
   details: (uid: string) => Promise<AccountDetails | null>;
   /** Ends every Firebase sign-in of the account: its refresh tokens stop working. */
   revokeRefreshTokens: (uid: string) => Promise<void>;
-  /** Deletes the account; an account already gone counts as deleted. */
+  /** Deletes the account (from the account page, or a stray one in invite-only mode, decision 024); an account already gone counts as deleted. */
   deleteAccount: (uid: string) => Promise<void>;
 };
 
@@ -69,14 +71,20 @@ function isVerdict(error: unknown): boolean {
   return typeof code === "string" && code.startsWith("auth/") && code !== "auth/internal-error";
 }
 
+/** A time Firebase writes as a date string, in seconds; null when absent or unreadable. */
+function seconds(date: string | undefined): number | null {
+  const ms = date ? Date.parse(date) : NaN;
+  return Number.isFinite(ms) ? Math.floor(ms / 1000) : null;
+}
+
 function accountOf(user: UserRecord): Account {
-  const validSince = user.tokensValidAfterTime ? Date.parse(user.tokensValidAfterTime) : NaN;
   return {
     uid: user.uid,
     email: user.email ?? null,
     emailVerified: user.emailVerified,
     disabled: user.disabled,
-    validSince: Number.isFinite(validSince) ? Math.floor(validSince / 1000) : null,
+    validSince: seconds(user.tokensValidAfterTime),
+    createdAt: seconds(user.metadata.creationTime),
   };
 }
 
@@ -156,7 +164,9 @@ export function createAccounts(env: Env): Accounts {
         await auth.deleteUser(uid);
       } catch (error) {
         if ((error as { code?: unknown }).code === "auth/user-not-found") return;
-        throw new AccountsUnavailable(error);
+        throw isVerdict(error)
+          ? new TokenRefused("account deletion refused")
+          : new AccountsUnavailable(error);
       }
     },
     async verifyIdToken(idToken) {

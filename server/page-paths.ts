@@ -33,6 +33,18 @@ export function warmPaths(routes: ServerBuild["routes"]): string[] {
   return pathsWhere(routes, (handle) => handle.signedIn !== true);
 }
 
+/** The pages whose handle names query parameters that make them personal, with those names. */
+export function personalQueryPaths(
+  routes: ServerBuild["routes"],
+): ReadonlyMap<string, readonly string[]> {
+  const found = new Map<string, readonly string[]>();
+  for (const [path, route] of pagesOf(routes)) {
+    const names = (route.module.handle as RouteHandle | undefined)?.personalQuery;
+    if (names && names.length > 0) found.set(path, names);
+  }
+  return found;
+}
+
 type BuildRoute = NonNullable<ServerBuild["routes"][string]>;
 
 function pagesOf(routes: ServerBuild["routes"]): Map<string, BuildRoute> {

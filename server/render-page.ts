@@ -15,10 +15,11 @@ import { htmlSecurityHeaders } from "#server/security-headers.ts";
 import type { Sessions } from "#server/session.ts";
 import { waitlistClientKey } from "#server/waitlist/rate-limit.ts";
 import type { WaitlistService } from "#server/waitlist/service.ts";
+import type { AccountPort } from "#src/lib/account.ts";
+import type { ActivityPort } from "#src/lib/activity.ts";
 import type { DashboardPort } from "#src/lib/dashboard.ts";
 import type { DeliveriesPort } from "#src/lib/deliveries.ts";
-import type { AccountPort } from "#src/lib/account.ts";
-import type { AdminAccess, UserAccess } from "#src/lib/guards.ts";
+import type { AdminCheck, UserAccess } from "#src/lib/guards.ts";
 import type { SubscriptionsPort } from "#src/lib/subprocessor-subscriptions.ts";
 import { AccountsUnavailable } from "#server/firebase-admin.ts";
 
@@ -43,6 +44,7 @@ export type PageRendererOptions = {
   subprocessors: SubscriptionsPort;
   deliveries: DeliveriesPort;
   dashboard: DashboardPort;
+  activity: ActivityPort;
   adminGuard: AdminGuard;
   sessions: Sessions;
   account: AccountPort;
@@ -70,12 +72,13 @@ export function createPageRenderer(options: PageRendererOptions) {
 
   /** The admin guard, asked only when an admin loader or action asks (decision 011). */
   function adminAccessFor(req: FastifyRequest, session: PageSession) {
-    let asked: Promise<AdminAccess> | undefined;
+    let asked: Promise<AdminCheck> | undefined;
     return () =>
-      (asked ??= (async (): Promise<AdminAccess> => {
+      (asked ??= (async (): Promise<AdminCheck> => {
         // Asked again even when the page saw no session: a session that could not be checked
         // (the database away) is a 503 for the admin, not a sign-in page.
         const { access, user } = await adminGuard.bySession(req);
+        if (access === "ok" && user?.email) return { access, email: user.email.toLowerCase() };
         if (access !== "ok") {
           req.log.warn(
             {
@@ -85,8 +88,10 @@ export function createPageRenderer(options: PageRendererOptions) {
             },
             "admin page refused",
           );
+          return { access };
         }
-        return access;
+        // Granted to an account without an address cannot happen (the guard needs a verified one).
+        return { access: "forbidden" };
       })());
   }
 
@@ -128,12 +133,15 @@ export function createPageRenderer(options: PageRendererOptions) {
       publicEnv,
       sessionUser,
       clientKey: waitlistClientKey(req),
+      clientAddress: req.ip,
+      signupMode: env.signupMode,
       requestId: req.id,
       reportError: (error: unknown) => reportRenderError(req, error),
       waitlist: options.waitlist,
       subprocessors: options.subprocessors,
       deliveries: options.deliveries,
       dashboard: options.dashboard,
+      activity: options.activity,
       adminAccess: adminAccessFor(req, session),
       userAccess: userAccessFor(req),
       account: options.account,

@@ -1,10 +1,13 @@
 /**
  * Everything the HTTP app depends on, opened once at start-up and closed in reverse order on
  * shutdown: the database (migrated), the waitlist, the outbox worker that delivers mail and
- * webhooks and what the admin sees of it, sessions, token checks.
+ * webhooks and what the admin sees of it, the admin audit log, sessions and who may have one,
+ * token checks.
  */
 import type { FastifyBaseLogger } from "fastify";
 import { openDatabase } from "#db/client.ts";
+import { createAdmission } from "#server/admission.ts";
+import { createActivity, recordExport, type ExportRecord } from "#server/audit/audit-log.ts";
 import type { Env, SmtpRelay } from "#server/env.ts";
 import { createAccountService } from "#server/account.ts";
 import { createAccounts } from "#server/firebase-admin.ts";
@@ -80,6 +83,10 @@ export async function openServices(
     pageViews,
     deliveries: createDeliveries(database.db),
     dashboard: createDashboard(database.db),
+    activity: createActivity(database.db),
+    /** Records an export in the audit log; it throws when the log cannot be written. */
+    recordExport: (record: ExportRecord) => recordExport(database.db, record),
+    admission: createAdmission({ env, join: waitlist.join, accounts }),
     ping: database.ping,
     sessions: createSessions(env, await resolveSessionSecrets(env), sessionStore, accounts),
     account: createAccountService({ db: database.db, accounts, store: sessionStore, log }),
@@ -91,3 +98,5 @@ export async function openServices(
     },
   };
 }
+
+export type Services = Awaited<ReturnType<typeof openServices>>;

@@ -1,11 +1,12 @@
 /**
  * What the server hands every loader and action (server/app.ts builds it per request).
  */
-import type { AccountPort } from "#src/lib/account.ts";
 import type { WaitlistPort } from "#src/features/waitlist/types.ts";
+import type { AccountPort } from "#src/lib/account.ts";
+import type { ActivityPort } from "#src/lib/activity.ts";
 import type { DashboardPort } from "#src/lib/dashboard.ts";
 import type { DeliveriesPort } from "#src/lib/deliveries.ts";
-import type { AdminAccess, UserAccess } from "#src/lib/guards.ts";
+import type { AdminCheck, UserAccess } from "#src/lib/guards.ts";
 import type { PublicEnv, SessionUser } from "#src/lib/public-env.ts";
 import type { SubscriptionsPort } from "#src/lib/subprocessor-subscriptions.ts";
 
@@ -16,6 +17,10 @@ declare module "react-router" {
     sessionUser: SessionUser | null;
     /** The rate-limit key of this client. */
     clientKey: string;
+    /** This client's address (as TRUST_PROXY says), for the admin audit log. */
+    clientAddress: string;
+    /** SIGNUP_MODE: "invite" when only invited addresses may sign up (decision 024). */
+    signupMode: "open" | "invite";
     /** This request's id, as in the server's log lines. */
     requestId: string;
     /** Logs an error met while answering this request, as one structured line (no stack trace for
@@ -28,11 +33,13 @@ declare module "react-router" {
     deliveries: DeliveriesPort;
     /** The admin dashboard's figures; ask only after requireAdmin. */
     dashboard: DashboardPort;
+    /** The admin audit log as the Activity page shows it; ask only after requireAdmin. */
+    activity: ActivityPort;
     /**
      * Whether this visitor may use the admin, asked of Firebase when called (a deleted or disabled
      * account is refused at once); "unavailable" when Firebase cannot be reached.
      */
-    adminAccess: () => Promise<AdminAccess>;
+    adminAccess: () => Promise<AdminCheck>;
     /**
      * This visitor's session with its account read from Firebase now (asked once per request);
      * pages for signed-in visitors ask through requireUser.

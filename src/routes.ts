@@ -15,6 +15,7 @@ export default [
   route("account", "routes/account.tsx"),
   route("account/data", "routes/account-data.tsx"),
   route("account/deleted", "routes/account-deleted.tsx"),
+  route("admin/activity", "routes/admin-activity.tsx"),
   route("contact", "routes/contact.tsx"),
   route("terms-of-service", "routes/terms-of-service.tsx"),
   route("privacy-policy", "routes/privacy-policy.tsx"),

@@ -11,6 +11,7 @@ import { createServer, type ViteDevServer } from "vite";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createAccountService } from "#server/account.ts";
 import { createAdminGuard } from "#server/admin-guard.ts";
+import { createActivity } from "#server/audit/audit-log.ts";
 import { startEmulatorFor, type StopEmulator } from "#server/auth-emulator.ts";
 import { parseEnv } from "#server/env.ts";
 import { createDashboard } from "#server/dashboard.ts";
@@ -64,6 +65,7 @@ beforeAll(async () => {
   const getBuild = () =>
     vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>;
   const log = pino({ level: "silent" });
+  const adminGuard = createAdminGuard(deps);
   server = Fastify();
   await server.register(errors);
   await server.register(session, deps);
@@ -77,13 +79,15 @@ beforeAll(async () => {
       subprocessors: createSubprocessorSubscriptions({ db: database().db, env: deps.env, log }),
       deliveries: createDeliveries(database().db),
       dashboard: createDashboard(database().db),
-      adminGuard: createAdminGuard(deps),
+      activity: createActivity(database().db),
+      adminGuard,
       sessions: deps.sessions,
       account: createAccountService({ db: database().db, ...deps, log }),
     }),
     sessions: deps.sessions,
     routes: (await getBuild()).routes,
     cache: false,
+    requireAdminPost: adminGuard.requireAdminPost,
   });
 
   // What the worker leaves behind: a mail the relay refused, and a collector post given up.

@@ -2,6 +2,7 @@ import Fastify from "fastify";
 import { pino } from "pino";
 import { describe, expect, test } from "vitest";
 import { createAdminGuard } from "#server/admin-guard.ts";
+import { recordExport } from "#server/audit/audit-log.ts";
 import admin from "#server/plugins/admin.ts";
 import errors from "#server/plugins/errors.ts";
 import session from "#server/plugins/session.ts";
@@ -23,6 +24,7 @@ async function app() {
       log: pino({ level: "silent" }),
     }),
     requireAdmin: createAdminGuard(deps).requireAdmin,
+    recordExport: (record) => recordExport(database().db, record),
   });
   return { server, ...deps };
 }

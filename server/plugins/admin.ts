@@ -1,9 +1,11 @@
 /**
  * The admin's API: the waitlist as CSV. Every route here runs behind the one admin guard
- * (server/admin-guard.ts), added once for the whole plugin, so a new route cannot forget it.
+ * (server/admin-guard.ts), added once for the whole plugin, so a new route cannot forget it. Every
+ * export is written to the audit log before a byte of it is sent (decision 024).
  */
 import type { FastifyInstance } from "fastify";
 import type { AdminGuard } from "#server/admin-guard.ts";
+import type { ExportRecord } from "#server/audit/audit-log.ts";
 import { toCsv } from "#server/waitlist/csv.ts";
 import type { WaitlistService } from "#server/waitlist/service.ts";
 import { UNAVAILABLE_MESSAGE } from "#src/features/waitlist/reply.ts";
@@ -11,6 +13,7 @@ import { UNAVAILABLE_MESSAGE } from "#src/features/waitlist/reply.ts";
 export type AdminOptions = {
   waitlist: WaitlistService;
   requireAdmin: AdminGuard["requireAdmin"];
+  recordExport: (record: ExportRecord) => Promise<void>;
 };
 
 const CSV_COLUMNS = [
@@ -32,15 +35,22 @@ const CSV_COLUMNS = [
 
 export default async function admin(
   app: FastifyInstance,
-  { waitlist, requireAdmin }: AdminOptions,
+  { waitlist, requireAdmin, recordExport }: AdminOptions,
 ) {
+  app.decorateRequest("adminEmail", null);
   // Before every handler of this plugin: who may use it is decided here and only here.
   app.addHook("preHandler", requireAdmin);
 
-  app.get("/api/admin/waitlist.csv", async (_req, reply) => {
+  app.get("/api/admin/waitlist.csv", async (req, reply) => {
     let rows;
     try {
       rows = await waitlist.allForExport();
+      // No export leaves without its record: if the log cannot be written, nothing is sent.
+      await recordExport({
+        adminEmail: req.adminEmail ?? "unknown",
+        outcome: `${rows.length} ${rows.length === 1 ? "row" : "rows"}`,
+        clientAddress: req.ip,
+      });
     } catch {
       return reply.status(503).send({ ok: false, message: UNAVAILABLE_MESSAGE });
     }

@@ -11,6 +11,7 @@ import forms from "#server/plugins/forms.ts";
 import pages from "#server/plugins/pages.ts";
 import session from "#server/plugins/session.ts";
 import type { PageRenderer, RenderedPage } from "#server/render-page.ts";
+import { createAdminGuard } from "#server/admin-guard.ts";
 import { databaseForThisFile } from "#tests/support/database.ts";
 import { sessionsFor } from "#tests/support/unit-app.ts";
 
@@ -32,6 +33,10 @@ const routes = Object.fromEntries(
     route("routes/home", undefined, true),
     route("routes/contact", "contact"),
     route("routes/reset", "reset"),
+    {
+      ...route("routes/signup", "signup"),
+      module: { default: () => null, handle: { personalQuery: ["invite"] } },
+    },
     route("routes/not-found", "*"),
   ].map((r) => [r.id, r]),
 ) as unknown as ServerBuild["routes"];
@@ -41,7 +46,7 @@ async function app(cache = true) {
   const render: PageRenderer = async (req, _session, _origin, target, method) => {
     renders.push(`${method} ${target}`);
     const path = target.split("?")[0]!;
-    const known = path === "/" || path === "/contact" || path === "/reset";
+    const known = ["/", "/contact", "/reset", "/signup"].includes(path);
     const page: RenderedPage = {
       status: known ? 200 : 404,
       headers: {
@@ -62,7 +67,13 @@ async function app(cache = true) {
   await server.register(errors);
   const deps = sessionsFor(database());
   await server.register(session, deps);
-  await server.register(pages, { render, sessions: deps.sessions, routes, cache });
+  await server.register(pages, {
+    render,
+    sessions: deps.sessions,
+    routes,
+    cache,
+    requireAdminPost: createAdminGuard(deps).requireAdminPost,
+  });
   return { server, renders };
 }
 
@@ -93,6 +104,38 @@ describe("the pages plugin", () => {
       expect(answer.statusCode).toBe(404);
     }
     expect(renders).toEqual(["GET /no-such-page-0"]);
+  });
+
+  test("a query parameter a page names personal is rendered for its request alone, never shared", async () => {
+    const { server, renders } = await app();
+    for (const url of [
+      "/signup",
+      "/signup?utm_source=a",
+      "/signup?invite=one",
+      "/signup?invite=two",
+    ])
+      await server.inject({ url });
+    await server.inject({ url: "/signup" });
+    expect(renders).toEqual(["GET /signup", "GET /signup?invite=one", "GET /signup?invite=two"]);
+  });
+
+  test("a form post to an admin page meets the admin guard before its body is read", async () => {
+    const { server, renders } = await app();
+    for (const [url, type] of [
+      ["/admin/waitlist", "application/x-www-form-urlencoded"],
+      ["/ADMIN//waitlist.data", "text/plain"],
+      ["/%61dmin/waitlist", "application/json"],
+    ] as const) {
+      const answer = await server.inject({
+        method: "POST",
+        url,
+        headers: { "content-type": type },
+        payload: "act=remove%3A1",
+      });
+      expect(answer.statusCode, url).toBe(401);
+      expect(answer.body).toBe("Sign in as an administrator.");
+    }
+    expect(renders).toEqual([]);
   });
 
   test("a page that says no-store is rendered for each request, with its query", async () => {

@@ -4,11 +4,12 @@
  * (the waitlist form without JavaScript, sign-out, admin actions). Decisions 009 and 010.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { AdminGuard } from "#server/admin-guard.ts";
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 import type { ServerBuild } from "react-router";
 import { preferredEncoding } from "#server/encoding.ts";
 import { createPageCache, NOT_FOUND_KEY, type CachedPage } from "#server/page-cache.ts";
-import { classifyPath, staticPagePaths } from "#server/page-paths.ts";
+import { classifyPath, personalQueryPaths, staticPagePaths } from "#server/page-paths.ts";
 import type { PageViews } from "#server/page-views.ts";
 import type { PageRenderer } from "#server/render-page.ts";
 import { requestOrigin } from "#server/request-origin.ts";
@@ -22,7 +23,24 @@ export type PagesOptions = {
   cache: boolean;
   /** Counts each page sent as a document to a person (server/page-views.ts). */
   pageViews?: PageViews | undefined;
+  /** The admin guard for form posts to the admin's pages, asked before their body is read. */
+  requireAdminPost: AdminGuard["requireAdminPost"];
 };
+
+/**
+ * Whether a request target names one of the admin's pages (their loaders and actions call the
+ * admin guard too, decision 013), however it is spelled: any case, doubled slashes, escapes.
+ */
+function isAdminPage(url: string): boolean {
+  const path = url.split("?")[0] ?? "";
+  let decoded = path;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    // Not decodable: such a target names no page at all.
+  }
+  return /^\/admin(?:[/.]|$)/i.test(decoded.replace(/\/{2,}/g, "/"));
+}
 
 /** Below this a response is sent as it is: compressing it would save less than it costs. */
 const COMPRESS_MIN_BYTES = 1024;
@@ -52,8 +70,21 @@ function compressCheaply(req: FastifyRequest, type: string, body: Buffer) {
 
 export default async function pages(app: FastifyInstance, options: PagesOptions) {
   const { render, sessions, pageViews } = options;
+  // An admin action is answered 401, 403 or 503 before its body is read: whatever a non-admin
+  // sends (any content type, any size), the answer is the same refusal.
+  app.addHook("onRequest", async (req, reply) => {
+    if (req.method === "POST" && isAdminPage(req.url)) return options.requireAdminPost(req, reply);
+  });
   const pageCache = createPageCache();
   const pagePaths = staticPagePaths(options.routes);
+  const personalQueries = personalQueryPaths(options.routes);
+  /** Whether this request carries a query parameter that makes its page personal. */
+  const personal = (path: string, search: string) => {
+    const names = personalQueries.get(path);
+    if (!names) return false;
+    const params = new URLSearchParams(search);
+    return names.some((name) => params.has(name));
+  };
 
   async function renderPage(req: FastifyRequest, reply: FastifyReply) {
     // The origin the visitor used, so a form posted from this page is same-origin with it; links
@@ -85,7 +116,8 @@ export default async function pages(app: FastifyInstance, options: PagesOptions)
       }
       // Anonymous pages never depend on the query or the request's headers: every visitor gets
       // the bytes rendered once for the page's canonical path, whatever else the URL carries.
-      if (options.cache && !session) {
+      // The one exception is a parameter a page declares personal (an invitation's link).
+      if (options.cache && !session && !(where.kind === "page" && personal(where.path, search))) {
         const [key, target] =
           where.kind === "page" ? [where.path, where.path] : [NOT_FOUND_KEY, pathname];
         const page = await pageCache.page(key, () => render(req, null, origin, target, "GET"));
@@ -105,8 +137,8 @@ export default async function pages(app: FastifyInstance, options: PagesOptions)
       req.method === "HEAD" ? "GET" : req.method,
     );
     // Pages for one person (admin, account, a mail link's page) are not views of the site.
-    const personal = /private|no-store/.test(page.headers["cache-control"] ?? "");
-    if (viewOf !== undefined && page.status === 200 && !personal) pageViews?.count(req, viewOf);
+    const forOnePerson = /private|no-store/.test(page.headers["cache-control"] ?? "");
+    if (viewOf !== undefined && page.status === 200 && !forOnePerson) pageViews?.count(req, viewOf);
     reply.status(page.status).headers(page.headers);
     if (page.cookies.length > 0) reply.header("set-cookie", page.cookies);
     const compressed = compressCheaply(req, page.type, page.body);

@@ -2,11 +2,13 @@
  * Sessions over HTTP: @fastify/cookie reads and signs cookies for every route (a list of secrets,
  * newest first, so SESSION_SECRET can rotate), and the browser exchanges a fresh Firebase ID token
  * for a session (POST /api/session) or ends it (DELETE /api/session). The rules for what a session
- * is live in server/session.ts; decisions 004, 011 and 013.
+ * is live in server/session.ts, who may have one in server/admission.ts; decisions 004, 011, 013
+ * and 024.
  */
 import fastifyCookie from "@fastify/cookie";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import fp from "fastify-plugin";
+import type { Admission } from "#server/admission.ts";
 import type { Env } from "#server/env.ts";
 import {
   AccountsUnavailable,
@@ -28,9 +30,23 @@ declare module "fastify" {
   }
 }
 
-type SessionOptions = { env: Env; sessions: Sessions; verifyIdToken: TokenVerifier };
+type SessionOptions = {
+  env: Env;
+  sessions: Sessions;
+  verifyIdToken: TokenVerifier;
+  admission: Admission;
+};
 
-async function session(app: FastifyInstance, { env, sessions, verifyIdToken }: SessionOptions) {
+/** The invitation token the sign-up or sign-in page sends with the ID token (`{"invitation"}`). */
+function invitationOf(body: unknown): string | null {
+  const value = (body as { invitation?: unknown } | null | undefined)?.invitation;
+  return typeof value === "string" && value.length <= 64 ? value : null;
+}
+
+async function session(
+  app: FastifyInstance,
+  { env, sessions, verifyIdToken, admission }: SessionOptions,
+) {
   app.decorateRequest("sessionUid", null);
   // Cookies are parsed and signed by @fastify/cookie; the session cookie carries only a signed id.
   await app.register(fastifyCookie, {
@@ -92,6 +108,26 @@ async function session(app: FastifyInstance, { env, sessions, verifyIdToken }: S
       );
       return refuse(reply, 401, problem);
     }
+    let admitted;
+    try {
+      admitted = await admission(
+        req,
+        {
+          uid: decoded.uid,
+          email: decoded.email ?? null,
+          emailVerified: decoded.email_verified === true,
+        },
+        invitationOf(req.body),
+      );
+    } catch (error) {
+      req.log.error(
+        { event: "session.admission_failed", err: error },
+        "sign-in failed: the waitlist could not be read",
+      );
+      return refuse(reply, 503, "unavailable");
+    }
+    // Invite-only: the browser shows that access is by invitation (src/features/auth).
+    if (admitted === "not-invited") return refuse(reply, 403, "not-invited");
     let sessionId: string;
     try {
       sessionId = await store.create({

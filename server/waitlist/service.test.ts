@@ -44,7 +44,7 @@ test("a new entry and its outbox rows commit together; a repeat adds neither; th
   for (const email of ["ada@example.com", "bob@example.com"])
     expect((await outboxOf(email)).map((r) => r.channel)).toEqual(["email", "forward"]);
 
-  const { entries } = await waitlist.list({ query: "", limit: 10 });
+  const { entries } = await waitlist.list({ query: "", state: null, position: null, limit: 10 });
   expect(entries.map((e) => [e.forwardStatus, e.forwardAttempts])).toEqual([
     ["pending", 0],
     ["pending", 0],

@@ -1,38 +1,38 @@
-import {
-  and,
-  desc,
-  eq,
-  getTableColumns,
-  gt,
-  ilike,
-  inArray,
-  isNull,
-  or,
-  sql,
-  type SQL,
-} from "drizzle-orm";
+import { and, desc, eq, gt, isNull, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "#db/client.ts";
-import { outbox, waitlistEntries, waitlistTokens, type WaitlistRow } from "#db/schema.ts";
+import { waitlistEntries, waitlistTokens, type WaitlistRow } from "#db/schema.ts";
 import { maskEmail } from "#server/log-safety.ts";
 import { renderWaitlistConfirm } from "#server/mail/templates/waitlist-confirm.tsx";
 import type { Env } from "#server/env.ts";
 import { enqueue, type OutboxMessage } from "#server/outbox/outbox.ts";
 import { slackText } from "#server/outbox/webhooks.ts";
+import { createAdminActions } from "#server/waitlist/admin-actions.ts";
+import { listPage, selectWithForwarding } from "#server/waitlist/admin-list.ts";
+import { mailToEntry, siteLink } from "#server/waitlist/entry-mail.ts";
+import { confirmMailKey, eraseEntry, forwardKey, slackKey } from "#server/waitlist/erasure.ts";
 import { createInsertBatcher } from "#server/waitlist/insert-batcher.ts";
+import {
+  checkInvitation,
+  join,
+  type JoinRequest,
+  type Membership,
+} from "#server/waitlist/invitations.ts";
+import { lifecycleOf } from "#server/waitlist/lifecycle-of.ts";
 import {
   hashToken,
   isWellFormedToken,
   newToken,
   tokenRow,
   type TokenPurpose,
+  type TokenRow,
 } from "#server/waitlist/tokens.ts";
 import { hitRateLimit, pruneRateLimits } from "#server/waitlist/rate-limit.ts";
+import { transition } from "#src/features/waitlist/lifecycle.ts";
 import {
   DISPOSABLE_MESSAGE,
   HONEYPOT_FIELD,
   parseWaitlistEntry,
-  searchableText,
 } from "#src/features/waitlist/schema.ts";
 import { isDisposableEmail } from "#server/waitlist/disposable.ts";
 import type {
@@ -55,69 +55,38 @@ type ExportRow = WaitlistRow & {
 export type WaitlistService = WaitlistPort & {
   allForExport: () => Promise<ExportRow[]>;
   /**
-   * Called after a change put messages in the outbox (a new entry, a confirmation), so that they
-   * go out at once.
+   * An account's first session: joins its entry when an invitation (or, as a fallback, its
+   * verified address) allows it (decision 024).
+   */
+  join: (request: JoinRequest) => Promise<Membership>;
+  /**
+   * Called after a change put messages in the outbox (a new entry, a confirmation, an admin's
+   * invitation), so that they go out at once.
    */
   onEnqueued: (listener: () => void) => void;
 };
-
-/** The outbox key of an entry's post to the collector: one per entry, whatever is retried. */
-const forwardKey = (id: number) => `waitlist-forward:${id}`;
-/** The outbox key of the Slack notice that an entry was confirmed: one per entry. */
-const slackKey = (id: number) => `waitlist-slack:${id}`;
-
-/** Every outbox key that names an entry: what erasing the entry erases with it (decision 023). */
-const entryKeys = (id: number) => [forwardKey(id), slackKey(id), `waitlist-confirm-mail:${id}`];
-
-/**
- * Erases an entry inside the caller's transaction: the outbox rows that carry its name and
- * address, then the entry (its tokens go with it, ON DELETE CASCADE). Used by the remove link and
- * by account deletion (server/account.ts).
- */
-export async function eraseEntry(tx: Pick<Db, "delete">, id: number): Promise<void> {
-  await tx.delete(outbox).where(inArray(outbox.key, entryKeys(id)));
-  await tx.delete(waitlistEntries).where(eq(waitlistEntries.id, id));
-}
-
-/** The links of a mail: built from SITE_URL, never from the request that caused it. */
-const linkTo = (env: Env, page: "confirm" | "remove", token: string) =>
-  `${env.siteUrl}/waitlist/${page}?token=${token}`;
 
 /**
  * What a new entry causes (decisions 022, 023): the confirmation mail and the collector's copy
  * (the collector gets every new entry). The mail's links carry tokens whose hashes `tokens`
  * receives, to be stored in the same transaction.
  */
-function messagesFor(
-  row: WaitlistRow,
-  env: Env,
-  tokens: ReturnType<typeof tokenRow>[],
-): OutboxMessage[] {
+function messagesFor(row: WaitlistRow, env: Env, tokens: TokenRow[]): OutboxMessage[] {
   const confirm = newToken();
-  const remove = newToken();
-  tokens.push(tokenRow(row.id, "confirm", confirm), tokenRow(row.id, "remove", remove));
-  const removeUrl = linkTo(env, "remove", remove);
-  const mail = renderWaitlistConfirm({
-    name: row.name,
-    confirmUrl: linkTo(env, "confirm", confirm),
-    removeUrl,
-    siteUrl: env.siteUrl,
-  });
+  tokens.push(tokenRow(row.id, "confirm", confirm));
   const messages: OutboxMessage[] = [
-    {
-      key: `waitlist-confirm-mail:${row.id}`,
-      channel: "email",
-      email: {
-        from: env.mail.from,
-        to: { name: row.name, address: row.email },
-        ...mail,
-        // RFC 2369 and RFC 8058: the mail client's own unsubscribe, one POST to the same page.
-        headers: {
-          "List-Unsubscribe": `<${removeUrl}>`,
-          "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
-        },
-      },
-    },
+    mailToEntry(
+      env,
+      row,
+      confirmMailKey(row.id),
+      (footer) =>
+        renderWaitlistConfirm({
+          ...footer,
+          name: row.name,
+          confirmUrl: siteLink(env, `/waitlist/confirm?token=${confirm}`),
+        }),
+      tokens,
+    ),
   ];
   if (env.waitlistForward)
     messages.push({
@@ -141,28 +110,6 @@ function messagesOnConfirm(row: WaitlistRow, env: Env): OutboxMessage[] {
   ];
 }
 
-/** The entries with their forwarding state, joined on the outbox row that carries it. */
-function selectWithForwarding(db: Db) {
-  return db
-    .select({
-      ...getTableColumns(waitlistEntries),
-      forwardStatus: sql<ForwardStatus>`coalesce(${outbox.status}, 'none')`,
-      forwardAttempts: sql<number>`coalesce(${outbox.attempts}, 0)::int`,
-      forwardLastError: outbox.lastError,
-    })
-    .from(waitlistEntries)
-    .leftJoin(outbox, eq(outbox.key, sql`'waitlist-forward:' || ${waitlistEntries.id}`));
-}
-
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
-function sourceOf(row: WaitlistRow): string | null {
-  const utm = [row.utmSource, row.utmMedium, row.utmCampaign].filter(Boolean).join(" / ");
-  return utm || row.referrer || null;
-}
-
 export function createWaitlistService({
   db,
   env,
@@ -177,7 +124,7 @@ export function createWaitlistService({
     for (const listener of listeners) listener();
   };
   const insertEntry = createInsertBatcher(db, async (tx, created) => {
-    const tokens: ReturnType<typeof tokenRow>[] = [];
+    const tokens: TokenRow[] = [];
     const messages = created.flatMap((row) => messagesFor(row, env, tokens));
     await tx.insert(waitlistTokens).values(tokens);
     await enqueue(tx, messages);
@@ -296,15 +243,21 @@ export function createWaitlistService({
             .returning({ entryId: waitlistTokens.entryId });
           if (!used) return false;
           if (purpose === "confirm") {
-            const [confirmed] = await tx
-              .update(waitlistEntries)
-              .set({ state: "confirmed", confirmedAt: sql`now()` })
-              .where(
-                and(eq(waitlistEntries.id, used.entryId), eq(waitlistEntries.state, "waiting")),
-              )
-              .returning();
-            // Committed with the confirmation, under one key per entry: never a second notice.
-            if (confirmed) notices = await enqueue(tx, messagesOnConfirm(confirmed, env));
+            const [entry] = await tx
+              .select()
+              .from(waitlistEntries)
+              .where(eq(waitlistEntries.id, used.entryId))
+              .for("update");
+            // An entry past waiting (an admin invited or declined it) stays where it is.
+            if (entry && transition(lifecycleOf(entry), { type: "confirm" }).ok) {
+              const [confirmed] = await tx
+                .update(waitlistEntries)
+                .set({ state: "confirmed", confirmedAt: sql`now()` })
+                .where(eq(waitlistEntries.id, entry.id))
+                .returning();
+              // Committed with the confirmation, under one key per entry: never a second notice.
+              if (confirmed) notices = await enqueue(tx, messagesOnConfirm(confirmed, env));
+            }
           } else {
             await eraseEntry(tx, used.entryId);
           }
@@ -325,42 +278,18 @@ export function createWaitlistService({
       }
     },
 
-    async list({ query, limit }) {
-      // A NUL or broken UTF-8 in a search is a search for nothing, not an outage (a test in
-      // tests/e2e/hostile-sessions.spec.ts).
-      const q = searchableText(query);
-      const where: SQL | undefined = q
-        ? or(
-            ilike(waitlistEntries.name, `%${escapeLike(q)}%`),
-            ilike(waitlistEntries.email, `%${escapeLike(q)}%`),
-            ilike(waitlistEntries.company, `%${escapeLike(q)}%`),
-          )
-        : undefined;
-      const [rows, [totals], [matches]] = await Promise.all([
-        selectWithForwarding(db)
-          .where(where)
-          .orderBy(desc(waitlistEntries.createdAt), desc(waitlistEntries.id))
-          .limit(limit),
-        db.select({ n: sql<number>`count(*)::int` }).from(waitlistEntries),
-        db
-          .select({ n: sql<number>`count(*)::int` })
-          .from(waitlistEntries)
-          .where(where),
-      ]);
-      const entries: AdminEntry[] = rows.map((row) => ({
-        id: row.id,
-        createdAt: row.createdAt.toISOString(),
-        name: row.name,
-        email: row.email,
-        company: row.company,
-        message: row.message,
-        source: sourceOf(row),
-        state: row.state,
-        forwardStatus: row.forwardStatus,
-        forwardAttempts: row.forwardAttempts,
-        forwardLastError: row.forwardLastError,
-      }));
-      return { entries, total: totals?.n ?? 0, matching: matches?.n ?? 0 };
+    list(query) {
+      return listPage(db, query);
+    },
+
+    act: createAdminActions({ db, env, log, enqueued }),
+
+    checkInvitation(token) {
+      return checkInvitation(db, token);
+    },
+
+    join(request) {
+      return join(db, request);
     },
 
     allForExport() {

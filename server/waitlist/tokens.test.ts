@@ -1,6 +1,7 @@
 import { expect, test } from "vitest";
 import {
   hashToken,
+  inviteTokenRow,
   isWellFormedToken,
   newToken,
   TOKEN_LIFETIME_MS,
@@ -27,6 +28,9 @@ test("only the SHA-256 of a token is stored, with an expiry for its purpose", ()
   expect(row.expiresAt.getTime() - now.getTime()).toBe(TOKEN_LIFETIME_MS.confirm);
   expect(TOKEN_LIFETIME_MS.confirm).toBe(14 * 24 * 3600 * 1000);
   expect(tokenRow(7, "remove", token, now).expiresAt > row.expiresAt).toBe(true);
+  const invitation = inviteTokenRow(7, token, 3, now);
+  expect(invitation).toMatchObject({ entryId: 7, purpose: "invite", tokenHash: hashToken(token) });
+  expect(invitation.expiresAt.toISOString()).toBe("2026-01-04T00:00:00.000Z");
 });
 
 test("what is not a token is refused before any query", () => {

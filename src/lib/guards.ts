@@ -12,12 +12,17 @@ import { failure, refusal } from "#src/lib/http-errors.ts";
  */
 export type AdminAccess = "ok" | "signed-out" | "forbidden" | "unavailable";
 
+/** The server's answer, with the administrator's email when access is granted. */
+export type AdminCheck =
+  { access: "ok"; email: string } | { access: Exclude<AdminAccess, "ok">; email?: undefined };
+
+/** Resolves with the administrator (for the audit log of an action); throws otherwise. */
 export async function requireAdmin(
   context: AppLoadContext,
   refusedMessage = "This account may not use the admin.",
-): Promise<void> {
-  const access = await context.adminAccess();
-  if (access === "ok") return;
+): Promise<{ email: string }> {
+  const { access, email } = await context.adminAccess();
+  if (access === "ok") return { email };
   if (access === "signed-out") throw redirect("/login");
   if (access === "forbidden") throw refusal(403, refusedMessage);
   throw failure(

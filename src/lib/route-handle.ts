@@ -10,6 +10,12 @@ export type RouteHandle = {
   sitemap?: true;
   /** A page only for signed-in visitors (the admin): never warmed into the shared page cache. */
   signedIn?: true;
+  /**
+   * Query parameters that make the page personal (an invitation's token): a request carrying one
+   * is rendered for itself, never answered from or kept in the shared page cache (decision 024).
+   * Without them the page is the same for everyone, as every page is (decision 010).
+   */
+  personalQuery?: readonly string[];
 };
 
 export const HYDRATE_ON_LOAD: RouteHandle = { hydrate: "load" };

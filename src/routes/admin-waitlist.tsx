@@ -1,14 +1,17 @@
-import { Form, Link } from "react-router";
-import { formatDateTime } from "#src/lib/date-time.ts";
+import { data } from "react-router";
+import { parseAdminForm } from "#src/features/waitlist/admin-form.ts";
+import { AdminListView, type AdminActionReply } from "#src/features/waitlist/admin-list-view.tsx";
+import { summarize } from "#src/features/waitlist/admin-summary.ts";
+import { ENTRY_STATES, type EntryState } from "#src/features/waitlist/lifecycle.ts";
+import type { ListPosition } from "#src/features/waitlist/types.ts";
 import { requireAdmin } from "#src/lib/guards.ts";
 import { SIGNED_IN_ONLY } from "#src/lib/route-handle.ts";
 import { failure } from "#src/lib/http-errors.ts";
 import type { Route } from "./+types/admin-waitlist";
 import { pageMeta } from "#src/lib/meta.ts";
-import { Button } from "#src/ui/button.tsx";
-import { Container } from "#src/ui/container.tsx";
 
-const PAGE_SIZE = 500;
+/** Entries per page; a page is found by keyset (server/waitlist/admin-list.ts). */
+const PAGE_SIZE = 50;
 
 export const handle = SIGNED_IN_ONLY;
 
@@ -20,125 +23,45 @@ export const meta: Route.MetaFunction = (args) =>
     noindex: true,
   });
 
+const UNAVAILABLE = "The waitlist is unavailable for a moment. Please try again in a minute.";
+
+/** The list's place from the address: search, state, and the cursor of a page past the first. */
+function placeOf(url: URL) {
+  const query = url.searchParams.get("q")?.slice(0, 200) ?? "";
+  const asked = url.searchParams.get("state");
+  const state = ENTRY_STATES.includes(asked as EntryState) ? (asked as EntryState) : null;
+  const after = url.searchParams.get("after");
+  const before = url.searchParams.get("before");
+  const position: ListPosition = after ? { after } : before ? { before } : null;
+  return { query, state, position };
+}
+
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin(context, "This account may not see the waitlist.");
-  const query = new URL(request.url).searchParams.get("q")?.slice(0, 200) ?? "";
+  const { query, state, position } = placeOf(new URL(request.url));
   try {
-    return { query, ...(await context.waitlist.list({ query, limit: PAGE_SIZE })) };
+    const page = await context.waitlist.list({ query, state, position, limit: PAGE_SIZE });
+    return { page, query, state, paged: position !== null };
   } catch {
-    throw failure(
-      context,
-      "The waitlist is unavailable for a moment. Please try again in a minute.",
-    );
+    throw failure(context, UNAVAILABLE);
   }
 }
 
-const FORWARD_LABEL = {
-  none: "Not forwarded",
-  pending: "Pending",
-  sent: "Sent",
-  failed: "Failed",
-} as const;
+/** Invite, Resend, Decline, Remove, Invite selected: one guard, one form, one answer. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const admin = await requireAdmin(context, "This account may not change the waitlist.");
+  const parsed = parseAdminForm(await request.formData());
+  if (!parsed.ok)
+    return data<AdminActionReply>({ kind: "invalid", message: parsed.message }, { status: 400 });
+  const result = await context.waitlist.act(parsed.request, {
+    adminEmail: admin.email,
+    clientAddress: context.clientAddress,
+    requestId: context.requestId,
+  });
+  if (result.kind === "unavailable") throw failure(context, UNAVAILABLE);
+  return data<AdminActionReply>({ kind: "done", summary: summarize(result.outcomes) });
+}
 
-export default function AdminWaitlist({ loaderData }: Route.ComponentProps) {
-  const { entries, total, matching, query } = loaderData;
-  return (
-    <Container className="py-10 sm:py-14">
-      <div className="flex flex-wrap items-end justify-between gap-4">
-        <div>
-          <h1 className="font-serif text-4xl font-semibold tracking-tight">Waitlist</h1>
-          <p className="mt-2 text-ink-soft">
-            {total.toLocaleString("en-US")} {total === 1 ? "entry" : "entries"}, newest first
-            {query ? `; ${matching.toLocaleString("en-US")} matching “${query}”` : ""}.
-          </p>
-        </div>
-        <div className="flex flex-wrap gap-3">
-          <Button asChild variant="secondary">
-            <Link to="/admin/deliveries">Deliveries</Link>
-          </Button>
-          <Button asChild variant="secondary">
-            <a href="/api/admin/waitlist.csv" download>
-              Export CSV
-            </a>
-          </Button>
-        </div>
-      </div>
-      <Form method="get" role="search" className="mt-8 flex max-w-lg gap-2">
-        <label htmlFor="waitlist-search" className="sr-only">
-          Search by name, email or company
-        </label>
-        <input
-          id="waitlist-search"
-          type="search"
-          name="q"
-          defaultValue={query}
-          placeholder="Search by name, email or company"
-          className="block min-h-11 w-full rounded-md border border-rule bg-white px-3.5"
-        />
-        <Button type="submit">Search</Button>
-      </Form>
-      <div
-        role="region"
-        aria-label="Waitlist entries"
-        tabIndex={0}
-        className="mt-6 overflow-x-auto rounded-xl border border-rule bg-card"
-      >
-        <table className="w-full min-w-[62rem] border-collapse text-left text-sm">
-          <thead className="bg-ledger-soft">
-            <tr>
-              {[
-                "Joined (UTC)",
-                "Name",
-                "Email",
-                "State",
-                "Company",
-                "Use case",
-                "Source",
-                "Forwarded",
-              ].map((h) => (
-                <th key={h} scope="col" className="px-4 py-3 font-semibold">
-                  {h}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {entries.length === 0 ? (
-              <tr>
-                <td colSpan={8} className="px-4 py-8 text-center text-ink-soft">
-                  {query ? "No entries match this search." : "No one has joined yet."}
-                </td>
-              </tr>
-            ) : (
-              entries.map((e) => (
-                <tr key={e.id} className="border-t border-rule align-top">
-                  <td className="px-4 py-3 whitespace-nowrap tabular-nums">
-                    {formatDateTime(e.createdAt)}
-                  </td>
-                  <td className="px-4 py-3 font-medium">{e.name}</td>
-                  <td className="px-4 py-3">{e.email}</td>
-                  <td className="px-4 py-3">{e.state}</td>
-                  <td className="px-4 py-3">{e.company}</td>
-                  <td className="max-w-xs px-4 py-3 break-words">{e.message}</td>
-                  <td className="px-4 py-3 break-all">{e.source}</td>
-                  <td className="px-4 py-3" title={e.forwardLastError ?? undefined}>
-                    {FORWARD_LABEL[e.forwardStatus]}
-                    {e.forwardStatus === "pending" || e.forwardStatus === "failed"
-                      ? ` (${e.forwardAttempts} tries)`
-                      : ""}
-                  </td>
-                </tr>
-              ))
-            )}
-          </tbody>
-        </table>
-      </div>
-      {matching > entries.length ? (
-        <p className="mt-4 text-sm text-ink-soft">
-          Showing the newest {entries.length.toLocaleString("en-US")}. Export the CSV for all of
-          them.
-        </p>
-      ) : null}
-    </Container>
-  );
+export default function AdminWaitlist({ loaderData, actionData }: Route.ComponentProps) {
+  return <AdminListView {...loaderData} reply={actionData} />;
 }

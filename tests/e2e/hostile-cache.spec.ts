@@ -125,6 +125,7 @@ test("every response says whether a shared cache may keep it: private for a sign
     "/admin",
     "/admin/waitlist",
     "/admin/deliveries",
+    "/admin/activity",
   ];
   const dataPaths = ["/_root.data", "/waitlist.data", "/login.data"];
   for (const path of [...paths, ...dataPaths]) {

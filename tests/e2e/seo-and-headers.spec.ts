@@ -80,6 +80,7 @@ test("robots.txt and sitemap.xml use the configured origin", async ({ request, b
     "/admin",
     "/admin/waitlist",
     "/admin/deliveries",
+    "/admin/activity",
     "/auth/action",
   ])
     expect(xml).not.toContain(`<loc>${baseURL}${path}</loc>`);

@@ -367,7 +367,9 @@ test.describe("admin export", () => {
 
     await page.getByLabel("Search by name, email or company").fill(company);
     await page.getByRole("button", { name: "Search" }).click();
-    await expect(page.getByRole("main")).toContainText("1 matching");
+    await expect(page.getByRole("table")).toHaveAccessibleName(
+      `Waitlist entries, newest first, matching “${company}”`,
+    );
     await expect(page.getByRole("row").filter({ hasText: older })).toHaveCount(1);
     await expect(page.getByRole("row").filter({ hasText: newer })).toHaveCount(0);
 

@@ -138,3 +138,45 @@ export async function deleteUser(uid: string): Promise<void> {
   if (!response.ok)
     throw new Error(`deleteUser failed: ${response.status} ${await response.text()}`);
 }
+
+/**
+ * An account made long ago (`createdAtMs`), as one imported into Firebase (Identity Toolkit's
+ * accounts:batchCreate, the emulator's administrator): an account from before a change of rules.
+ */
+export async function importAccount(
+  email: string,
+  password: string,
+  createdAtMs: number,
+): Promise<{ uid: string }> {
+  const uid = randomUUID().replace(/-/g, "").slice(0, 28);
+  const response = await fetch(
+    `${EMULATOR}/identitytoolkit.googleapis.com/v1/projects/${E2E_PROJECT_ID}/accounts:batchCreate`,
+    {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Authorization: "Bearer owner" },
+      body: JSON.stringify({
+        users: [{ localId: uid, email, rawPassword: password, createdAt: String(createdAtMs) }],
+      }),
+    },
+  );
+  const body = (await response.json()) as { error?: unknown[] };
+  if (!response.ok || (body.error?.length ?? 0) > 0)
+    throw new Error(`importAccount failed: ${response.status} ${JSON.stringify(body)}`);
+  return { uid };
+}
+
+/** Whether an account with this address exists (the emulator's administrator asks). */
+export async function accountExists(email: string): Promise<boolean> {
+  const response = await fetch(
+    `${EMULATOR}/identitytoolkit.googleapis.com/v1/projects/${E2E_PROJECT_ID}/accounts:lookup`,
+    {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Authorization: "Bearer owner" },
+      body: JSON.stringify({ email: [email] }),
+    },
+  );
+  if (!response.ok)
+    throw new Error(`accountExists failed: ${response.status} ${await response.text()}`);
+  const body = (await response.json()) as { users?: unknown[] };
+  return (body.users?.length ?? 0) > 0;
+}

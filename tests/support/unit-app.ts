@@ -1,13 +1,15 @@
 /**
  * The parts of the server that sessions need, real and in one process, for tests of one plugin:
- * a migrated PGlite database, the session store, and Firebase accounts (the emulator's address,
- * which these tests never reach: they exercise the answers given before Firebase is asked).
+ * a migrated PGlite database, the session store, Firebase accounts (the emulator's address; some
+ * tests never reach it, answering before Firebase is asked) and who may have a session.
  */
 import type { Database } from "#db/client.ts";
+import { createAdmission } from "#server/admission.ts";
 import { parseEnv, type Env } from "#server/env.ts";
 import { createAccounts } from "#server/firebase-admin.ts";
 import { createSessions } from "#server/session.ts";
 import { createSessionStore } from "#server/session-store.ts";
+import { join } from "#server/waitlist/invitations.ts";
 
 export function sessionsFor(database: Database, raw: Record<string, string> = {}) {
   const env: Env = parseEnv({
@@ -18,5 +20,10 @@ export function sessionsFor(database: Database, raw: Record<string, string> = {}
   const accounts = createAccounts(env);
   const store = createSessionStore(database.db);
   const sessions = createSessions(env, env.sessionSecrets, store, accounts);
-  return { env, sessions, verifyIdToken: accounts.verifyIdToken, accounts, store };
+  const admission = createAdmission({
+    env,
+    join: (request) => join(database.db, request),
+    accounts,
+  });
+  return { env, sessions, verifyIdToken: accounts.verifyIdToken, accounts, store, admission };
 }

@@ -6,11 +6,10 @@ import { SITE } from "#src/content/site.ts";
 import {
   MAIL_COLORS,
   MailButton,
-  MailFooter,
   MailText,
   renderMailHtml,
-  textFooter,
 } from "#server/mail/templates/layout.tsx";
+import { WaitlistFooter, waitlistTextFooter } from "#server/mail/templates/waitlist-footer.tsx";
 
 export type WaitlistConfirmMail = {
   /** The visitor's name as they typed it. */
@@ -35,17 +34,7 @@ function WaitlistConfirmBody({ name, confirmUrl, removeUrl, siteUrl }: WaitlistC
         The link works for 14 days. If you did not ask to join, ignore this mail: we will not write
         again unless you confirm.
       </p>
-      <MailFooter>
-        You receive this mail because this address was entered on the {SITE.name} waitlist at{" "}
-        <a href={`${siteUrl}/waitlist`} style={{ color: MAIL_COLORS.soft }}>
-          {siteUrl.replace(/^https?:\/\//, "")}
-        </a>
-        . Not you, or changed your mind?{" "}
-        <a href={removeUrl} style={{ color: MAIL_COLORS.soft }}>
-          Remove me from the waitlist
-        </a>
-        .
-      </MailFooter>
+      <WaitlistFooter removeUrl={removeUrl} siteUrl={siteUrl} />
     </>
   );
 }
@@ -60,10 +49,7 @@ function waitlistConfirmText({ name, confirmUrl, removeUrl, siteUrl }: WaitlistC
     "",
     "The link works for 14 days. If you did not ask to join, ignore this mail: we will not write again unless you confirm.",
     "",
-    ...textFooter([
-      `You receive this mail because this address was entered on the ${SITE.name} waitlist at ${siteUrl}/waitlist.`,
-      `Remove me from the waitlist: ${removeUrl}`,
-    ]),
+    ...waitlistTextFooter({ removeUrl, siteUrl }),
   ].join("\n");
 }
 

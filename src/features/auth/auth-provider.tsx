@@ -14,13 +14,29 @@ import type { FirebaseWebConfig, SessionUser } from "#src/lib/public-env.ts";
 
 export type AuthUser = { uid: string; email: string | null };
 
+/**
+ * The site gives this account no session: sign-up is by invitation (SIGNUP_MODE=invite) and the
+ * account was not invited. The account is signed out of Firebase in this browser too.
+ */
+export class NotInvitedError extends Error {
+  readonly code = "site/not-invited";
+  constructor() {
+    super("access is by invitation");
+    this.name = "NotInvitedError";
+  }
+}
+
+/** How a token sync ended: a session, a refusal because not invited, or anything else. */
+type SyncOutcome = "ok" | "not-invited" | "failed";
+
 export type AuthContextValue = {
   /** Null when signed out. Starts from the server's session cookie, then follows Firebase. */
   currentUser: AuthUser | null;
   /** True until Firebase has reported the auth state, once it has been asked to. */
   loading: boolean;
-  signInWithEmail: (email: string, password: string) => Promise<void>;
-  signUpWithEmail: (email: string, password: string) => Promise<void>;
+  /** `invitation`: the token of the invitation link the visitor came from, sent with the sync. */
+  signInWithEmail: (email: string, password: string, invitation?: string | null) => Promise<void>;
+  signUpWithEmail: (email: string, password: string, invitation?: string | null) => Promise<void>;
   logout: () => Promise<void>;
   resetPassword: (email: string) => Promise<void>;
   /** Sends the signed-in account's address a new verification mail. */
@@ -39,18 +55,36 @@ export type AuthContextValue = {
 
 const AuthContext = createContext<AuthContextValue | null>(null);
 
-/** The reason the session endpoint gave for a 401 ("stale-token", "reauthenticate"), if any. */
+/** After the sign-in's own sync: a refusal as not invited signs the visitor out and says so. */
+async function requireSession(outcome: SyncOutcome, signOut: () => Promise<void>) {
+  if (outcome !== "not-invited") return;
+  await signOut();
+  throw new NotInvitedError();
+}
+
+/**
+ * The reason the session endpoint gave for a 401 ("stale-token", "reauthenticate") or a 403
+ * ("not-invited"), if any.
+ */
 async function refusalReason(response: Response): Promise<string | null> {
-  if (response.status !== 401) return null;
+  if (response.status !== 401 && response.status !== 403) return null;
   const body = (await response.json().catch(() => null)) as { error?: unknown } | null;
   return typeof body?.error === "string" ? body.error : null;
 }
 
-async function postSession(user: User, forceRefresh: boolean): Promise<Response> {
+async function postSession(
+  user: User,
+  forceRefresh: boolean,
+  invitation: string | null,
+): Promise<Response> {
   const token = await user.getIdToken(forceRefresh);
   return fetch("/api/session", {
     method: "POST",
-    headers: { Authorization: `Bearer ${token}` },
+    headers: {
+      Authorization: `Bearer ${token}`,
+      ...(invitation ? { "Content-Type": "application/json" } : {}),
+    },
+    body: invitation ? JSON.stringify({ invitation }) : undefined,
     credentials: "same-origin",
   });
 }
@@ -73,39 +107,75 @@ export function AuthProvider({
   const [loading, setLoading] = useState(serverUser !== null);
   /** Whom the server's cookie names right now, so we sync only when it differs. */
   const serverUid = useRef<string | null>(serverUser?.uid ?? null);
-  const syncing = useRef<Promise<void> | null>(null);
+  const syncing = useRef<Promise<unknown> | null>(null);
   const subscribed = useRef(false);
+  /** The invitation of the sign-up or sign-in under way: every sync it causes carries it. */
+  const invitation = useRef<string | null>(null);
+  /** The account the server refused as not invited, so the same sign-in does not ask twice. */
+  const refusedUid = useRef<string | null>(null);
 
   const syncSession = useCallback(
-    (user: User | null, signOut?: () => Promise<void>): Promise<void> => {
-      const run = async () => {
+    (user: User | null, signOut?: () => Promise<void>): Promise<SyncOutcome> => {
+      const run = async (): Promise<SyncOutcome> => {
         if (user) {
-          if (serverUid.current === user.uid) return;
-          let response = await postSession(user, false);
+          if (serverUid.current === user.uid) return "ok";
+          if (refusedUid.current === user.uid) return "not-invited";
+          let response = await postSession(user, false, invitation.current);
           let reason = await refusalReason(response);
           // The server takes only tokens minted in the last five minutes; a cached one may be older.
           if (reason === "stale-token") {
-            response = await postSession(user, true);
+            response = await postSession(user, true, invitation.current);
             reason = await refusalReason(response);
           }
-          if (response.ok) serverUid.current = user.uid;
+          if (response.ok) {
+            serverUid.current = user.uid;
+            return "ok";
+          }
+          // Sign-up is by invitation, and this account has none: it is signed out here too.
+          if (reason === "not-invited") {
+            refusedUid.current = user.uid;
+            if (signOut) await signOut();
+            return "not-invited";
+          }
           // The password was typed longer ago than a session may last: ask for it again.
-          else if (reason === "reauthenticate" && signOut) await signOut();
+          if (reason === "reauthenticate" && signOut) await signOut();
           else console.warn("Session sync was refused:", response.status);
-        } else if (serverUid.current !== null) {
+          return "failed";
+        }
+        if (serverUid.current !== null) {
           const response = await fetch("/api/session", {
             method: "DELETE",
             credentials: "same-origin",
           });
           if (response.ok) serverUid.current = null;
         }
+        return "ok";
       };
-      const next = (syncing.current ?? Promise.resolve()).then(run, run);
-      syncing.current = next.catch((error: unknown) => console.warn("Session sync failed:", error));
-      return syncing.current;
+      const next = (syncing.current ?? Promise.resolve())
+        .then(run, run)
+        .catch((error: unknown): SyncOutcome => {
+          console.warn("Session sync failed:", error);
+          return "failed";
+        });
+      syncing.current = next;
+      return next;
     },
     [],
   );
+
+  /**
+   * Runs a sign-in or sign-up with its invitation: set before Firebase reports the new user, so
+   * the sync that report starts carries it too. A new attempt may be answered afresh.
+   */
+  const withInvitation = useCallback(async (token: string | null, task: () => Promise<void>) => {
+    invitation.current = token;
+    refusedUid.current = null;
+    try {
+      await task();
+    } finally {
+      invitation.current = null;
+    }
+  }, []);
 
   const load = useCallback(async () => {
     const firebase = await loadFirebaseAuth(config);
@@ -151,23 +221,30 @@ export function AuthProvider({
       loading,
       config,
       prepare,
-      async signInWithEmail(email, password) {
+      async signInWithEmail(email, password, invited = null) {
         try {
           const { auth, sdk } = await load();
-          const credential = await sdk.signInWithEmailAndPassword(auth, email, password);
-          await syncSession(credential.user);
+          await withInvitation(invited, async () => {
+            const credential = await sdk.signInWithEmailAndPassword(auth, email, password);
+            await requireSession(await syncSession(credential.user), () => sdk.signOut(auth));
+          });
         } catch (error) {
-          console.error("Error signing in with email", error);
+          // Not being invited is an answer, not a failure of the site.
+          if (!(error instanceof NotInvitedError))
+            console.error("Error signing in with email", error);
           throw error;
         }
       },
-      async signUpWithEmail(email, password) {
+      async signUpWithEmail(email, password, invited = null) {
         try {
           const { auth, sdk } = await load();
-          const credential = await sdk.createUserWithEmailAndPassword(auth, email, password);
-          await syncSession(credential.user);
+          await withInvitation(invited, async () => {
+            const credential = await sdk.createUserWithEmailAndPassword(auth, email, password);
+            await requireSession(await syncSession(credential.user), () => sdk.signOut(auth));
+          });
         } catch (error) {
-          console.error("Error signing up with email", error);
+          if (!(error instanceof NotInvitedError))
+            console.error("Error signing up with email", error);
           throw error;
         }
       },
@@ -217,7 +294,7 @@ export function AuthProvider({
         return credential.user.getIdToken(true);
       },
     }),
-    [currentUser, loading, config, prepare, load, syncSession, signedInUser],
+    [currentUser, loading, config, prepare, load, syncSession, signedInUser, withInvitation],
   );
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;

@@ -8,6 +8,7 @@ import {
   textLink,
 } from "#src/features/auth/auth-card.tsx";
 import { useAuth } from "#src/features/auth/auth-provider.tsx";
+import { InvitationOnlyNotice } from "#src/features/auth/invitation-notice.tsx";
 import { formText } from "#src/lib/form-text.ts";
 import { Button } from "#src/ui/button.tsx";
 import { Field, PasswordInput } from "#src/ui/field.tsx";
@@ -17,7 +18,7 @@ import { useFieldErrors } from "#src/ui/use-field-errors.ts";
 
 export function LoginForm() {
   const { signInWithEmail } = useAuth();
-  const { busy, run } = useAuthForm("signIn", {
+  const { busy, run, notInvited } = useAuthForm("signIn", {
     title: "Welcome back!",
     description: "Successfully signed in to your account.",
   });
@@ -27,7 +28,12 @@ export function LoginForm() {
     event.preventDefault();
     if (!check(event.currentTarget)) return;
     const form = new FormData(event.currentTarget);
-    void run(() => signInWithEmail(formText(form, "email"), formText(form, "password")));
+    // Arrived from an invitation's sign-up page ("Already have an account?"): its token joins the
+    // invited entry with this account. Read from the address: the page itself is the same for all.
+    const invitation = new URLSearchParams(window.location.search).get("invite");
+    void run(() =>
+      signInWithEmail(formText(form, "email"), formText(form, "password"), invitation),
+    );
   }
 
   return (
@@ -44,6 +50,7 @@ export function LoginForm() {
       }
     >
       <NeedsJavaScript />
+      {notInvited ? <InvitationOnlyNotice alert /> : null}
       <form method="post" noValidate onSubmit={handleSubmit} className="space-y-5">
         <EmailField error={errors.email} />
         <Field label="Password" error={errors.password}>

@@ -3,6 +3,7 @@ import { Link } from "react-router";
 import { EmailField } from "#src/features/auth/email-field.tsx";
 import { AuthCard, NeedsJavaScript, textLink } from "#src/features/auth/auth-card.tsx";
 import { useAuth } from "#src/features/auth/auth-provider.tsx";
+import { InvitationOnlyNotice } from "#src/features/auth/invitation-notice.tsx";
 import { checkNewPassword, MIN_PASSWORD_LENGTH } from "#src/features/auth/password-rules.ts";
 import { formText } from "#src/lib/form-text.ts";
 import { useAuthForm } from "#src/features/auth/use-auth-form.ts";
@@ -11,9 +12,16 @@ import { useFieldErrors } from "#src/ui/use-field-errors.ts";
 import { Button } from "#src/ui/button.tsx";
 import { Field, PasswordInput } from "#src/ui/field.tsx";
 
-export function SignupForm() {
+/** An invitation the page was opened with: the address it is for, and its link's token. */
+export type Invitation = { email: string; token: string };
+
+/**
+ * The spec's sign-up form. From an invitation (decision 024) the address is the invited one,
+ * shown read-only, and the invitation's token goes with the account's first session.
+ */
+export function SignupForm({ invitation }: { invitation?: Invitation }) {
   const { signUpWithEmail } = useAuth();
-  const { busy, run, notify } = useAuthForm("signUp", {
+  const { busy, run, notify, notInvited } = useAuthForm("signUp", {
     title: "Account Created!",
     description: "Welcome! Your account has been successfully created.",
   });
@@ -29,25 +37,34 @@ export function SignupForm() {
       notify({ variant: "destructive", ...problem });
       return;
     }
-    void run(() => signUpWithEmail(formText(form, "email"), password));
+    const email = invitation?.email ?? formText(form, "email");
+    void run(() => signUpWithEmail(email, password, invitation?.token));
   }
 
   return (
     <AuthCard
       title="Create Account"
-      description="Set up your Tieout account with your work email."
+      description={
+        invitation
+          ? "You are invited to the Tieout private beta. Choose a password to create your account."
+          : "Set up your Tieout account with your work email."
+      }
       footer={
         <p>
           Already have an account?{" "}
-          <Link to="/login" className={textLink}>
+          <Link
+            to={invitation ? `/login?invite=${invitation.token}` : "/login"}
+            className={textLink}
+          >
             Sign in
           </Link>
         </p>
       }
     >
       <NeedsJavaScript />
+      {notInvited ? <InvitationOnlyNotice alert /> : null}
       <form method="post" noValidate onSubmit={handleSubmit} className="space-y-5">
-        <EmailField error={errors.email} />
+        <EmailField error={errors.email} fixed={invitation?.email} />
         <Field
           label="Password"
           hint={`Must be at least ${MIN_PASSWORD_LENGTH} characters long`}

@@ -96,9 +96,14 @@ export function DeliveriesView({ counts, failed, waiting }: DeliveriesOverview) 
             Confirmation mails, posts to the form collector and Slack notices.
           </p>
         </div>
-        <Button asChild variant="secondary">
-          <Link to="/admin/waitlist">Back to the waitlist</Link>
-        </Button>
+        <div className="flex flex-wrap gap-3">
+          <Button asChild variant="secondary">
+            <Link to="/admin/waitlist">Back to the waitlist</Link>
+          </Button>
+          <Button asChild variant="secondary">
+            <Link to="/admin/activity">Activity</Link>
+          </Button>
+        </div>
       </div>
 
       <CountTiles

@@ -1,3 +1,4 @@
+import type { AdminAction, EntryState, Refusal } from "#src/features/waitlist/lifecycle.ts";
 import type { FieldErrors } from "#src/features/waitlist/schema.ts";
 
 /** What the server's waitlist service answers; the page action and the JSON API both map it. */
@@ -27,18 +28,77 @@ export type AdminEntry = {
   company: string | null;
   message: string | null;
   source: string | null;
-  state: "waiting" | "confirmed";
+  state: EntryState;
+  /** When its owner confirmed the address (ISO 8601); null while never confirmed. */
+  confirmedAt: string | null;
+  /** When the last invitation mail was written; null when none was. */
+  inviteSentAt: string | null;
   forwardStatus: "none" | "pending" | "sent" | "failed";
   forwardAttempts: number;
   forwardLastError: string | null;
 };
 
+/**
+ * Where a page of the admin list starts: after (older than) or before (newer than) the entry a
+ * cursor names. Cursors are opaque to the page: it only hands back the ones it was given.
+ */
+export type ListPosition = { after: string } | { before: string } | null;
+
+export type AdminListQuery = {
+  /** Part of a name or an email; "" for every entry. */
+  query: string;
+  state: EntryState | null;
+  position: ListPosition;
+  limit: number;
+};
+
+export type AdminListPage = {
+  /** Newest first. */
+  entries: AdminEntry[];
+  /** How many entries there are in each state. */
+  counts: Record<EntryState, number>;
+  /** The cursor of the next page of older entries; null on the last page. */
+  older: string | null;
+  /** The cursor of the page of newer entries; null on the first page. */
+  newer: string | null;
+};
+
+/** What an admin asked for: an action on one entry, or on those selected. */
+export type AdminActionRequest = {
+  action: AdminAction;
+  ids: number[];
+  /** Decline only: the entries whose owner is told, by mail. */
+  tell: number[];
+};
+
+/** What happened to one entry: a change, or why there was none. */
+export type ActionOutcome =
+  | "invited"
+  | "resent"
+  | "declined"
+  | "declined-told"
+  | "removed"
+  /** Declined, but not told: the address was never confirmed, so no mail is sent to it. */
+  | "declined-not-told"
+  /** Not on the list any more (removed meanwhile, or never there). */
+  | "gone"
+  | Refusal;
+
+export type AdminActionResult =
+  | { kind: "done"; action: AdminAction; outcomes: Partial<Record<ActionOutcome, number>> }
+  | { kind: "unavailable" };
+
+/** Who acted, from where: what the audit log keeps of an admin's request. */
+export type AdminMeta = { adminEmail: string; clientAddress: string; requestId: string };
+
 export type WaitlistPort = {
   submit: (input: unknown, meta: SubmitMeta) => Promise<SubmitResult>;
-  list: (options: {
-    query: string;
-    limit: number;
-  }) => Promise<{ entries: AdminEntry[]; total: number; matching: number }>;
+  /** A page of the admin list (keyset pagination, newest first). */
+  list: (query: AdminListQuery) => Promise<AdminListPage>;
+  /** Applies an admin's action to each entry named, in one transaction with its audit rows. */
+  act: (request: AdminActionRequest, meta: AdminMeta) => Promise<AdminActionResult>;
+  /** The invited address behind a live invitation link; null when it no longer works. Reads only. */
+  checkInvitation: (token: string) => Promise<{ email: string } | null>;
   /** Whose link this is (the address masked) while it still works; null otherwise. Reads only. */
   checkLink: (purpose: LinkPurpose, token: string) => Promise<{ maskedEmail: string } | null>;
   /** Uses the link once: confirms or erases the entry. */

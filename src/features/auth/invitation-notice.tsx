@@ -1,0 +1,31 @@
+import { Link } from "react-router";
+import { SITE } from "#src/content/site.ts";
+import { textLink } from "#src/features/auth/auth-card.tsx";
+import { cn } from "#src/lib/cn.ts";
+
+/**
+ * What a visitor without an invitation reads when sign-up is by invitation (SIGNUP_MODE=invite,
+ * decision 024): on the sign-up page itself, and as an alert when a sign-in or sign-up was refused.
+ */
+export function InvitationOnlyNotice({ alert = false }: { alert?: boolean }) {
+  return (
+    <div
+      role={alert ? "alert" : undefined}
+      className={cn(
+        "rounded-md border px-4 py-3 text-[0.95rem] leading-relaxed",
+        alert ? "mb-5 border-tick/40 bg-tick-soft" : "border-rule bg-ledger-soft",
+      )}
+    >
+      <p className="font-semibold">Access to {SITE.name} is by invitation.</p>
+      <p className="mt-1">
+        We are opening the private beta a few firms at a time. Join the waitlist, and we will email
+        you an invitation when your spot opens.
+      </p>
+      <p className="mt-2">
+        <Link to="/waitlist" className={textLink}>
+          Join the waitlist
+        </Link>
+      </p>
+    </div>
+  );
+}

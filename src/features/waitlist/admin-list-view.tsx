@@ -1,0 +1,343 @@
+/**
+ * The admin's waitlist page (decision 024): counts by state, a search and a state filter (a GET
+ * form), the entries newest first a page at a time, and one POST form around the table whose
+ * buttons act: on their row (Invite, Resend, Decline with "Tell them", Remove) or on the ticked
+ * rows (Invite selected). Plain forms: they work without JavaScript, and a press made before the
+ * page's scripts arrive is replayed by the hydration loader. What an action did is said in a live
+ * region above the table.
+ */
+import { useEffect, useRef } from "react";
+import { Form, Link } from "react-router";
+import { INVITE_SELECTED, rowAction } from "#src/features/waitlist/admin-form.ts";
+import {
+  actionsFor,
+  ENTRY_STATES,
+  type AdminAction,
+  type EntryState,
+} from "#src/features/waitlist/lifecycle.ts";
+import type { AdminEntry, AdminListPage } from "#src/features/waitlist/types.ts";
+import { formatDateTime } from "#src/lib/date-time.ts";
+import { Button } from "#src/ui/button.tsx";
+import { Container } from "#src/ui/container.tsx";
+
+/** What the page's action answered: a summary of what changed, or why nothing could. */
+export type AdminActionReply =
+  { kind: "done"; summary: string } | { kind: "invalid"; message: string };
+
+const STATE_LABEL: Record<EntryState, string> = {
+  waiting: "Waiting",
+  confirmed: "Confirmed",
+  invited: "Invited",
+  joined: "Joined",
+  declined: "Declined",
+};
+
+const FORWARD_LABEL = {
+  none: "Not forwarded",
+  pending: "Pending",
+  sent: "Sent",
+  failed: "Failed",
+} as const;
+
+const BUTTON: Record<AdminAction, string> = {
+  invite: "Invite",
+  resend: "Resend",
+  decline: "Decline",
+  remove: "Remove",
+};
+
+const count = (n: number) => n.toLocaleString("en-US");
+const CELL = "px-3 py-3";
+const CHECKBOX = "size-6 accent-ledger";
+
+/** The link to the same list (search and state kept) from another place in it. */
+function pageLink(query: string, state: EntryState | null, position: Record<string, string>) {
+  const params = new URLSearchParams({
+    ...(query ? { q: query } : {}),
+    ...(state ? { state } : {}),
+    ...position,
+  });
+  const search = params.toString();
+  return `/admin/waitlist${search ? `?${search}` : ""}`;
+}
+
+function RowActions({ entry }: { entry: AdminEntry }) {
+  const actions = actionsFor({ state: entry.state, confirmed: entry.confirmedAt !== null });
+  const who = entry.email;
+  return (
+    <div className="flex flex-wrap items-center gap-2">
+      {actions.map((action) =>
+        action === "decline" ? (
+          <span key={action} className="inline-flex items-center gap-2">
+            {entry.confirmedAt !== null ? (
+              <label className="inline-flex min-h-10 items-center gap-1.5 text-sm">
+                <input
+                  type="checkbox"
+                  name="tell"
+                  value={entry.id}
+                  className={CHECKBOX}
+                  aria-label={`Tell them by mail: ${who}`}
+                />
+                <span aria-hidden="true">Tell them</span>
+              </label>
+            ) : null}
+            <Button
+              type="submit"
+              name="act"
+              value={rowAction(action, entry.id)}
+              variant="secondary"
+              size="sm"
+              aria-label={`Decline ${who}`}
+            >
+              Decline
+            </Button>
+          </span>
+        ) : (
+          <Button
+            key={action}
+            type="submit"
+            name="act"
+            value={rowAction(action, entry.id)}
+            variant={action === "remove" ? "ghost" : "secondary"}
+            size="sm"
+            aria-label={`${BUTTON[action]} ${who}`}
+          >
+            {BUTTON[action]}
+          </Button>
+        ),
+      )}
+    </div>
+  );
+}
+
+export function AdminListView({
+  page,
+  query,
+  state,
+  paged,
+  reply,
+}: {
+  page: AdminListPage;
+  query: string;
+  state: EntryState | null;
+  /** Whether this is a page past the newest (a cursor was given). */
+  paged: boolean;
+  reply: AdminActionReply | undefined;
+}) {
+  const { entries, counts, older, newer } = page;
+  const total = ENTRY_STATES.reduce((sum, s) => sum + counts[s], 0);
+  const form = useRef<HTMLFormElement>(null);
+  const status = useRef<HTMLDivElement>(null);
+
+  // After an action the ticks are cleared; if the pressed button went with its row (removed),
+  // focus moves to the sentence that says what happened, not to the top of the page. The answer
+  // and the list's new rows may arrive in separate renders, so both are watched.
+  const cleared = useRef<AdminActionReply | undefined>(undefined);
+  useEffect(() => {
+    if (reply?.kind !== "done") return;
+    if (cleared.current !== reply) {
+      cleared.current = reply;
+      form.current?.reset();
+    }
+    if (!document.activeElement || document.activeElement === document.body)
+      status.current?.focus();
+  }, [reply, entries]);
+
+  return (
+    <Container className="py-10 sm:py-14">
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <h1 className="font-serif text-4xl font-semibold tracking-tight">Waitlist</h1>
+          <p className="mt-2 text-ink-soft">
+            {count(total)} {total === 1 ? "entry" : "entries"}, newest first.
+          </p>
+        </div>
+        <div className="flex flex-wrap gap-3">
+          <Button asChild variant="secondary">
+            <Link to="/admin/activity">Activity</Link>
+          </Button>
+          <Button asChild variant="secondary">
+            <Link to="/admin/deliveries">Deliveries</Link>
+          </Button>
+          <Button asChild variant="secondary">
+            <a href="/api/admin/waitlist.csv" download>
+              Export CSV
+            </a>
+          </Button>
+        </div>
+      </div>
+
+      <ul aria-label="Entries by state" className="mt-6 flex flex-wrap gap-2 text-sm">
+        {ENTRY_STATES.map((s) => (
+          <li key={s} className="rounded-lg border border-rule bg-card px-3 py-1.5">
+            <span className="font-semibold tabular-nums">{count(counts[s])}</span>{" "}
+            {STATE_LABEL[s].toLowerCase()}
+          </li>
+        ))}
+      </ul>
+
+      <Form method="get" role="search" className="mt-6 flex max-w-2xl flex-wrap items-end gap-3">
+        <div className="min-w-56 flex-1">
+          <label htmlFor="waitlist-search" className="block text-sm font-semibold">
+            Search by name, email or company
+          </label>
+          <input
+            id="waitlist-search"
+            type="search"
+            name="q"
+            defaultValue={query}
+            className="mt-1.5 block min-h-11 w-full rounded-md border border-rule bg-white px-3.5"
+          />
+        </div>
+        <div>
+          <label htmlFor="waitlist-state" className="block text-sm font-semibold">
+            State
+          </label>
+          <select
+            id="waitlist-state"
+            name="state"
+            defaultValue={state ?? ""}
+            className="mt-1.5 block min-h-11 rounded-md border border-rule bg-white px-3"
+          >
+            <option value="">All states</option>
+            {ENTRY_STATES.map((s) => (
+              <option key={s} value={s}>
+                {STATE_LABEL[s]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <Button type="submit">Search</Button>
+      </Form>
+
+      <div
+        ref={status}
+        role="status"
+        tabIndex={-1}
+        className="mt-6 min-h-6 font-medium text-ledger-dark outline-none"
+      >
+        {reply?.kind === "done" ? reply.summary : null}
+      </div>
+      {reply?.kind === "invalid" ? (
+        <p
+          role="alert"
+          className="mt-2 rounded-md border border-danger/30 bg-danger-soft px-4 py-3 text-sm font-medium text-danger"
+        >
+          {reply.message}
+        </p>
+      ) : null}
+
+      <Form method="post" ref={form} className="mt-3">
+        <div className="flex flex-wrap items-center gap-3">
+          <Button type="submit" name="act" value={INVITE_SELECTED}>
+            Invite selected
+          </Button>
+          <p className="text-sm text-ink-soft">
+            Tick entries in the first column, then invite them together.
+          </p>
+        </div>
+        <div
+          role="region"
+          aria-label="Waitlist entries"
+          tabIndex={0}
+          className="mt-4 overflow-x-auto rounded-xl border border-rule bg-card"
+        >
+          <table className="w-full min-w-[76rem] border-collapse text-left text-sm">
+            <caption className="sr-only">
+              Waitlist entries, newest first
+              {query ? `, matching “${query}”` : ""}
+              {state ? `, ${STATE_LABEL[state].toLowerCase()} only` : ""}
+            </caption>
+            <thead className="bg-ledger-soft">
+              <tr>
+                <th scope="col" className={CELL}>
+                  <span className="sr-only">Select</span>
+                </th>
+                {[
+                  "Joined (UTC)",
+                  "Name",
+                  "Email",
+                  "State",
+                  "Company",
+                  "Use case",
+                  "Source",
+                  "Forwarded",
+                  "Actions",
+                ].map((h) => (
+                  <th key={h} scope="col" className={`${CELL} font-semibold`}>
+                    {h}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {entries.length === 0 ? (
+                <tr>
+                  <td colSpan={10} className="px-4 py-8 text-center text-ink-soft">
+                    {query || state
+                      ? "No entries match."
+                      : paged
+                        ? "No more entries."
+                        : "No one has joined yet."}
+                  </td>
+                </tr>
+              ) : (
+                entries.map((e) => (
+                  <tr key={e.id} className="border-t border-rule align-top">
+                    <td className={CELL}>
+                      <input
+                        type="checkbox"
+                        name="id"
+                        value={e.id}
+                        className={CHECKBOX}
+                        aria-label={`Select ${e.email}`}
+                      />
+                    </td>
+                    <td className={`${CELL} whitespace-nowrap tabular-nums`}>
+                      {formatDateTime(e.createdAt)}
+                    </td>
+                    <th scope="row" className={`${CELL} text-left font-medium`}>
+                      {e.name}
+                    </th>
+                    <td className={`${CELL} break-all`}>{e.email}</td>
+                    <td className={CELL}>{STATE_LABEL[e.state]}</td>
+                    <td className={CELL}>{e.company}</td>
+                    <td className={`${CELL} max-w-xs break-words`}>{e.message}</td>
+                    <td className={`${CELL} break-all`}>{e.source}</td>
+                    <td className={CELL} title={e.forwardLastError ?? undefined}>
+                      {FORWARD_LABEL[e.forwardStatus]}
+                      {e.forwardStatus === "pending" || e.forwardStatus === "failed"
+                        ? ` (${e.forwardAttempts} tries)`
+                        : ""}
+                    </td>
+                    <td className={CELL}>
+                      <RowActions entry={e} />
+                    </td>
+                  </tr>
+                ))
+              )}
+            </tbody>
+          </table>
+        </div>
+      </Form>
+
+      <nav aria-label="Pages of the list" className="mt-4 flex flex-wrap gap-3">
+        {paged ? (
+          <Button asChild variant="secondary" size="sm">
+            <Link to={pageLink(query, state, {})}>Newest</Link>
+          </Button>
+        ) : null}
+        {newer ? (
+          <Button asChild variant="secondary" size="sm">
+            <Link to={pageLink(query, state, { before: newer })}>Newer entries</Link>
+          </Button>
+        ) : null}
+        {older ? (
+          <Button asChild variant="secondary" size="sm">
+            <Link to={pageLink(query, state, { after: older })}>Older entries</Link>
+          </Button>
+        ) : null}
+      </nav>
+    </Container>
+  );
+}

@@ -1,0 +1,31 @@
+/**
+ * What the server tells the admin's Activity page (decision 024): the audit log of every admin
+ * action and export, newest first. Read on the server by server/audit/audit-log.ts.
+ */
+
+export type AuditAction = "invite" | "resend" | "decline" | "remove" | "export";
+
+type ActivityRow = {
+  id: number;
+  /** When it happened (ISO 8601). */
+  at: string;
+  adminEmail: string;
+  action: AuditAction;
+  /** The entry acted on, by id (it may since have been erased); null for an export. */
+  entryId: number | null;
+  /** What came of it, in the log's words: "invited", "already-invited", "1234 rows"… */
+  outcome: string;
+  /** The address the request came from. */
+  clientAddress: string;
+};
+
+export type ActivityPage = {
+  rows: ActivityRow[];
+  /** Where the next page of older rows starts; null on the last page. */
+  older: number | null;
+};
+
+export type ActivityPort = {
+  /** The newest rows, or those older than the row `before` names. */
+  page: (options: { before: number | null; limit: number }) => Promise<ActivityPage>;
+};

@@ -1,0 +1,261 @@
+/**
+ * From waitlist to beta user (decision 024), end to end: the production build in invite-only mode
+ * (SIGNUP_MODE=invite) with a real SMTP server on loopback and the Auth emulator. A confirmed lead
+ * is invited from the admin page, the invitation mail opens sign-up with the address fixed, and
+ * the new account joins: `joined` in the list and in the CSV. Without an invitation the site says
+ * plainly that access is by invitation; an account made directly at Firebase gets no session.
+ */
+import type { Browser, Page } from "@playwright/test";
+import { signInBrowser, signOut, type Account } from "#tests/support/accounts.ts";
+import { FORBIDDEN_RESPONSE } from "#tests/support/console-messages.ts";
+import { E2E_ADMIN_EMAIL } from "#tests/support/e2e-env.ts";
+import {
+  accountExists,
+  createUser,
+  deleteUser,
+  importAccount,
+  signInWithPassword,
+  uniqueEmail,
+} from "#tests/support/emulator.ts";
+import { axeViolations, expect, test, waitForHydration } from "#tests/support/fixtures.ts";
+import { confirmedLead, linkIn, waitForMails } from "#tests/support/mailbox.ts";
+import { startServer, type RunningServer } from "#tests/support/server.ts";
+import { startTestSmtp, type TestSmtp } from "#tests/support/test-smtp.ts";
+
+test.describe.configure({ mode: "serial", timeout: 90_000 });
+// The session endpoint answers 403 to an account that was not invited: the browser logs it.
+test.use({ expectedConsoleErrors: [FORBIDDEN_RESPONSE] });
+
+const PASSWORD = "invited-password-1";
+
+let smtp: TestSmtp;
+let server: RunningServer;
+test.beforeAll(async () => {
+  smtp = await startTestSmtp();
+  server = await startServer({
+    SMTP_URL: smtp.url,
+    ADMIN_EMAILS: E2E_ADMIN_EMAIL,
+    SIGNUP_MODE: "invite",
+    INVITE_TTL_DAYS: "7",
+  });
+});
+test.afterAll(async () => {
+  await server.stop();
+  await smtp.close();
+});
+
+/** Deletes the account an address holds, if it holds one (made by the test through the UI). */
+async function deleteAccountOf(email: string) {
+  if (!(await accountExists(email))) return;
+  await deleteUser((await signInWithPassword(email, PASSWORD)).uid);
+}
+
+/**
+ * The administrator invites the lead from the list, in a browser of their own; resolves with the
+ * invitation's link.
+ */
+async function invite(browser: Browser, admin: Account, email: string): Promise<string> {
+  const context = await browser.newContext();
+  const { cookie } = await signInBrowser(context, server.url, admin);
+  try {
+    const page = await context.newPage();
+    await page.goto(`${server.url}/admin/waitlist?q=${encodeURIComponent(email)}`);
+    await page.getByRole("button", { name: `Invite ${email}` }).click();
+    await expect(page.getByRole("status")).toHaveText("1 invited.");
+  } finally {
+    await signOut(server.url, cookie);
+    await context.close();
+  }
+  const [, invitation] = await waitForMails(smtp, email, 2);
+  expect(invitation?.subject).toBe("Your invitation to Tieout");
+  expect(invitation?.text).toContain("The link works for 7 days");
+  return linkIn(invitation!, "/signup?invite=");
+}
+
+async function createAccount(page: Page) {
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByLabel("Confirm Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Create Account" }).click();
+}
+
+test("invite, mail, sign-up with the address fixed, and the entry is joined in the list and the CSV", async ({
+  admin,
+  browser,
+  page,
+}) => {
+  const lead = uniqueEmail("beta");
+  await confirmedLead(server.url, smtp, { name: "Bea Beta", email: lead });
+  const link = await invite(browser, admin, lead);
+
+  // A mail scanner opens the link first: that uses nothing up.
+  expect((await fetch(link)).status).toBe(200);
+
+  const visitor = await browser.newContext();
+  const invitee = await visitor.newPage();
+  try {
+    const opened = await invitee.goto(link);
+    expect(opened?.headers()["cache-control"]).toBe("private, no-store");
+    await waitForHydration(invitee);
+    await expect(invitee.getByRole("heading", { level: 1, name: "Create Account" })).toBeVisible();
+    const email = invitee.getByLabel("Email");
+    await expect(email).toHaveValue(lead);
+    await expect(email).not.toBeEditable();
+    await expect(invitee.getByText("Your invitation is for this address.")).toBeVisible();
+    expect(await axeViolations(invitee)).toEqual([]);
+
+    await createAccount(invitee);
+    await expect(invitee.getByText("Account Created!", { exact: true })).toBeVisible();
+    await expect(invitee).toHaveURL(`${server.url}/`);
+    await expect(
+      invitee.getByRole("banner").getByRole("button", { name: "Sign Out" }),
+    ).toBeVisible();
+
+    // Used: the link now says so, and points to the waitlist.
+    await invitee.getByRole("banner").getByRole("button", { name: "Sign Out" }).click();
+    await expect(invitee.getByRole("banner").getByRole("link", { name: "Sign In" })).toBeVisible();
+    await invitee.goto(link);
+    await expect(
+      invitee.getByRole("heading", { level: 1, name: "This invitation no longer works" }),
+    ).toBeVisible();
+    await expect(invitee.getByRole("link", { name: "Join the waitlist" })).toHaveAttribute(
+      "href",
+      "/waitlist",
+    );
+  } finally {
+    await visitor.close();
+  }
+
+  const { cookie } = await signInBrowser(page.context(), server.url, admin);
+  try {
+    await page.goto(`${server.url}/admin/waitlist?state=joined`);
+    const row = page.getByRole("row").filter({ hasText: lead });
+    await expect(row.getByRole("cell").nth(3)).toHaveText("Joined");
+    const csv = await (await page.request.get(`${server.url}/api/admin/waitlist.csv`)).text();
+    const line = csv.split("\r\n").find((l) => l.includes(`"${lead}"`));
+    expect(line).toContain('"joined"');
+  } finally {
+    await signOut(server.url, cookie);
+    await deleteAccountOf(lead);
+  }
+});
+
+test("the joined account signs in again without the link; a second invitation is refused", async ({
+  admin,
+  browser,
+  page,
+}) => {
+  const lead = uniqueEmail("returning");
+  await confirmedLead(server.url, smtp, { name: "Rey Returning", email: lead });
+  const link = await invite(browser, admin, lead);
+  await page.goto(link);
+  await waitForHydration(page);
+  await createAccount(page);
+  await expect(page).toHaveURL(`${server.url}/`);
+  await page.getByRole("banner").getByRole("button", { name: "Sign Out" }).click();
+  await expect(page.getByRole("banner").getByRole("link", { name: "Sign In" })).toBeVisible();
+
+  try {
+    // Its address is not verified: the account that joined is what lets it in.
+    const { idToken } = await signInWithPassword(lead, PASSWORD);
+    const answer = await fetch(`${server.url}/api/session`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${idToken}` },
+    });
+    expect(answer.status).toBe(200);
+    await signOut(server.url, (answer.headers.get("set-cookie") ?? "").split(";")[0]!);
+
+    const { cookie } = await signInBrowser(page.context(), server.url, admin);
+    try {
+      await page.goto(`${server.url}/admin/waitlist?q=${encodeURIComponent(lead)}`);
+      await page.getByRole("checkbox", { name: `Select ${lead}` }).check();
+      await page.getByRole("button", { name: "Invite selected" }).click();
+      await expect(page.getByRole("status")).toHaveText("1 already joined.");
+    } finally {
+      await signOut(server.url, cookie);
+    }
+  } finally {
+    await deleteAccountOf(lead);
+  }
+});
+
+test("without an invitation the sign-up page says that access is by invitation and links to the waitlist", async ({
+  page,
+}) => {
+  const answer = await page.goto(`${server.url}/signup`);
+  expect(answer?.status()).toBe(200);
+  await expect(page.getByRole("heading", { level: 1, name: "Create Account" })).toBeVisible();
+  await expect(page.getByText("Access to Tieout is by invitation.")).toBeVisible();
+  await expect(
+    page.getByRole("main").getByRole("link", { name: "Join the waitlist" }),
+  ).toHaveAttribute("href", "/waitlist");
+  await expect(page.getByLabel("Email")).toHaveCount(0);
+  expect(await axeViolations(page)).toEqual([]);
+
+  // A made-up invitation is one that no longer works.
+  await page.goto(`${server.url}/signup?invite=${"A".repeat(43)}`);
+  await expect(
+    page.getByRole("heading", { level: 1, name: "This invitation no longer works" }),
+  ).toBeVisible();
+});
+
+test("an account made directly at Firebase gets no session: the sign-in says access is by invitation, and the stray account is deleted", async ({
+  page,
+}) => {
+  const stray = uniqueEmail("stray");
+  await createUser(stray, PASSWORD);
+  await page.goto(`${server.url}/login`);
+  await waitForHydration(page);
+  await page.getByLabel("Email").fill(stray);
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign In" }).click();
+  const notice = page.getByRole("alert").filter({ hasText: "Access to Tieout is by invitation." });
+  await expect(notice).toBeVisible();
+  await expect(notice.getByRole("link", { name: "Join the waitlist" })).toBeVisible();
+  await expect(page.getByRole("banner").getByRole("link", { name: "Sign In" })).toBeVisible();
+  await expect(page).toHaveURL(`${server.url}/login`);
+  expect((await page.context().cookies()).map((c) => c.name)).not.toContain("tieout_session");
+  await expect.poll(() => accountExists(stray)).toBe(false);
+
+  // The token-sync endpoint itself: 403 for another stray account, and no cookie.
+  const other = uniqueEmail("stray-api");
+  const { idToken, uid } = await createUser(other, PASSWORD);
+  const refused = await fetch(`${server.url}/api/session`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${idToken}` },
+  });
+  expect(refused.status).toBe(403);
+  expect(await refused.json()).toEqual({ error: "not-invited" });
+  expect(refused.headers.get("set-cookie")).toBeNull();
+  expect(await accountExists(other)).toBe(false);
+  await deleteUser(uid).catch(() => {});
+});
+
+test("an account from before invitations, never invited, is refused with the same notice and kept", async ({
+  page,
+}) => {
+  const older = uniqueEmail("older");
+  const { uid } = await importAccount(older, PASSWORD, Date.now() - 90 * 24 * 3600 * 1000);
+  try {
+    await page.goto(`${server.url}/login`);
+    await waitForHydration(page);
+    await page.getByLabel("Email").fill(older);
+    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign In" }).click();
+    await expect(
+      page.getByRole("alert").filter({ hasText: "Access to Tieout is by invitation." }),
+    ).toBeVisible();
+    expect(await accountExists(older)).toBe(true);
+  } finally {
+    await deleteUser(uid);
+  }
+});
+
+test("an administrator gets a session without an invitation", async ({ admin }) => {
+  const { idToken } = await signInWithPassword(admin.email, admin.password);
+  const answer = await fetch(`${server.url}/api/session`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${idToken}` },
+  });
+  expect(answer.status).toBe(200);
+  await signOut(server.url, (answer.headers.get("set-cookie") ?? "").split(";")[0]!);
+});
