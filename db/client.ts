@@ -26,8 +26,24 @@ export class DatabaseStartError extends Error {
   override name = "DatabaseStartError";
 }
 
-/** One process per PGlite directory: a lock file with our pid, taken over only from a dead process. */
-function lockDataDir(dir: string): () => void {
+/** DATA_DIR is locked by a live process: a server, a backup or a restore. */
+export class DataDirInUse extends DatabaseStartError {
+  override name = "DataDirInUse";
+  constructor(
+    message: string,
+    /** The process holding the lock. */
+    readonly pid: number,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * One process per PGlite directory: a lock file with our pid, taken over only from a dead process.
+ * Returns the function that releases it. The server, `npm run backup` (site stopped) and
+ * `npm run restore` each hold it while they use the folder.
+ */
+export function lockDataDir(dir: string): () => void {
   mkdirSync(dir, { recursive: true });
   const lock = path.join(dir, "pglite.lock");
   for (let attempt = 0; attempt < 2; attempt++) {
@@ -49,9 +65,10 @@ function lockDataDir(dir: string): () => void {
         alive = false;
       }
       if (alive) {
-        throw new DatabaseStartError(
+        throw new DataDirInUse(
           `Another server (process ${pid}) is already using the embedded database in ${dir}. ` +
             "One process per DATA_DIR: stop it, give this one another DATA_DIR, or set DATABASE_URL to share a PostgreSQL server between instances.",
+          pid,
         );
       }
       rmSync(lock, { force: true });
@@ -60,7 +77,8 @@ function lockDataDir(dir: string): () => void {
   throw new DatabaseStartError(`Could not lock ${dir}`);
 }
 
-function describe(url: string): string {
+/** host:port/database of a connection URL, for messages: never the user or password. */
+export function describeDatabaseUrl(url: string): string {
   try {
     const u = new URL(url);
     return `${u.hostname}:${u.port || "5432"}${u.pathname}`;
@@ -88,7 +106,7 @@ export async function openDatabase(options: {
     } catch (error) {
       await pool.end().catch(() => {});
       throw new DatabaseStartError(
-        `Cannot reach the PostgreSQL server in DATABASE_URL (${describe(options.databaseUrl)}): ${(error as Error).message}`,
+        `Cannot reach the PostgreSQL server in DATABASE_URL (${describeDatabaseUrl(options.databaseUrl)}): ${(error as Error).message}`,
       );
     }
     try {
