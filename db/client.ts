@@ -3,6 +3,7 @@
  * Same migrations, same queries (Drizzle) on both. See docs/decisions/005.
  */
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { cp } from "node:fs/promises";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import type { SQL } from "drizzle-orm";
@@ -10,6 +11,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import pg from "pg";
+import type { Snapshotter } from "#db/backup-socket.ts";
 import { runMigrations } from "#db/migrate.ts";
 import * as schema from "#db/schema.ts";
 
@@ -20,6 +22,11 @@ export type Database = {
   kind: "pglite" | "postgres";
   ping: () => Promise<void>;
   close: () => Promise<void>;
+  /**
+   * The embedded database only: copies its folder while no query runs, for `npm run backup` while
+   * the site runs (db/backup-socket.ts). A PostgreSQL server is dumped by the command itself.
+   */
+  snapshot: Snapshotter | undefined;
 };
 
 export class DatabaseStartError extends Error {
@@ -127,6 +134,7 @@ export async function openDatabase(options: {
         await pool.query("SELECT 1");
       },
       close: () => pool.end(),
+      snapshot: undefined,
     };
   } else {
     const dir = path.resolve(options.dataDir, "pglite");
@@ -163,6 +171,9 @@ export async function openDatabase(options: {
         await client.close();
         unlock();
       },
+      // PGlite runs no query, and so writes nothing, while a transaction holds its connection;
+      // every commit is already in the WAL on disk (fsync and synchronous_commit are on).
+      snapshot: (to) => client.transaction(() => cp(dir, to, { recursive: true })),
     };
   }
   return database;

@@ -1,9 +1,10 @@
 /**
  * Everything the HTTP app depends on, opened once at start-up and closed in reverse order on
- * shutdown: the database (migrated), the waitlist, the outbox worker that delivers mail and
+ * shutdown: the database (migrated) and, for the embedded one, the backup socket; the waitlist, the outbox worker that delivers mail and
  * webhooks and what the admin sees of it, sessions, token checks.
  */
 import type { FastifyBaseLogger } from "fastify";
+import { serveBackups } from "#db/backup-socket.ts";
 import { openDatabase } from "#db/client.ts";
 import type { Env, SmtpRelay } from "#server/env.ts";
 import { createAccounts } from "#server/firebase-admin.ts";
@@ -25,6 +26,10 @@ export async function openServices(
 ) {
   const accounts = createAccounts(env);
   const database = await openDatabase({ dataDir: env.dataDir, databaseUrl: env.databaseUrl });
+  // `npm run backup` with the site running asks it on DATA_DIR/backup.sock (decision 027).
+  const backups = database.snapshot
+    ? await serveBackups({ dataDir: env.dataDir, snapshot: database.snapshot, log })
+    : undefined;
   const waitlist = createWaitlistService({ db: database.db, env, log });
   const relay = env.mail.relay ?? localRelay;
   const outbox = startOutboxWorker({
@@ -51,6 +56,7 @@ export async function openServices(
     verifyIdToken: accounts.verifyIdToken,
     async close() {
       await outbox.stop();
+      await backups?.close();
       await database.close();
     },
   };
