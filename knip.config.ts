@@ -29,6 +29,8 @@ const config: KnipConfig = {
     "pdftotext",
     // Debian's ffmpeg, needed only to remake the demo clip's posters (scripts/make-poster-images.ts).
     "ffmpeg",
+    // PostgreSQL's pg_dump (Debian's postgresql-client), used by npm run backup when it is on PATH.
+    "pg_dump",
   ],
   ignoreDependencies: [
     // Started by path (node_modules/firebase-tools/lib/bin/firebase.js) in scripts/auth-emulator.mjs.
