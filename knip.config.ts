@@ -12,6 +12,8 @@ const config: KnipConfig = {
     "scripts/*.{mjs,ts}",
     // Started as a child process by the mail bench (scripts/bench/mail.ts).
     "scripts/bench/mail-server.ts",
+    // Run by hand for the README's backup figures (`npx tsx scripts/bench/backup.ts`).
+    "scripts/bench/backup.ts",
     // Loaded by scripts/media/demo.html in the browser that records the demo clip.
     "scripts/media/demo.{js,css}",
     // Compiled by scripts/hydration-loader.mjs (esbuild) and inlined into every page by the server.
@@ -29,6 +31,8 @@ const config: KnipConfig = {
     "pdftotext",
     // Debian's ffmpeg, needed only to remake the demo clip's posters (scripts/make-poster-images.ts).
     "ffmpeg",
+    // PostgreSQL's pg_dump (Debian's postgresql-client), used by npm run backup when it is on PATH.
+    "pg_dump",
   ],
   ignoreDependencies: [
     // Started by path (node_modules/firebase-tools/lib/bin/firebase.js) in scripts/auth-emulator.mjs.

@@ -3,6 +3,7 @@
  * Same migrations, same queries (Drizzle) on both. See docs/decisions/005.
  */
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { cp } from "node:fs/promises";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import type { SQL } from "drizzle-orm";
@@ -10,6 +11,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import pg from "pg";
+import type { Snapshotter } from "#db/backup-socket.ts";
 import { runMigrations } from "#db/migrate.ts";
 import * as schema from "#db/schema.ts";
 
@@ -20,14 +22,35 @@ export type Database = {
   kind: "pglite" | "postgres";
   ping: () => Promise<void>;
   close: () => Promise<void>;
+  /**
+   * The embedded database only: copies its folder while no query runs, for `npm run backup` while
+   * the site runs (db/backup-socket.ts). A PostgreSQL server is dumped by the command itself.
+   */
+  snapshot: Snapshotter | undefined;
 };
 
 export class DatabaseStartError extends Error {
   override name = "DatabaseStartError";
 }
 
-/** One process per PGlite directory: a lock file with our pid, taken over only from a dead process. */
-function lockDataDir(dir: string): () => void {
+/** DATA_DIR is locked by a live process: a server, a backup or a restore. */
+export class DataDirInUse extends DatabaseStartError {
+  override name = "DataDirInUse";
+  constructor(
+    message: string,
+    /** The process holding the lock. */
+    readonly pid: number,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * One process per PGlite directory: a lock file with our pid, taken over only from a dead process.
+ * Returns the function that releases it. The server, `npm run backup` (site stopped) and
+ * `npm run restore` each hold it while they use the folder.
+ */
+export function lockDataDir(dir: string): () => void {
   mkdirSync(dir, { recursive: true });
   const lock = path.join(dir, "pglite.lock");
   for (let attempt = 0; attempt < 2; attempt++) {
@@ -49,9 +72,10 @@ function lockDataDir(dir: string): () => void {
         alive = false;
       }
       if (alive) {
-        throw new DatabaseStartError(
+        throw new DataDirInUse(
           `Another server (process ${pid}) is already using the embedded database in ${dir}. ` +
             "One process per DATA_DIR: stop it, give this one another DATA_DIR, or set DATABASE_URL to share a PostgreSQL server between instances.",
+          pid,
         );
       }
       rmSync(lock, { force: true });
@@ -60,7 +84,8 @@ function lockDataDir(dir: string): () => void {
   throw new DatabaseStartError(`Could not lock ${dir}`);
 }
 
-function describe(url: string): string {
+/** host:port/database of a connection URL, for messages: never the user or password. */
+export function describeDatabaseUrl(url: string): string {
   try {
     const u = new URL(url);
     return `${u.hostname}:${u.port || "5432"}${u.pathname}`;
@@ -88,7 +113,7 @@ export async function openDatabase(options: {
     } catch (error) {
       await pool.end().catch(() => {});
       throw new DatabaseStartError(
-        `Cannot reach the PostgreSQL server in DATABASE_URL (${describe(options.databaseUrl)}): ${(error as Error).message}`,
+        `Cannot reach the PostgreSQL server in DATABASE_URL (${describeDatabaseUrl(options.databaseUrl)}): ${(error as Error).message}`,
       );
     }
     try {
@@ -109,6 +134,7 @@ export async function openDatabase(options: {
         await pool.query("SELECT 1");
       },
       close: () => pool.end(),
+      snapshot: undefined,
     };
   } else {
     const dir = path.resolve(options.dataDir, "pglite");
@@ -145,6 +171,9 @@ export async function openDatabase(options: {
         await client.close();
         unlock();
       },
+      // PGlite runs no query, and so writes nothing, while a transaction holds its connection;
+      // every commit is already in the WAL on disk (fsync and synchronous_commit are on).
+      snapshot: (to) => client.transaction(() => cp(dir, to, { recursive: true })),
     };
   }
   return database;

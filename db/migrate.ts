@@ -3,8 +3,15 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "migrations");
-/** Serialises migrations when several instances start at once on one PostgreSQL server. */
-const LOCK_ID = 7_284_001;
+/**
+ * Serialises migrations when several instances start at once on one PostgreSQL server; a restore
+ * holds it too, so an instance starting meanwhile migrates only once the restore has committed.
+ */
+export const MIGRATION_LOCK_ID = 7_284_001;
+
+/** The table that records the migrations applied; a logical dump recreates it first. */
+export const SCHEMA_MIGRATIONS_TABLE =
+  "CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())";
 
 /** One connection (PGlite has only one; for PostgreSQL a client held for the whole run). */
 export type MigrationConnection = {
@@ -22,9 +29,19 @@ type MigrationOptions = {
   through?: string;
 };
 
+/** The migration files there are, in name order (db/migrations, or beside the bundled server). */
+export async function knownMigrations(dir = MIGRATIONS_DIR): Promise<string[]> {
+  return (await readdir(dir)).filter((f) => f.endsWith(".sql")).sort();
+}
+
+/** One migration's SQL, as a logical dump replays it. */
+export function readMigration(name: string, dir = MIGRATIONS_DIR): Promise<string> {
+  return readFile(path.join(dir, name), "utf8");
+}
+
 /** The migration files to apply, in name order, up to and including `through`. */
 async function migrationFiles(dir: string, through: string | undefined) {
-  const files = (await readdir(dir)).filter((f) => f.endsWith(".sql")).sort();
+  const files = await knownMigrations(dir);
   if (through === undefined) return files;
   const last = files.findIndex((f) => f === through || f.startsWith(`${through}_`));
   if (last === -1) throw new Error(`No migration ${through} in ${dir}`);
@@ -41,11 +58,9 @@ export async function runMigrations(
   { dir = MIGRATIONS_DIR, through }: MigrationOptions = {},
 ): Promise<string[]> {
   const files = await migrationFiles(dir, through);
-  await conn.exec(`SELECT pg_advisory_lock(${LOCK_ID})`);
+  await conn.exec(`SELECT pg_advisory_lock(${MIGRATION_LOCK_ID})`);
   try {
-    await conn.exec(
-      "CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())",
-    );
+    await conn.exec(SCHEMA_MIGRATIONS_TABLE);
     const done = new Set(await conn.names("SELECT name FROM schema_migrations"));
     const applied: string[] = [];
     for (const file of files) {
@@ -61,6 +76,6 @@ export async function runMigrations(
     await conn.exec("ROLLBACK").catch(() => {});
     throw error;
   } finally {
-    await conn.exec(`SELECT pg_advisory_unlock(${LOCK_ID})`).catch(() => {});
+    await conn.exec(`SELECT pg_advisory_unlock(${MIGRATION_LOCK_ID})`).catch(() => {});
   }
 }

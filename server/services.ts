@@ -1,10 +1,11 @@
 /**
  * Everything the HTTP app depends on, opened once at start-up and closed in reverse order on
- * shutdown: the database (migrated), the waitlist, the outbox worker that delivers mail and
- * webhooks and what the admin sees of it, the admin audit log, sessions and who may have one,
- * token checks.
+ * shutdown: the database (migrated) and, for the embedded one, the backup socket; the waitlist,
+ * the outbox worker that delivers mail and webhooks and what the admin sees of it, the admin audit
+ * log, sessions and who may have one, token checks.
  */
 import type { FastifyBaseLogger } from "fastify";
+import { serveBackups } from "#db/backup-socket.ts";
 import { openDatabase } from "#db/client.ts";
 import { createAdmission } from "#server/admission.ts";
 import { createActivity, recordExport, type ExportRecord } from "#server/audit/audit-log.ts";
@@ -33,6 +34,10 @@ export async function openServices(
 ) {
   const accounts = createAccounts(env);
   const database = await openDatabase({ dataDir: env.dataDir, databaseUrl: env.databaseUrl });
+  // `npm run backup` with the site running asks it on DATA_DIR/backup.sock (decision 027).
+  const backups = database.snapshot
+    ? await serveBackups({ dataDir: env.dataDir, snapshot: database.snapshot, log })
+    : undefined;
   const metrics = createMetrics(database.db);
   const service = createWaitlistService({ db: database.db, env, log });
   // Every submission, by the form or the API, is counted by its result.
@@ -94,6 +99,7 @@ export async function openServices(
     async close() {
       await pageViews?.stop();
       await outbox.stop();
+      await backups?.close();
       await database.close();
     },
   };

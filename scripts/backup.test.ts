@@ -1,0 +1,208 @@
+/**
+ * `npm run backup` and `npm run restore` as an operator meets them, site stopped: what they print,
+ * what they write, and how they refuse what they cannot do (one line, exit code 1, nothing
+ * written or changed). The site running, and PostgreSQL, are in tests/e2e/backups*.spec.ts.
+ */
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { gunzipSync, gzipSync } from "node:zlib";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, expect, test, vi } from "vitest";
+import { openDatabase } from "#db/client.ts";
+import { runCommand, type CommandResult } from "#tests/support/backup-commands.ts";
+
+// Every command starts its own Node process, and most open PGlite: seconds each.
+vi.setConfig({ testTimeout: 180_000 });
+
+const work = mkdtempSync(path.join(tmpdir(), "tieout-backup-cli-"));
+const site = path.join(work, "site");
+const backup = path.join(work, "site.sql");
+
+beforeAll(async () => {
+  const database = await openDatabase({ dataDir: site, databaseUrl: undefined });
+  for (const statement of [
+    sql`INSERT INTO waitlist_entries (name, email, state)
+        VALUES ('Ada', 'ada@example.com', 'confirmed'), ('Grace', 'grace@example.com', 'waiting')`,
+    sql`INSERT INTO outbox (key, channel, payload)
+        VALUES ('waitlist-confirm-mail:1', 'email', '{"to": "ada@example.com"}'),
+               ('waitlist-confirm-mail:2', 'email', '{"to": "grace@example.com"}')`,
+    sql`INSERT INTO sessions (id, uid, expires_at) VALUES ('s', 'uid', now() + interval '1 day')`,
+  ])
+    await database.db.execute(statement);
+  await database.close();
+}, 120_000);
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** The one line a refusal prints, after checking it is the only output and the exit code is 1. */
+function refusal(result: CommandResult): string {
+  expect(result.code).toBe(1);
+  expect(result.stdout).toBe("");
+  expect(result.stderr).not.toMatch(/^\s+at /m);
+  const lines = result.stderr.trimEnd().split("\n");
+  expect(lines).toHaveLength(1);
+  return lines[0]!;
+}
+
+test("a backup of a stopped site says what it wrote, restores into an empty DATA_DIR, and is for its owner's eyes only", async () => {
+  const made = await runCommand("backup", [backup], { DATA_DIR: site });
+  expect(made.stderr).toBe("");
+  expect(made.code).toBe(0);
+  const [reading, wrote, rows] = made.stdout.trimEnd().split("\n");
+  expect(reading).toBe(
+    `Backing up the embedded database in ${site} (site stopped): reading it directly.`,
+  );
+  expect(wrote).toMatch(
+    new RegExp(
+      `^Wrote ${backup} \\(\\d+\\.\\d KB\\) in \\d+\\.\\d s: logical dump of our tables of the embedded database in ${site} \\(site stopped\\)\\.$`,
+    ),
+  );
+  expect(rows).toBe(
+    "Rows: admin_audit_log 0, outbox 2, page_views 0, rate_limit_windows 0, sessions 1, subprocessor_subscribers 0, subprocessor_tokens 0, waitlist_entries 2, waitlist_tokens 0.",
+  );
+  expect(statSync(backup).mode & 0o777).toBe(0o600);
+  expect(readdirSync(work).filter((name) => name.includes(".partial"))).toEqual([]);
+
+  const restoredDir = path.join(work, "restored");
+  const restored = await runCommand("restore", [backup], { DATA_DIR: restoredDir });
+  expect(restored.stderr).toBe("");
+  expect(restored.code).toBe(0);
+  const lines = restored.stdout.trimEnd().split("\n");
+  expect(lines[0]).toMatch(
+    new RegExp(
+      `^Restored ${backup} \\(taken \\S+ from the embedded database in ${site} \\(site stopped\\), logical dump of our tables\\) into DATA_DIR \\(${restoredDir}\\) in \\d+\\.\\d s\\.$`,
+    ),
+  );
+  expect(lines.slice(1)).toEqual([
+    "Every row the backup counted is there: admin_audit_log 0, outbox 2, page_views 0, rate_limit_windows 0, sessions 1, subprocessor_subscribers 0, subprocessor_tokens 0, waitlist_entries 2, waitlist_tokens 0.",
+    "Start the site on it as usual (npm start); it applies any newer migrations.",
+  ]);
+  expect(readdirSync(restoredDir)).toEqual(["pglite"]);
+});
+
+test("a backup named .gz is gzip-compressed and restores the same", async () => {
+  const gz = path.join(work, "site.sql.gz");
+  expect((await runCommand("backup", [gz], { DATA_DIR: site })).code).toBe(0);
+  const text = gunzipSync(readFileSync(gz)).toString("utf8");
+  expect(text.startsWith("-- Tieout backup (format 1).")).toBe(true);
+  expect(text.trimEnd().endsWith("-- End of Tieout backup.")).toBe(true);
+  const restored = await runCommand("restore", [gz], { DATA_DIR: path.join(work, "from-gz") });
+  expect(restored.code).toBe(0);
+  expect(restored.stdout).toContain(
+    "Every row the backup counted is there: admin_audit_log 0, outbox 2, page_views 0, rate_limit_windows 0, sessions 1, subprocessor_subscribers 0, subprocessor_tokens 0, waitlist_entries 2, waitlist_tokens 0.",
+  );
+});
+
+test("the backup command refuses what it cannot do with one line, and writes nothing", async () => {
+  const existing = path.join(work, "existing.sql");
+  writeFileSync(existing, "precious");
+  const empty = path.join(work, "no-database-here");
+  mkdirSync(empty);
+  const cases: [string[], Record<string, string>, string][] = [
+    [
+      [],
+      { DATA_DIR: site },
+      "Usage: npm run backup -- FILE   (FILE must not exist yet; a name ending in .gz is compressed)",
+    ],
+    [
+      [existing],
+      { DATA_DIR: site },
+      `${existing} already exists: a backup never overwrites a file. Choose a new name, for example backups/tieout-$(date +%F-%H%M).sql.gz`,
+    ],
+    [
+      [path.join(work, "no-such-folder", "b.sql")],
+      { DATA_DIR: site },
+      `Cannot write ${path.join(work, "no-such-folder", "b.sql")}: there is no folder ${path.join(work, "no-such-folder")}`,
+    ],
+    [
+      [path.join(work, "nothing.sql")],
+      { DATA_DIR: empty },
+      `There is no embedded database in DATA_DIR (${empty}): nothing to back up. Set DATA_DIR to the site's data folder, or DATABASE_URL for a PostgreSQL server.`,
+    ],
+  ];
+  for (const [args, env, message] of cases) {
+    expect(refusal(await runCommand("backup", args, env)), args.join(" ")).toBe(message);
+  }
+  expect(readFileSync(existing, "utf8")).toBe("precious");
+  expect(existsSync(path.join(work, "nothing.sql"))).toBe(false);
+  expect(readdirSync(work).filter((name) => name.includes(".partial"))).toEqual([]);
+});
+
+test("the restore command refuses what is not a whole backup of ours, or a target in use, with one line, and changes nothing", async () => {
+  const whole = readFileSync(backup, "utf8");
+  const files = {
+    missing: path.join(work, "missing.sql"),
+    folder: path.join(work, "a-folder"),
+    unreadable: path.join(work, "unreadable.sql"),
+    notOurs: path.join(work, "not-ours.sql"),
+    gzipNotOurs: path.join(work, "not-ours.sql.gz"),
+    cut: path.join(work, "cut.sql"),
+    newer: path.join(work, "newer.sql"),
+  };
+  mkdirSync(files.folder);
+  writeFileSync(files.unreadable, whole);
+  chmodSync(files.unreadable, 0o000);
+  writeFileSync(files.notOurs, "--\n-- PostgreSQL database dump\n--\nSET x = 1;\n");
+  writeFileSync(files.gzipNotOurs, gzipSync("CREATE TABLE t (x int);\n"));
+  writeFileSync(files.cut, whole.slice(0, Math.floor(whole.length / 2)));
+  writeFileSync(files.newer, whole.replace('"0001_waitlist.sql"', '"0999_from_the_future.sql"'));
+  const target = path.join(work, "target");
+  const cases: [string | undefined, string][] = [
+    [
+      undefined,
+      "Usage: npm run restore -- FILE   (a file from npm run backup; the target DATA_DIR or DATABASE_URL must be empty)",
+    ],
+    [files.missing, `Cannot restore ${files.missing}: there is no such file.`],
+    [files.folder, `Cannot restore ${files.folder}: it is a folder, not a backup file.`],
+    [
+      files.notOurs,
+      `Cannot restore ${files.notOurs}: it is not a Tieout backup (it does not start with the line \`npm run backup\` writes).`,
+    ],
+    [
+      files.gzipNotOurs,
+      `Cannot restore ${files.gzipNotOurs}: it is not a Tieout backup (it does not start with the line \`npm run backup\` writes).`,
+    ],
+    [
+      files.cut,
+      `Cannot restore ${files.cut}: it was cut short: it does not end with the closing line \`npm run backup\` writes. Nothing was changed.`,
+    ],
+    [
+      files.newer,
+      `Cannot restore ${files.newer}: it comes from a newer version of the site (migration 0999_from_the_future.sql is not in db/migrations). Restore it with that version.`,
+    ],
+  ];
+  // Root reads any file: the unreadable case applies to everyone else.
+  if (process.getuid?.() !== 0)
+    cases.push([
+      files.unreadable,
+      `Cannot restore ${files.unreadable}: it cannot be read (permission denied).`,
+    ]);
+  for (const [file, message] of cases) {
+    const result = await runCommand("restore", file ? [file] : [], { DATA_DIR: target });
+    expect(refusal(result), file).toBe(message);
+    expect(existsSync(target), file).toBe(false);
+  }
+
+  expect(refusal(await runCommand("restore", [backup], { DATA_DIR: site }))).toBe(
+    `Cannot restore ${backup}: DATA_DIR (${site}) already holds a database (${path.join(site, "pglite")}): a restore writes only into an empty DATA_DIR and overwrites nothing. Point DATA_DIR at a new folder, or move this one away first. Nothing was changed.`,
+  );
+
+  // A DATA_DIR locked by a live process (this test's) is not restored into either.
+  const locked = path.join(work, "locked");
+  mkdirSync(locked);
+  writeFileSync(path.join(locked, "pglite.lock"), String(process.pid));
+  expect(refusal(await runCommand("restore", [backup], { DATA_DIR: locked }))).toBe(
+    `Cannot restore into DATA_DIR (${locked}): process ${process.pid} is using it. A restore writes only into an empty DATA_DIR that no server uses; nothing was changed.`,
+  );
+  expect(readdirSync(locked)).toEqual(["pglite.lock"]);
+});

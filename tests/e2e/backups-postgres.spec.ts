@@ -1,0 +1,167 @@
+/**
+ * Backups of a site on PostgreSQL (Debian's server, started for these tests like
+ * postgres.spec.ts does): through pg_dump, and through our own logical dump when pg_dump is not
+ * on PATH; and a backup moving between the two engines, embedded to PostgreSQL and back.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { idTokenFor } from "#tests/support/accounts.ts";
+import { everyRow, runCommand } from "#tests/support/backup-commands.ts";
+import { expect, test } from "#tests/support/fixtures.ts";
+import { startPostgres, type Postgres } from "#tests/support/postgres.ts";
+import { startServer, type RunningServer } from "#tests/support/server.ts";
+import { submitToWaitlist } from "#tests/support/waitlist-db.ts";
+
+test.describe.configure({ mode: "serial", timeout: 300_000 });
+
+let server: Postgres;
+test.beforeAll(() => {
+  // Beside postgres.spec.ts's ports, below Linux's ephemeral range.
+  server = startPostgres(25452 + Number(process.env.TEST_WORKER_INDEX ?? 0));
+});
+test.afterAll(() => server?.remove());
+
+/** A new, empty database on the test server; its URL. */
+async function newDatabase(name: string): Promise<string> {
+  const client = new pg.Client({ connectionString: server.url });
+  await client.connect();
+  await client.query(`CREATE DATABASE ${name}`);
+  await client.end();
+  return server.url.replace(/\/postgres$/, `/${name}`);
+}
+
+/** A folder of the test's own, removed after the file's tests. */
+const folders: string[] = [];
+function newFolder(): string {
+  const folder = mkdtempSync(path.join(tmpdir(), "tieout-backups-pg-spec-"));
+  folders.push(folder);
+  return folder;
+}
+test.afterAll(() => {
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+});
+
+const newFile = (name: string) => path.join(newFolder(), name);
+
+/** A site with `count` entries, stopped, so its rows stay as they are for comparing. */
+async function siteWithEntries(env: Record<string, string>, count: number, prefix: string) {
+  const site = await startServer(env);
+  try {
+    for (let i = 0; i < count; i++)
+      expect(
+        (
+          await submitToWaitlist(site.url, {
+            name: `${prefix} ${i}`,
+            email: `${prefix}-${i}@example.com`,
+            message: `It's "quoted"; and\nbroken \\ in two`,
+          })
+        ).status,
+      ).toBe(202);
+  } finally {
+    await site.stop();
+  }
+  return site;
+}
+
+async function exportedCount(site: RunningServer, token: string): Promise<number> {
+  const answer = await fetch(`${site.url}/api/admin/waitlist.csv`, {
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  expect(answer.status).toBe(200);
+  return (await answer.text()).trim().split("\r\n").length - 1;
+}
+
+test("a PostgreSQL site is backed up through pg_dump, or our own dump without it, and restores into an empty database", async ({
+  newUser: admin,
+}) => {
+  const url = await newDatabase("site");
+  await siteWithEntries({ DATABASE_URL: url }, 30, "pg");
+  const before = await everyRow({ databaseUrl: url });
+  expect(before.waitlist_entries).toHaveLength(30);
+
+  const dumped = newFile("pg_dump.sql");
+  const withPgDump = await runCommand("backup", [dumped], { DATABASE_URL: url }, { viaNpm: true });
+  expect(withPgDump.code, withPgDump.stderr).toBe(0);
+  const where = url.replace(/^postgresql:\/\/tieout@/, "");
+  expect(withPgDump.stdout).toMatch(
+    new RegExp(`Backing up the PostgreSQL server at ${where} with pg_dump \\d+\\.\\d+\\.`),
+  );
+  expect(withPgDump.stdout).toContain(
+    "Rows: outbox 30, rate_limit_windows 0, sessions 0, waitlist_entries 30, waitlist_tokens 60.",
+  );
+
+  // Without pg_dump on PATH (only the project's own tools), the command says so and dumps itself.
+  const ours = newFile("logical.sql");
+  const withoutPgDump = await runCommand("backup", [ours], {
+    DATABASE_URL: url,
+    PATH: path.resolve("node_modules/.bin"),
+  });
+  expect(withoutPgDump.code, withoutPgDump.stderr).toBe(0);
+  expect(withoutPgDump.stdout).toContain(
+    `Backing up the PostgreSQL server at ${where}: pg_dump is not installed (none on PATH), so with our own logical dump of our tables.`,
+  );
+
+  const refused = await runCommand("restore", [dumped], { DATABASE_URL: url });
+  expect(refused.code).toBe(1);
+  expect(refused.stderr.trim()).toMatch(
+    new RegExp(
+      `^Cannot restore ${dumped}: the database in DATABASE_URL \\(${where}\\) is not empty \\(8 tables or sequences: public\\.outbox, public\\.outbox_id_seq, public\\.rate_limit_windows, public\\.schema_migrations, …\\): a restore writes only into an empty database and overwrites nothing\\. Create a new one \\(CREATE DATABASE …\\) and point DATABASE_URL at it\\. Nothing was changed\\.$`,
+    ),
+  );
+  expect(await everyRow({ databaseUrl: url })).toEqual(before);
+
+  for (const [file, name] of [
+    [dumped, "from_pg_dump"],
+    [ours, "from_logical"],
+  ] as const) {
+    const target = await newDatabase(name);
+    const restore = await runCommand("restore", [file], { DATABASE_URL: target }, { viaNpm: true });
+    expect(restore.code, restore.stderr).toBe(0);
+    expect(await everyRow({ databaseUrl: target }), name).toEqual(before);
+  }
+
+  const restored = await startServer({
+    DATABASE_URL: url.replace(/\/site$/, "/from_pg_dump"),
+    ADMIN_EMAILS: admin.email,
+  });
+  try {
+    expect(await exportedCount(restored, await idTokenFor(admin))).toBe(30);
+  } finally {
+    await restored.stop();
+  }
+});
+
+test("a backup moves between the engines: embedded into PostgreSQL, PostgreSQL into an empty DATA_DIR", async ({
+  newUser: admin,
+}) => {
+  const embedded = await siteWithEntries({}, 25, "embedded");
+  const embeddedRows = await everyRow({ dataDir: embedded.dataDir });
+  const fromEmbedded = newFile("embedded.sql.gz");
+  expect((await runCommand("backup", [fromEmbedded], { DATA_DIR: embedded.dataDir })).code).toBe(0);
+  const target = await newDatabase("from_embedded");
+  const intoServer = await runCommand("restore", [fromEmbedded], { DATABASE_URL: target });
+  expect(intoServer.code, intoServer.stderr).toBe(0);
+  expect(await everyRow({ databaseUrl: target })).toEqual(embeddedRows);
+
+  const url = await newDatabase("to_embedded");
+  await siteWithEntries({ DATABASE_URL: url }, 25, "server");
+  const serverRows = await everyRow({ databaseUrl: url });
+  const fromServer = newFile("server.sql");
+  expect((await runCommand("backup", [fromServer], { DATABASE_URL: url })).code).toBe(0);
+  const dataDir = path.join(newFolder(), "data");
+  const intoEmbedded = await runCommand("restore", [fromServer], { DATA_DIR: dataDir });
+  expect(intoEmbedded.code, intoEmbedded.stderr).toBe(0);
+  expect(await everyRow({ dataDir })).toEqual(serverRows);
+
+  const token = await idTokenFor(admin);
+  const onServer = await startServer({ DATABASE_URL: target, ADMIN_EMAILS: admin.email });
+  const onEmbedded = await startServer({ ADMIN_EMAILS: admin.email }, { dataDir });
+  try {
+    expect(await exportedCount(onServer, token)).toBe(25);
+    expect(await exportedCount(onEmbedded, token)).toBe(25);
+  } finally {
+    await Promise.all([onServer.stop(), onEmbedded.stop()]);
+  }
+});

@@ -1,0 +1,201 @@
+/**
+ * Backups of the embedded database, end to end: `npm run backup` while the site runs and takes
+ * entries, and while it is stopped; `npm run restore` into an empty DATA_DIR; the real server on
+ * the restored folder. PostgreSQL is in backups-postgres.spec.ts.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { idTokenFor, signIn } from "#tests/support/accounts.ts";
+import { everyRow, runCommand } from "#tests/support/backup-commands.ts";
+import { expect, test } from "#tests/support/fixtures.ts";
+import { startServer, type RunningServer } from "#tests/support/server.ts";
+import { flood, submitToWaitlist } from "#tests/support/waitlist-db.ts";
+
+test.describe.configure({ timeout: 300_000 });
+
+// The same secret on the original and the restored site, so a session cookie signed by one is
+// good on the other (without SESSION_SECRET each DATA_DIR makes its own, outside the database).
+const SESSION_SECRET = "backups-spec-session-secret-0123456789abcdef";
+
+/** A folder of the test's own, removed after the file's tests. */
+const folders: string[] = [];
+function newFolder(): string {
+  const folder = mkdtempSync(path.join(tmpdir(), "tieout-backups-spec-"));
+  folders.push(folder);
+  return folder;
+}
+test.afterAll(() => {
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+});
+
+const newFile = (name: string) => path.join(newFolder(), name);
+
+/** The emails the admin export lists, one per entry. */
+async function exportedEmails(server: RunningServer, token: string): Promise<string[]> {
+  const answer = await fetch(`${server.url}/api/admin/waitlist.csv`, {
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  expect(answer.status).toBe(200);
+  const [, ...rows] = (await answer.text()).trim().split("\r\n");
+  return rows.map((row) => /"([^"]+@[^"]+)"/.exec(row)?.[1] ?? row).sort();
+}
+
+const parse = (rows: string[] | undefined) =>
+  (rows ?? []).map((row) => JSON.parse(row) as Record<string, unknown>);
+
+test("a backup taken while the site runs and takes entries is one moment of it, and the restored site serves every row", async ({
+  newUser: admin,
+}) => {
+  const env = { ADMIN_EMAILS: admin.email, SESSION_SECRET };
+  const site = await startServer(env);
+  const file = newFile("live.sql.gz");
+  let restoredDir: string;
+  let adminCookie: string;
+  try {
+    ({ cookie: adminCookie } = await signIn(site.url, admin));
+    for (let i = 0; i < 300; i++) {
+      const answer = await submitToWaitlist(site.url, {
+        name: `Before ${i}`,
+        email: `before-${i}@example.com`,
+        company: i % 2 ? "Ledger & Co" : "",
+        message: `Line one\nline "two"; it's ${i}`,
+      });
+      expect(answer.status).toBe(202);
+    }
+
+    // Entries keep arriving while the backup is taken.
+    let backingUp = true;
+    const during = flood(site.url, {
+      count: 100_000,
+      concurrency: 8,
+      prefix: "during",
+      stopWhen: () => !backingUp,
+    });
+    const backup = await runCommand("backup", [file], { DATA_DIR: site.dataDir }, { viaNpm: true });
+    backingUp = false;
+    const { acknowledged } = await during;
+    expect(backup.code, backup.stderr).toBe(0);
+    expect(backup.stdout).toMatch(
+      new RegExp(
+        `The site \\(process ${site.process.pid}\\) is running: it copied its database in [\\d,]+ ms \\(its database work waited that long\\)\\. Dumping the copy\\.`,
+      ),
+    );
+    expect(backup.stdout).toContain(
+      `logical dump of our tables of the embedded database in ${site.dataDir} (site running).`,
+    );
+    expect(acknowledged.length).toBeGreaterThan(0);
+
+    // Restoring over the running site's folder is refused, and the site goes on as before.
+    const over = await runCommand("restore", [file], { DATA_DIR: site.dataDir });
+    expect(over.code).toBe(1);
+    expect(over.stderr).toContain(
+      `already holds a database (${path.join(site.dataDir, "pglite")})`,
+    );
+    expect(
+      (await submitToWaitlist(site.url, { name: "After", email: "after@example.com" })).status,
+    ).toBe(202);
+
+    restoredDir = newFolder();
+    const restore = await runCommand(
+      "restore",
+      [file],
+      { DATA_DIR: restoredDir },
+      { viaNpm: true },
+    );
+    expect(restore.code, restore.stderr).toBe(0);
+    expect(restore.stdout).toContain("Every row the backup counted is there:");
+  } finally {
+    await site.stop();
+  }
+
+  // One moment: every entry in the backup came with its confirmation mail and its two links,
+  // written in the same transaction, and nothing came without its entry.
+  const rows = await everyRow({ dataDir: restoredDir });
+  const entries = parse(rows.waitlist_entries);
+  const ids = new Set(entries.map((e) => e.id));
+  const mails = parse(rows.outbox).filter((m) =>
+    String(m.key).startsWith("waitlist-confirm-mail:"),
+  );
+  expect(new Set(mails.map((m) => Number(String(m.key).split(":")[1])))).toEqual(ids);
+  const tokens = parse(rows.waitlist_tokens);
+  expect(tokens).toHaveLength(2 * ids.size);
+  expect(tokens.every((t) => ids.has(t.entry_id))).toBe(true);
+  const emails = entries.map((e) => String(e.email));
+  for (let i = 0; i < 300; i++) expect(emails).toContain(`before-${i}@example.com`);
+  expect(emails).not.toContain("after@example.com");
+  expect(parse(rows.sessions).map((s) => s.uid)).toContain(admin.uid);
+
+  const restored = await startServer(env, { dataDir: restoredDir });
+  try {
+    expect(await exportedEmails(restored, await idTokenFor(admin))).toEqual(emails.sort());
+    // The administrator signed in before the backup is still signed in on the restored site.
+    const page = await fetch(`${restored.url}/admin/waitlist`, {
+      headers: { cookie: adminCookie },
+      redirect: "manual",
+    });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("before-299@example.com");
+    // New entries continue after the restored ones.
+    expect(
+      (await submitToWaitlist(restored.url, { name: "New", email: "new@example.com" })).status,
+    ).toBe(202);
+  } finally {
+    await restored.stop();
+  }
+  const after = parse((await everyRow({ dataDir: restoredDir })).waitlist_entries);
+  const newest = after.find((e) => e.email === "new@example.com")!;
+  expect(Number(newest.id)).toBeGreaterThan(Math.max(...entries.map((e) => Number(e.id))));
+});
+
+test("a backup of the stopped site restores into an empty DATA_DIR row for row, and never over a database", async () => {
+  const site = await startServer();
+  try {
+    for (let i = 0; i < 20; i++)
+      expect(
+        (
+          await submitToWaitlist(site.url, {
+            name: `Stopped ${i}`,
+            email: `stopped-${i}@example.com`,
+          })
+        ).status,
+      ).toBe(202);
+  } finally {
+    await site.stop();
+  }
+  const before = await everyRow({ dataDir: site.dataDir });
+  expect(before.waitlist_entries).toHaveLength(20);
+
+  const file = newFile("stopped.sql");
+  const backup = await runCommand("backup", [file], { DATA_DIR: site.dataDir }, { viaNpm: true });
+  expect(backup.code, backup.stderr).toBe(0);
+  expect(backup.stdout).toContain(
+    `Backing up the embedded database in ${site.dataDir} (site stopped): reading it directly.`,
+  );
+  expect(backup.stdout).toContain("Rows: outbox 20, rate_limit_windows ");
+  expect(backup.stdout).toContain("waitlist_entries 20, waitlist_tokens 40.");
+
+  const refused = await runCommand("restore", [file], { DATA_DIR: site.dataDir });
+  expect(refused.code).toBe(1);
+  expect(refused.stderr.trim()).toBe(
+    `Cannot restore ${file}: DATA_DIR (${site.dataDir}) already holds a database (${path.join(site.dataDir, "pglite")}): a restore writes only into an empty DATA_DIR and overwrites nothing. Point DATA_DIR at a new folder, or move this one away first. Nothing was changed.`,
+  );
+  expect(await everyRow({ dataDir: site.dataDir })).toEqual(before);
+
+  const restoredDir = path.join(newFolder(), "data");
+  const restore = await runCommand("restore", [file], { DATA_DIR: restoredDir });
+  expect(restore.code, restore.stderr).toBe(0);
+  expect(await everyRow({ dataDir: restoredDir })).toEqual(before);
+
+  const restored = await startServer({}, { dataDir: restoredDir });
+  try {
+    // A repeat of a restored address is recognised as already on the list: no new row.
+    expect(
+      (await submitToWaitlist(restored.url, { name: "Again", email: "STOPPED-3@example.com" }))
+        .status,
+    ).toBe(202);
+  } finally {
+    await restored.stop();
+  }
+  expect((await everyRow({ dataDir: restoredDir })).waitlist_entries).toHaveLength(20);
+});
