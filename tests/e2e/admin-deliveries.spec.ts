@@ -54,7 +54,7 @@ test("a mail the relay refuses for good shows on the deliveries page with the re
       ).toHaveText(["Nothing is waiting to be sent."]);
       expect(await axeViolations(page)).toEqual([]);
 
-      await page.getByRole("link", { name: "Back to the waitlist" }).click();
+      await page.getByRole("link", { name: "Entries" }).click();
       await expect(page.getByRole("heading", { level: 1, name: "Waitlist" })).toBeVisible();
     } finally {
       await signOut(server.url, cookie);

@@ -194,7 +194,7 @@ test("Remove erases the entry; the Activity page names the administrator, the ac
     // The lead's address is nowhere in the log.
     await expect(page.getByRole("main")).not.toContainText(lead);
     expect(await axeViolations(page)).toEqual([]);
-    await page.getByRole("link", { name: "Back to the waitlist" }).click();
+    await page.getByRole("link", { name: "Entries" }).click();
     await expect(page.getByRole("heading", { level: 1, name: "Waitlist" })).toBeVisible();
   });
 });

@@ -4,9 +4,10 @@
  * and complete without JavaScript: the period is a plain GET form.
  */
 import type { ReactNode } from "react";
-import { Form, Link } from "react-router";
+import { Form } from "react-router";
 import { formatDateTime } from "#src/lib/date-time.ts";
 import { DASHBOARD_PERIODS, type DashboardOverview } from "#src/lib/dashboard.ts";
+import { AdminNav } from "#src/ui/admin-nav.tsx";
 import { Button } from "#src/ui/button.tsx";
 import { Container } from "#src/ui/container.tsx";
 import { CountTiles } from "#src/ui/count-tiles.tsx";
@@ -137,17 +138,7 @@ export function DashboardView({ period, leadsPerDay, sources, funnel, mail }: Da
             The waitlist's funnel and the site's mail, in UTC days.
           </p>
         </div>
-        <nav aria-label="Admin pages" className="flex flex-wrap gap-2">
-          <Button asChild variant="secondary">
-            <Link to="/admin/waitlist">Entries</Link>
-          </Button>
-          <Button asChild variant="secondary">
-            <Link to="/admin/activity">Activity</Link>
-          </Button>
-          <Button asChild variant="secondary">
-            <Link to="/admin/deliveries">Deliveries</Link>
-          </Button>
-        </nav>
+        <AdminNav current="/admin" />
       </div>
 
       <Section id="leads-heading" title="Leads per day">

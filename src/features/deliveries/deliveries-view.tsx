@@ -4,7 +4,6 @@
  * waiting, oldest first. Times are UTC, as on the waitlist page.
  */
 import type { ReactNode } from "react";
-import { Link } from "react-router";
 import { formatDateTime } from "#src/lib/date-time.ts";
 import type {
   DeliveriesOverview,
@@ -12,7 +11,7 @@ import type {
   FailedDelivery,
   WaitingDelivery,
 } from "#src/lib/deliveries.ts";
-import { Button } from "#src/ui/button.tsx";
+import { AdminNav } from "#src/ui/admin-nav.tsx";
 import { Container } from "#src/ui/container.tsx";
 import { CountTiles } from "#src/ui/count-tiles.tsx";
 
@@ -96,14 +95,7 @@ export function DeliveriesView({ counts, failed, waiting }: DeliveriesOverview) 
             Confirmation mails, posts to the form collector and Slack notices.
           </p>
         </div>
-        <div className="flex flex-wrap gap-3">
-          <Button asChild variant="secondary">
-            <Link to="/admin/waitlist">Back to the waitlist</Link>
-          </Button>
-          <Button asChild variant="secondary">
-            <Link to="/admin/activity">Activity</Link>
-          </Button>
-        </div>
+        <AdminNav current="/admin/deliveries" />
       </div>
 
       <CountTiles

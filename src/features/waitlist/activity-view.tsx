@@ -8,6 +8,7 @@ import { loggedOutcome } from "#src/features/waitlist/admin-summary.ts";
 import type { ActivityPage, AuditAction } from "#src/lib/activity.ts";
 import { formatDateTime } from "#src/lib/date-time.ts";
 import { Button } from "#src/ui/button.tsx";
+import { AdminNav } from "#src/ui/admin-nav.tsx";
 import { Container } from "#src/ui/container.tsx";
 
 const ACTION: Record<AuditAction, string> = {
@@ -31,14 +32,7 @@ export function ActivityView({ page, paged }: { page: ActivityPage; paged: boole
             log cannot be changed from the site; entries are named by number.
           </p>
         </div>
-        <div className="flex flex-wrap gap-3">
-          <Button asChild variant="secondary">
-            <Link to="/admin/waitlist">Back to the waitlist</Link>
-          </Button>
-          <Button asChild variant="secondary">
-            <Link to="/admin/deliveries">Deliveries</Link>
-          </Button>
-        </div>
+        <AdminNav current="/admin/activity" />
       </div>
       <div
         role="region"

@@ -18,6 +18,7 @@ import {
 import type { AdminEntry, AdminListPage } from "#src/features/waitlist/types.ts";
 import { formatDateTime } from "#src/lib/date-time.ts";
 import { Button } from "#src/ui/button.tsx";
+import { AdminNav } from "#src/ui/admin-nav.tsx";
 import { Container } from "#src/ui/container.tsx";
 
 /** What the page's action answered: a summary of what changed, or why nothing could. */
@@ -152,19 +153,13 @@ export function AdminListView({
             {count(total)} {total === 1 ? "entry" : "entries"}, newest first.
           </p>
         </div>
-        <div className="flex flex-wrap gap-3">
-          <Button asChild variant="secondary">
-            <Link to="/admin/activity">Activity</Link>
-          </Button>
-          <Button asChild variant="secondary">
-            <Link to="/admin/deliveries">Deliveries</Link>
-          </Button>
+        <AdminNav current="/admin/waitlist">
           <Button asChild variant="secondary">
             <a href="/api/admin/waitlist.csv" download>
               Export CSV
             </a>
           </Button>
-        </div>
+        </AdminNav>
       </div>
 
       <ul aria-label="Entries by state" className="mt-6 flex flex-wrap gap-2 text-sm">

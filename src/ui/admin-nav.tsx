@@ -1,0 +1,39 @@
+/**
+ * The admin pages' own navigation, the same on each: the dashboard, the entries, the activity log
+ * and the deliveries. The page the administrator is on is marked, not linked.
+ */
+import type { ReactNode } from "react";
+import { Link } from "react-router";
+import { Button } from "#src/ui/button.tsx";
+
+const ADMIN_PAGES = [
+  { to: "/admin", name: "Dashboard" },
+  { to: "/admin/waitlist", name: "Entries" },
+  { to: "/admin/activity", name: "Activity" },
+  { to: "/admin/deliveries", name: "Deliveries" },
+] as const;
+
+export type AdminPage = (typeof ADMIN_PAGES)[number]["to"];
+
+export function AdminNav({ current, children }: { current: AdminPage; children?: ReactNode }) {
+  return (
+    <nav aria-label="Admin pages" className="flex flex-wrap gap-2">
+      {ADMIN_PAGES.map(({ to, name }) =>
+        to === current ? (
+          <span
+            key={to}
+            aria-current="page"
+            className="inline-flex items-center rounded-md border border-ink px-4 py-2 text-sm font-semibold"
+          >
+            {name}
+          </span>
+        ) : (
+          <Button key={to} asChild variant="secondary">
+            <Link to={to}>{name}</Link>
+          </Button>
+        ),
+      )}
+      {children}
+    </nav>
+  );
+}
