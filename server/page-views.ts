@@ -75,16 +75,42 @@ export function viewSource(
     : cleanSource(host);
 }
 
+/**
+ * isbot's answer per user agent: its pattern is long, and the same few browsers ask again and
+ * again. Bounded (cleared when full), so no client can grow it; it holds nothing about a visitor.
+ */
+const botVerdicts = new Map<string, boolean>();
+const MAX_VERDICTS = 1_000;
+
+function isKnownBot(agent: string): boolean {
+  let verdict = botVerdicts.get(agent);
+  if (verdict === undefined) {
+    verdict = isbot(agent);
+    if (botVerdicts.size >= MAX_VERDICTS) botVerdicts.clear();
+    botVerdicts.set(agent, verdict);
+  }
+  return verdict;
+}
+
 /** Whether a page request is a person's view: a GET, not a prefetch, not a known bot. */
 export function isCountable(req: FastifyRequest): boolean {
   if (req.method !== "GET") return false;
   const purpose = req.headers["sec-purpose"] ?? req.headers["purpose"] ?? req.headers["x-moz"];
   if (typeof purpose === "string" && /prefetch|prerender/i.test(purpose)) return false;
   const agent = req.headers["user-agent"];
-  return typeof agent === "string" && agent !== "" && !isbot(agent);
+  return typeof agent === "string" && agent !== "" && !isKnownBot(agent);
 }
 
-const today = () => new Date().toISOString().slice(0, 10);
+/** Today's UTC date, formatted once per day rather than on every view. */
+let currentDay = { text: "", until: 0 };
+function today(): string {
+  const now = Date.now();
+  if (now >= currentDay.until) {
+    const text = new Date(now).toISOString().slice(0, 10);
+    currentDay = { text, until: Date.parse(`${text}T00:00:00Z`) + 86_400_000 };
+  }
+  return currentDay.text;
+}
 
 export function createPageViews({
   db,
