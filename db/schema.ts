@@ -241,7 +241,16 @@ export const subprocessorTokens = pgTable(
   ],
 );
 
-export const AUDIT_ACTIONS = ["invite", "resend", "decline", "remove", "export"] as const;
+export const AUDIT_ACTIONS = [
+  "invite",
+  "resend",
+  "decline",
+  "remove",
+  "export",
+  "privacy-request",
+  "privacy-confirm",
+  "privacy-complete",
+] as const;
 
 /**
  * Every admin action and export (db/migrations/0008, decision 024). Append-only: triggers refuse
@@ -252,11 +261,63 @@ export const adminAuditLog = pgTable(
   {
     id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
     at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
-    adminEmail: text("admin_email").notNull(),
+    /** Null for what a privacy requester or the site itself did (db/migrations/0013). */
+    adminEmail: text("admin_email"),
     action: text("action", { enum: AUDIT_ACTIONS }).notNull(),
     entryId: bigint("entry_id", { mode: "number" }),
     outcome: text("outcome").notNull(),
     clientAddress: text("client_address").notNull(),
+    /** The privacy request acted on, by number (it outlives the request's personal data). */
+    requestId: bigint("request_id", { mode: "number" }),
   },
   (t) => [check("admin_audit_log_action_check", sql`${t.action} IN (${sqlList(AUDIT_ACTIONS)})`)],
+);
+
+export const PRIVACY_REQUEST_KINDS = ["access", "deletion", "correction"] as const;
+export const PRIVACY_REQUEST_STATES = ["unconfirmed", "open", "completed"] as const;
+
+/**
+ * Privacy requests (db/migrations/0013, decision 030). The address, name and details are held
+ * while the request is handled and cleared once it is completed.
+ */
+export const privacyRequests = pgTable(
+  "privacy_requests",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    kind: text("kind", { enum: PRIVACY_REQUEST_KINDS }).notNull(),
+    state: text("state", { enum: PRIVACY_REQUEST_STATES }).notNull().default("unconfirmed"),
+    email: text("email"),
+    name: text("name"),
+    details: text("details"),
+    tokenHash: text("token_hash"),
+    tokenExpiresAt: timestamp("token_expires_at", { withTimezone: true }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    confirmedAt: timestamp("confirmed_at", { withTimezone: true }),
+    dueAt: timestamp("due_at", { withTimezone: true }),
+    completedAt: timestamp("completed_at", { withTimezone: true }),
+    outcome: text("outcome"),
+  },
+  (t) => [
+    check("privacy_requests_kind_check", sql`${t.kind} IN (${sqlList(PRIVACY_REQUEST_KINDS)})`),
+    check("privacy_requests_state_check", sql`${t.state} IN (${sqlList(PRIVACY_REQUEST_STATES)})`),
+    check(
+      "privacy_requests_confirmed_check",
+      sql`${t.state} <> 'open' OR (${t.confirmedAt} IS NOT NULL AND ${t.dueAt} IS NOT NULL)`,
+    ),
+    check(
+      "privacy_requests_completed_check",
+      sql`(${t.state} = 'completed') = (${t.completedAt} IS NOT NULL AND ${t.outcome} IS NOT NULL)`,
+    ),
+    check(
+      "privacy_requests_personal_check",
+      sql`${t.state} = 'completed' OR ${t.email} IS NOT NULL`,
+    ),
+    uniqueIndex("privacy_requests_token_hash_key").on(t.tokenHash),
+    index("privacy_requests_email_idx")
+      .on(sql`lower(${t.email})`)
+      .where(sql`${t.email} IS NOT NULL`),
+    index("privacy_requests_open_idx")
+      .on(t.dueAt)
+      .where(sql`${t.state} = 'open'`),
+  ],
 );

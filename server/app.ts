@@ -50,6 +50,7 @@ export type AppOptions = {
   | "admission"
   | "waitlist"
   | "subprocessors"
+  | "privacyRequests"
   | "deliveries"
   | "dashboard"
   | "account"
@@ -112,6 +113,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     stylesheets: options.clientDir ? await readStylesheets(options.clientDir) : new Map(),
     waitlist,
     subprocessors: options.subprocessors,
+    privacyRequests: options.privacyRequests,
     deliveries: options.deliveries,
     dashboard: options.dashboard,
     activity: options.activity,

@@ -44,6 +44,8 @@ export type Accounts = {
   revokeRefreshTokens: (uid: string) => Promise<void>;
   /** Deletes the account (from the account page, or a stray one in invite-only mode, decision 024); an account already gone counts as deleted. */
   deleteAccount: (uid: string) => Promise<void>;
+  /** The uid of the account whose email is `email` (Firebase ignores case), or null. */
+  findByEmail: (email: string) => Promise<string | null>;
 };
 
 /** The account could not be checked (Firebase or the session store away): 503, never 401. */
@@ -167,6 +169,16 @@ export function createAccounts(env: Env): Accounts {
         throw isVerdict(error)
           ? new TokenRefused("account deletion refused")
           : new AccountsUnavailable(error);
+      }
+    },
+    async findByEmail(email) {
+      try {
+        return (await auth.getUserByEmail(email)).uid;
+      } catch (error) {
+        const code = (error as { code?: unknown }).code;
+        // An address Firebase would never accept cannot be an account's either.
+        if (code === "auth/user-not-found" || code === "auth/invalid-email") return null;
+        throw new AccountsUnavailable(error);
       }
     },
     async verifyIdToken(idToken) {

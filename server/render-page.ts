@@ -19,6 +19,7 @@ import type { AccountPort } from "#src/lib/account.ts";
 import type { ActivityPort } from "#src/lib/activity.ts";
 import type { DashboardPort } from "#src/lib/dashboard.ts";
 import type { DeliveriesPort } from "#src/lib/deliveries.ts";
+import type { PrivacyRequestsPort } from "#src/lib/privacy-requests.ts";
 import type { AdminCheck, UserAccess } from "#src/lib/guards.ts";
 import type { SubscriptionsPort } from "#src/lib/subprocessor-subscriptions.ts";
 import { AccountsUnavailable } from "#server/firebase-admin.ts";
@@ -42,6 +43,7 @@ export type PageRendererOptions = {
   stylesheets: ReadonlyMap<string, string>;
   waitlist: WaitlistService;
   subprocessors: SubscriptionsPort;
+  privacyRequests: PrivacyRequestsPort;
   deliveries: DeliveriesPort;
   dashboard: DashboardPort;
   activity: ActivityPort;
@@ -139,6 +141,7 @@ export function createPageRenderer(options: PageRendererOptions) {
       reportError: (error: unknown) => reportRenderError(req, error),
       waitlist: options.waitlist,
       subprocessors: options.subprocessors,
+      privacyRequests: options.privacyRequests,
       deliveries: options.deliveries,
       dashboard: options.dashboard,
       activity: options.activity,

@@ -1,8 +1,8 @@
 /**
  * Everything the HTTP app depends on, opened once at start-up and closed in reverse order on
  * shutdown: the database (migrated) and, for the embedded one, the backup socket; the waitlist,
- * the outbox worker that delivers mail and webhooks and what the admin sees of it, the admin audit
- * log, sessions and who may have one, token checks.
+ * the outbox worker that delivers mail and webhooks and what the admin sees of it, privacy
+ * requests, the admin audit log, sessions and who may have one, token checks.
  */
 import type { FastifyBaseLogger } from "fastify";
 import { serveBackups } from "#db/backup-socket.ts";
@@ -20,6 +20,7 @@ import { createDeliveries } from "#server/outbox/deliveries.ts";
 import { createEmailSender } from "#server/outbox/email.ts";
 import { startOutboxWorker } from "#server/outbox/worker.ts";
 import { createPageViews } from "#server/page-views.ts";
+import { createPrivacyRequests } from "#server/privacy/requests.ts";
 import { createSubprocessorSubscriptions } from "#server/subprocessors/subscriptions.ts";
 import { createWaitlistService, type WaitlistService } from "#server/waitlist/service.ts";
 
@@ -71,6 +72,11 @@ export async function openServices(
       "sub-processor changes not announced",
     );
   });
+  // Privacy requests: a confirmed copy or deletion is carried out at once, and the sweep retries
+  // what could not be and closes requests never confirmed (decision 030).
+  const privacyRequests = createPrivacyRequests({ db: database.db, env, log, accounts });
+  privacyRequests.onEnqueued(() => outbox.wake());
+  privacyRequests.start();
   const pageViews = env.pageViews
     ? createPageViews({
         db: database.db,
@@ -84,6 +90,7 @@ export async function openServices(
     database,
     waitlist,
     subprocessors,
+    privacyRequests,
     metrics,
     pageViews,
     deliveries: createDeliveries(database.db),
@@ -98,6 +105,7 @@ export async function openServices(
     verifyIdToken: accounts.verifyIdToken,
     async close() {
       await pageViews?.stop();
+      await privacyRequests.stop();
       await outbox.stop();
       await backups?.close();
       await database.close();

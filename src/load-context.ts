@@ -7,6 +7,7 @@ import type { ActivityPort } from "#src/lib/activity.ts";
 import type { DashboardPort } from "#src/lib/dashboard.ts";
 import type { DeliveriesPort } from "#src/lib/deliveries.ts";
 import type { AdminCheck, UserAccess } from "#src/lib/guards.ts";
+import type { PrivacyRequestsPort } from "#src/lib/privacy-requests.ts";
 import type { PublicEnv, SessionUser } from "#src/lib/public-env.ts";
 import type { SubscriptionsPort } from "#src/lib/subprocessor-subscriptions.ts";
 
@@ -29,6 +30,8 @@ declare module "react-router" {
     waitlist: WaitlistPort;
     /** The email subscription to sub-processor changes (decision 025). */
     subprocessors: SubscriptionsPort;
+    /** Privacy requests (decision 030); overview and complete only after requireAdmin. */
+    privacyRequests: PrivacyRequestsPort;
     /** The outbox as the admin's deliveries page shows it; ask only after requireAdmin. */
     deliveries: DeliveriesPort;
     /** The admin dashboard's figures; ask only after requireAdmin. */

@@ -1,6 +1,6 @@
 /**
- * The admin audit log (decision 024): one row per entry an admin acted on, and one per export,
- * written in the transaction of the action itself, so an action and its record commit together or
+ * The admin audit log (decision 024): one row per entry an admin acted on, one per export, and
+ * one per step of a privacy request (decision 030), written in the transaction of the action itself, so an action and its record commit together or
  * not at all. The table is append-only in the database (db/migrations/0008: triggers refuse
  * UPDATE, DELETE and TRUNCATE), so no code of the site can change a row once written. Rows name
  * the entry by id, never by its name or address, and outlive its erasure.
@@ -11,9 +11,12 @@ import { adminAuditLog } from "#db/schema.ts";
 import type { ActivityPort, AuditAction } from "#src/lib/activity.ts";
 
 export type AuditRecord = {
-  adminEmail: string;
+  /** Null for a privacy requester's own steps and for what the site did by itself. */
+  adminEmail: string | null;
   action: AuditAction;
   entryId: number | null;
+  /** The privacy request, by number (decision 030). */
+  requestId?: number | null;
   outcome: string;
   clientAddress: string;
 };
@@ -24,7 +27,7 @@ export async function recordAudit(tx: Db, rows: AuditRecord[]): Promise<void> {
 }
 
 /** An export of the waitlist: who, from where, and what it held ("1234 rows"). */
-export type ExportRecord = Pick<AuditRecord, "adminEmail" | "outcome" | "clientAddress">;
+export type ExportRecord = Pick<AuditRecord, "outcome" | "clientAddress"> & { adminEmail: string };
 
 /** Records an export on its own (an export changes nothing else to commit with). */
 export function recordExport(db: Db, record: ExportRecord): Promise<void> {

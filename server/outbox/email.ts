@@ -60,6 +60,11 @@ export function createEmailSender(
         text: payload.text,
         html: payload.html,
         headers: payload.headers,
+        attachments: payload.attachments?.map((file) => ({
+          filename: file.filename,
+          contentType: file.contentType,
+          content: file.content,
+        })),
         messageId,
       };
       try {

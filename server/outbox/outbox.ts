@@ -8,6 +8,12 @@ import type { Db } from "#db/client.ts";
 import { outbox } from "#db/schema.ts";
 import type { Mailbox } from "#server/env.ts";
 
+/**
+ * A file sent with a mail, written by the site itself (a privacy request's data, decision 030):
+ * text only, so the stored row stays readable JSON and nothing is fetched or read from disk.
+ */
+type EmailAttachment = { filename: string; contentType: string; content: string };
+
 /** An email as stored: one line for every header value, addresses checked. */
 export type EmailPayload = {
   from: Mailbox;
@@ -16,6 +22,7 @@ export type EmailPayload = {
   text: string;
   html: string | undefined;
   headers: Record<string, string>;
+  attachments?: EmailAttachment[];
 };
 
 /** The four fields the operator's collector receives (WAITLIST_FORWARD_FIELDS names them). */
@@ -40,6 +47,7 @@ export type EmailInput = {
   text: string;
   html?: string;
   headers?: Record<string, string>;
+  attachments?: EmailAttachment[];
 };
 
 class UnsafeEmailError extends Error {
@@ -59,6 +67,9 @@ const ADDRESS = /^[^\s<>()[\]\\,;:"@]+@[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?
 const HEADER_NAME = /^[A-Za-z0-9][A-Za-z0-9-]*$/;
 /** Headers the transport writes itself; a caller setting one would be a second copy. */
 const RESERVED_HEADERS = new Set(["from", "to", "cc", "bcc", "subject", "message-id", "date"]);
+/** A file name that needs no quoting or encoding in any mail client: letters, digits, `._-`. */
+const FILENAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+const CONTENT_TYPE = /^[a-z]+\/[a-z0-9.+-]+(?:; ?charset=utf-8)?$/;
 
 function mailbox(box: Mailbox): Mailbox {
   if (!ADDRESS.test(box.address)) throw new UnsafeEmailError("not a plain email address");
@@ -76,6 +87,10 @@ function renderEmail(input: EmailInput): EmailPayload {
       throw new UnsafeEmailError(`header name not allowed: ${JSON.stringify(name)}`);
     headers[name] = oneLine(value);
   }
+  for (const file of input.attachments ?? []) {
+    if (!FILENAME.test(file.filename) || !CONTENT_TYPE.test(file.contentType))
+      throw new UnsafeEmailError(`attachment not allowed: ${JSON.stringify(file.filename)}`);
+  }
   return {
     from: mailbox(input.from),
     to,
@@ -83,6 +98,7 @@ function renderEmail(input: EmailInput): EmailPayload {
     text: input.text,
     html: input.html,
     headers,
+    ...(input.attachments?.length ? { attachments: input.attachments } : {}),
   };
 }
 

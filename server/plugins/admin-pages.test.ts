@@ -20,6 +20,7 @@ import { enqueue } from "#server/outbox/outbox.ts";
 import errors from "#server/plugins/errors.ts";
 import pages from "#server/plugins/pages.ts";
 import session from "#server/plugins/session.ts";
+import { createPrivacyRequests } from "#server/privacy/requests.ts";
 import { createPageRenderer } from "#server/render-page.ts";
 import { createSubprocessorSubscriptions } from "#server/subprocessors/subscriptions.ts";
 import { createWaitlistService } from "#server/waitlist/service.ts";
@@ -77,6 +78,12 @@ beforeAll(async () => {
       stylesheets: new Map(),
       waitlist: createWaitlistService({ db: database().db, env: deps.env, log }),
       subprocessors: createSubprocessorSubscriptions({ db: database().db, env: deps.env, log }),
+      privacyRequests: createPrivacyRequests({
+        db: database().db,
+        env: deps.env,
+        log,
+        accounts: deps.accounts,
+      }),
       deliveries: createDeliveries(database().db),
       dashboard: createDashboard(database().db),
       activity: createActivity(database().db),

@@ -67,6 +67,24 @@ const subscriberMail = (subscriberId: number) =>
     like(outbox.key, `subprocessor-notice:%:${subscriberId}`),
   );
 
+/**
+ * Erases the subscription of `email`, whatever its state, inside the caller's transaction: the
+ * mail that carries the address, then the subscriber (its tokens go with it). Resolves true when
+ * there was one. A confirmed privacy deletion request erases through here (decision 030).
+ */
+export async function eraseSubscriberOf(tx: Db, email: string): Promise<boolean> {
+  const found = await tx
+    .select({ id: subprocessorSubscribers.id })
+    .from(subprocessorSubscribers)
+    .where(sql`lower(${subprocessorSubscribers.email}) = lower(${email})`)
+    .for("update");
+  for (const { id } of found) {
+    await tx.delete(outbox).where(subscriberMail(id));
+    await tx.delete(subprocessorSubscribers).where(eq(subprocessorSubscribers.id, id));
+  }
+  return found.length > 0;
+}
+
 type Subscriber = { id: number; email: string };
 type TokenRow = typeof subprocessorTokens.$inferInsert;
 

@@ -358,13 +358,14 @@ export const PRIVACY_POLICY: LegalDocument = {
           kind: "clause",
           number: "9.2",
           heading: "How to make a request",
-          text: `Email us at ${EMAIL}, ideally from the address on your account, or write to us at the address in section 13. We will take reasonable steps to verify your identity before acting on the request. You may use an authorized agent where the law allows; we may ask the agent for proof of authority and ask you to confirm your identity.`,
+          text: `Use our privacy request form, email us at ${EMAIL}, ideally from the address on your account, or write to us at the address in section 13. The form confirms a request by a link we email to the address it names; for a request made another way, we will take reasonable steps to verify your identity before acting on it. You may use an authorized agent where the law allows; we may ask the agent for proof of authority and ask you to confirm your identity.`,
+          link: { words: "our privacy request form", href: "/privacy-request" },
         },
         {
           kind: "clause",
           number: "9.3",
           heading: "When we respond",
-          text: `We respond to verified requests within 45 days of receipt. Where the law permits, for example under the California Consumer Privacy Act, we may extend that period by a further 45 days when reasonably necessary, and we will tell you of the extension and the reason within the first 45 days. Where a law requires a shorter deadline, we meet it: we respond within 30 days, or within one month of receipt for requests under the GDPR or UK GDPR if that is sooner, subject to any extension that law allows for complex or numerous requests, which we will tell you about within that first period.`,
+          text: `We respond to verified requests within ${SECURITY_FACTS.privacyResponseDays} days of receipt. Where the law permits, for example under the California Consumer Privacy Act, we may extend that period by a further ${SECURITY_FACTS.privacyResponseDays} days when reasonably necessary, and we will tell you of the extension and the reason within the first ${SECURITY_FACTS.privacyResponseDays} days. Where a law requires a shorter deadline, we meet it: we respond within ${SECURITY_FACTS.privacyShortestResponseDays} days, or within one month of receipt for requests under the GDPR or UK GDPR if that is sooner, subject to any extension that law allows for complex or numerous requests, which we will tell you about within that first period.`,
         },
         {
           kind: "clause",

@@ -18,6 +18,14 @@ export const SECURITY_FACTS = {
   backupDeletionDays: 90,
   /** DPA Annex A: how long audit logs are kept, at least. */
   auditLogMonths: 12,
+  /** Privacy Policy 9.3: the days within which a verified request is answered. */
+  privacyResponseDays: 45,
+  /**
+   * Privacy Policy 9.3: the shortest deadline a law may set, which the policy promises to meet.
+   * The admin's privacy page counts each request's deadline from this one, since a request does
+   * not say which law it is made under.
+   */
+  privacyShortestResponseDays: 30,
   /** The security page: business days to acknowledge a vulnerability report. */
   vulnerabilityAckBusinessDays: 3,
 } as const;

@@ -79,6 +79,7 @@ export const FOOTER_LINKS = [
     links: [
       { to: "/security", label: "Security" },
       { to: "/subprocessors", label: "Sub-processors" },
+      { to: "/privacy-request", label: "Privacy request" },
     ],
   },
 ] as const;

@@ -1,18 +1,30 @@
 /**
  * What the server tells the admin's Activity page (decision 024): the audit log of every admin
- * action and export, newest first. Read on the server by server/audit/audit-log.ts.
+ * action and export, and of every privacy request's steps, newest first. Read on the server by server/audit/audit-log.ts.
  */
 
-export type AuditAction = "invite" | "resend" | "decline" | "remove" | "export";
+export type AuditAction =
+  | "invite"
+  | "resend"
+  | "decline"
+  | "remove"
+  | "export"
+  /** A privacy request made, confirmed by its link, and completed (decision 030). */
+  | "privacy-request"
+  | "privacy-confirm"
+  | "privacy-complete";
 
 type ActivityRow = {
   id: number;
   /** When it happened (ISO 8601). */
   at: string;
-  adminEmail: string;
+  /** Null for a privacy requester's own steps and for what the site did by itself. */
+  adminEmail: string | null;
   action: AuditAction;
   /** The entry acted on, by id (it may since have been erased); null for an export. */
   entryId: number | null;
+  /** The privacy request acted on, by number; null for waitlist actions. */
+  requestId: number | null;
   /** What came of it, in the log's words: "invited", "already-invited", "1234 rows"… */
   outcome: string;
   /** The address the request came from. */

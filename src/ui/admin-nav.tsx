@@ -1,6 +1,6 @@
 /**
- * The admin pages' own navigation, the same on each: the dashboard, the entries, the activity log
- * and the deliveries. The page the administrator is on is marked, not linked.
+ * The admin pages' own navigation, the same on each: the dashboard, the entries, the activity log,
+ * the deliveries and the privacy requests. The page the administrator is on is marked, not linked.
  */
 import type { ReactNode } from "react";
 import { Link } from "react-router";
@@ -11,6 +11,7 @@ const ADMIN_PAGES = [
   { to: "/admin/waitlist", name: "Entries" },
   { to: "/admin/activity", name: "Activity" },
   { to: "/admin/deliveries", name: "Deliveries" },
+  { to: "/admin/privacy", name: "Privacy requests" },
 ] as const;
 
 export type AdminPage = (typeof ADMIN_PAGES)[number]["to"];

@@ -3,7 +3,6 @@
  * messages come first, newest first, each with the reason it was given up; then the messages still
  * waiting, oldest first. Times are UTC, as on the waitlist page.
  */
-import type { ReactNode } from "react";
 import { formatDateTime } from "#src/lib/date-time.ts";
 import type {
   DeliveriesOverview,
@@ -14,6 +13,7 @@ import type {
 import { AdminNav } from "#src/ui/admin-nav.tsx";
 import { Container } from "#src/ui/container.tsx";
 import { CountTiles } from "#src/ui/count-tiles.tsx";
+import { TableRegion } from "#src/ui/table-region.tsx";
 
 const CHANNEL: Record<DeliveryChannel, { name: string; to: string }> = {
   email: { name: "Email", to: "" },
@@ -26,50 +26,6 @@ const count = (n: number) => n.toLocaleString("en-US");
 /** Where a message goes: an email's addresses, or the one destination of the other channels. */
 function recipientOf(delivery: FailedDelivery | WaitingDelivery): string {
   return delivery.recipient ?? CHANNEL[delivery.channel].to;
-}
-
-function DeliveryTable({
-  label,
-  headings,
-  empty,
-  children,
-}: {
-  label: string;
-  headings: string[];
-  empty: string;
-  children: ReactNode[];
-}) {
-  return (
-    <div
-      role="region"
-      aria-label={label}
-      tabIndex={0}
-      className="mt-4 overflow-x-auto rounded-xl border border-rule bg-card"
-    >
-      <table className="w-full min-w-[56rem] border-collapse text-left text-sm">
-        <thead className="bg-ledger-soft">
-          <tr>
-            {headings.map((h) => (
-              <th key={h} scope="col" className="px-4 py-3 font-semibold">
-                {h}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {children.length === 0 ? (
-            <tr>
-              <td colSpan={headings.length} className="px-4 py-8 text-center text-ink-soft">
-                {empty}
-              </td>
-            </tr>
-          ) : (
-            children
-          )}
-        </tbody>
-      </table>
-    </div>
-  );
 }
 
 const CELL = "px-4 py-3";
@@ -115,7 +71,7 @@ export function DeliveriesView({ counts, failed, waiting }: DeliveriesOverview) 
         <p className="mt-1 text-ink-soft">
           Messages that were given up, newest first, with the reason. They are not tried again.
         </p>
-        <DeliveryTable
+        <TableRegion
           label="Failed deliveries"
           headings={[
             "Channel",
@@ -139,7 +95,7 @@ export function DeliveriesView({ counts, failed, waiting }: DeliveriesOverview) 
               </td>
             </tr>
           ))}
-        </DeliveryTable>
+        </TableRegion>
         <Shown shown={failed.length} total={counts.failed} which="latest" />
       </section>
 
@@ -150,7 +106,7 @@ export function DeliveriesView({ counts, failed, waiting }: DeliveriesOverview) 
         <p className="mt-1 text-ink-soft">
           Oldest first. A message that keeps failing is retried for 24 hours, then given up.
         </p>
-        <DeliveryTable
+        <TableRegion
           label="Messages waiting to be sent"
           headings={[
             "Channel",
@@ -172,7 +128,7 @@ export function DeliveriesView({ counts, failed, waiting }: DeliveriesOverview) 
               <td className={`${CELL} max-w-md break-words`}>{d.lastError ?? "None"}</td>
             </tr>
           ))}
-        </DeliveryTable>
+        </TableRegion>
         <Shown shown={waiting.length} total={counts.pending} which="oldest" />
       </section>
     </Container>

@@ -10,6 +10,7 @@ import { formatDateTime } from "#src/lib/date-time.ts";
 import { Button } from "#src/ui/button.tsx";
 import { AdminNav } from "#src/ui/admin-nav.tsx";
 import { Container } from "#src/ui/container.tsx";
+import { TableRegion } from "#src/ui/table-region.tsx";
 
 const ACTION: Record<AuditAction, string> = {
   invite: "Invite",
@@ -17,7 +18,22 @@ const ACTION: Record<AuditAction, string> = {
   decline: "Decline",
   remove: "Remove",
   export: "Export (CSV)",
+  "privacy-request": "Privacy request made",
+  "privacy-confirm": "Privacy request confirmed",
+  "privacy-complete": "Privacy request completed",
 };
+
+/** Who acted: the administrator, or, for a privacy request, its requester or the site itself. */
+function actor(row: ActivityPage["rows"][number]): string {
+  if (row.adminEmail !== null) return row.adminEmail;
+  return row.action === "privacy-complete" ? "The site (automatic)" : "The requester";
+}
+
+/** What was acted on: an entry or a privacy request, by number; all entries for an export. */
+function subject(row: ActivityPage["rows"][number]): string {
+  if (row.requestId !== null) return `Request ${row.requestId}`;
+  return row.entryId === null ? "All entries" : `#${row.entryId}`;
+}
 
 const CELL = "px-4 py-3";
 
@@ -28,54 +44,33 @@ export function ActivityView({ page, paged }: { page: ActivityPage; paged: boole
         <div>
           <h1 className="font-serif text-4xl font-semibold tracking-tight">Activity</h1>
           <p className="mt-2 max-w-2xl text-ink-soft">
-            Every action an administrator took on the waitlist, and every export, newest first. The
-            log cannot be changed from the site; entries are named by number.
+            Every action an administrator took on the waitlist, every export, and every step of a
+            privacy request, newest first. The log cannot be changed from the site; entries and
+            requests are named by number.
           </p>
         </div>
         <AdminNav current="/admin/activity" />
       </div>
-      <div
-        role="region"
-        aria-label="Administrator activity"
-        tabIndex={0}
-        className="mt-8 overflow-x-auto rounded-xl border border-rule bg-card"
+      <TableRegion
+        label="Administrator activity"
+        headings={["When (UTC)", "By", "Action", "Subject", "Outcome", "From"]}
+        empty={paged ? "No older activity." : "Nothing has been recorded yet."}
+        minWidth="min-w-[52rem]"
+        className="mt-8"
       >
-        <table className="w-full min-w-[52rem] border-collapse text-left text-sm">
-          <thead className="bg-ledger-soft">
-            <tr>
-              {["When (UTC)", "Administrator", "Action", "Entry", "Outcome", "From"].map((h) => (
-                <th key={h} scope="col" className={`${CELL} font-semibold`}>
-                  {h}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {page.rows.length === 0 ? (
-              <tr>
-                <td colSpan={6} className="px-4 py-8 text-center text-ink-soft">
-                  {paged ? "No older activity." : "No administrator has acted yet."}
-                </td>
-              </tr>
-            ) : (
-              page.rows.map((row) => (
-                <tr key={row.id} className="border-t border-rule align-top">
-                  <td className={`${CELL} whitespace-nowrap tabular-nums`}>
-                    {formatDateTime(row.at)}
-                  </td>
-                  <td className={`${CELL} break-all`}>{row.adminEmail}</td>
-                  <td className={CELL}>{ACTION[row.action]}</td>
-                  <td className={`${CELL} tabular-nums`}>
-                    {row.entryId === null ? "All entries" : `#${row.entryId}`}
-                  </td>
-                  <td className={CELL}>{loggedOutcome(row.outcome)}</td>
-                  <td className={`${CELL} break-all`}>{row.clientAddress}</td>
-                </tr>
-              ))
-            )}
-          </tbody>
-        </table>
-      </div>
+        {page.rows.map((row) => (
+          <tr key={row.id} className="border-t border-rule align-top">
+            <td className={`${CELL} whitespace-nowrap tabular-nums`}>{formatDateTime(row.at)}</td>
+            <td className={`${CELL} break-all`}>{actor(row)}</td>
+            <td className={CELL}>{ACTION[row.action]}</td>
+            <td className={`${CELL} tabular-nums`}>{subject(row)}</td>
+            <td className={CELL}>
+              {row.requestId === null ? loggedOutcome(row.outcome) : row.outcome}
+            </td>
+            <td className={`${CELL} break-all`}>{row.clientAddress}</td>
+          </tr>
+        ))}
+      </TableRegion>
       <nav aria-label="Pages of the activity" className="mt-4 flex flex-wrap gap-3">
         {paged ? (
           <Button asChild variant="secondary" size="sm">

@@ -1,0 +1,152 @@
+/**
+ * Everything the site holds under one email address, as a confirmed access request mails it
+ * (decision 030): the waitlist entry, the subscription to sub-processor changes, the Firebase
+ * account with its sessions, and the privacy requests made for the address. The file is JSON; the
+ * mail's body is the same data in sentences (`summarizeDataHeld`).
+ */
+import { desc, eq, or, sql, type AnyColumn } from "drizzle-orm";
+import type { Db } from "#db/client.ts";
+import { privacyRequests, sessions, subprocessorSubscribers, waitlistEntries } from "#db/schema.ts";
+import { entryForExport } from "#server/account.ts";
+import type { Accounts } from "#server/firebase-admin.ts";
+import { SITE } from "#src/content/site.ts";
+
+type Row = Record<string, string | number | null>;
+
+export type DataHeld = {
+  /** The address the request named. */
+  email: string;
+  /** ISO 8601. */
+  gatheredAt: string;
+  waitlistEntry: Row | null;
+  subprocessorSubscription: Row | null;
+  account: {
+    emailVerified: boolean;
+    createdAt: string | null;
+    lastSignInAt: string | null;
+    sessions: Row[];
+  } | null;
+  privacyRequests: Row[];
+};
+
+/** Gathers what is held under `email`; throws when the database or Firebase cannot be read. */
+export async function gatherDataHeld(
+  db: Db,
+  accounts: Pick<Accounts, "findByEmail" | "details">,
+  email: string,
+): Promise<DataHeld> {
+  const sameAddress = (column: AnyColumn) => sql`lower(${column}) = lower(${email})`;
+  const uid = await accounts.findByEmail(email);
+  const details = uid ? await accounts.details(uid) : null;
+  const [entry] = await db.select().from(waitlistEntries).where(sameAddress(waitlistEntries.email));
+  const [subscriber] = await db
+    .select({
+      email: subprocessorSubscribers.email,
+      state: subprocessorSubscribers.state,
+      createdAt: subprocessorSubscribers.createdAt,
+      confirmedAt: subprocessorSubscribers.confirmedAt,
+    })
+    .from(subprocessorSubscribers)
+    .where(sameAddress(subprocessorSubscribers.email));
+  const sessionRows =
+    uid === null
+      ? []
+      : await db
+          .select({
+            createdAt: sessions.createdAt,
+            lastSeenAt: sessions.accountCheckedAt,
+            expiresAt: sessions.expiresAt,
+            endedAt: sessions.revokedAt,
+            userAgent: sessions.userAgent,
+          })
+          .from(sessions)
+          .where(or(eq(sessions.uid, uid), sql`lower(${sessions.email}) = lower(${email})`))
+          .orderBy(desc(sessions.createdAt));
+  const requests = await db
+    .select({
+      id: privacyRequests.id,
+      kind: privacyRequests.kind,
+      state: privacyRequests.state,
+      name: privacyRequests.name,
+      details: privacyRequests.details,
+      createdAt: privacyRequests.createdAt,
+      confirmedAt: privacyRequests.confirmedAt,
+      dueAt: privacyRequests.dueAt,
+    })
+    .from(privacyRequests)
+    .where(sql`lower(${privacyRequests.email}) = lower(${email})`)
+    .orderBy(privacyRequests.id);
+  return {
+    email,
+    gatheredAt: new Date().toISOString(),
+    waitlistEntry: entry ? entryForExport(entry) : null,
+    subprocessorSubscription: subscriber ? entryForExport(subscriber) : null,
+    account: details
+      ? {
+          emailVerified: details.emailVerified,
+          createdAt: details.createdAt,
+          lastSignInAt: details.lastSignInAt,
+          sessions: sessionRows.map(entryForExport),
+        }
+      : null,
+    privacyRequests: requests.map(entryForExport),
+  };
+}
+
+/** `2026-11-23T18:00:00.000Z` as "2026-11-23 18:00 UTC"; anything else as it is. */
+function when(value: string | number | null | undefined): string {
+  if (typeof value !== "string") return value === null || value === undefined ? "-" : String(value);
+  const match = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})/.exec(value);
+  return match ? `${match[1]} ${match[2]} UTC` : value;
+}
+
+/**
+ * The data in sentences, for the mail's body: one heading per kind of record, then its fields.
+ * The same headings appear whether or not anything is held, so the mail reads alike either way.
+ */
+export function summarizeDataHeld(data: DataHeld): { heading: string; lines: string[] }[] {
+  const entry = data.waitlistEntry;
+  const subscription = data.subprocessorSubscription;
+  const account = data.account;
+  return [
+    {
+      heading: "Waitlist",
+      lines: entry
+        ? [
+            `Name: ${entry.name ?? "-"}`,
+            `Email: ${entry.email ?? "-"}`,
+            `Company: ${entry.company ?? "-"}`,
+            `Message: ${entry.message ?? "-"}`,
+            `State: ${entry.state ?? "-"}`,
+            `Joined the list: ${when(entry.createdAt)}`,
+          ]
+        : ["No waitlist entry is held under this address."],
+    },
+    {
+      heading: "Notice of sub-processor changes",
+      lines: subscription
+        ? [
+            `Subscription: ${subscription.state === "confirmed" ? "confirmed" : "not confirmed"}`,
+            `Asked for: ${when(subscription.createdAt)}`,
+          ]
+        : ["No subscription is held under this address."],
+    },
+    {
+      heading: `${SITE.name} account`,
+      lines: account
+        ? [
+            `Email verified: ${account.emailVerified ? "yes" : "no"}`,
+            `Created: ${when(account.createdAt)}`,
+            `Last sign-in: ${when(account.lastSignInAt)}`,
+            `Sessions on record: ${account.sessions.length}`,
+          ]
+        : ["No account is held under this address."],
+    },
+    {
+      heading: "Privacy requests",
+      lines: data.privacyRequests.map(
+        (r) => `Request ${r.id}: ${r.kind}, made ${when(r.createdAt)}, ${r.state}`,
+      ),
+    },
+  ];
+}

@@ -1,0 +1,294 @@
+/**
+ * Privacy requests against a real migrated database and the Auth emulator (decision 030): what a
+ * request writes, that opening its link changes nothing, what confirming a copy, a deletion and a
+ * correction does, the same mail for a known and an unknown address, the bound per address, the
+ * sweep, and a deletion retried after Firebase was unreachable.
+ */
+import { sql } from "drizzle-orm";
+import { pino } from "pino";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { queryRows } from "#db/client.ts";
+import { startEmulatorFor, type StopEmulator } from "#server/auth-emulator.ts";
+import { parseEnv } from "#server/env.ts";
+import { createAccounts } from "#server/firebase-admin.ts";
+import { createPrivacyRequests, parsePrivacyRequest } from "#server/privacy/requests.ts";
+import { createSubprocessorSubscriptions } from "#server/subprocessors/subscriptions.ts";
+import { createWaitlistService } from "#server/waitlist/service.ts";
+import { createVerifiedAccount } from "#tests/support/accounts.ts";
+import { databaseForThisFile } from "#tests/support/database.ts";
+import { E2E_EMULATOR_HOST, E2E_PROJECT_ID } from "#tests/support/e2e-env.ts";
+import { accountExists, uniqueEmail } from "#tests/support/emulator.ts";
+
+const database = databaseForThisFile();
+const env = parseEnv({
+  WAITLIST_RATE_LIMIT: "0",
+  SITE_URL: "http://localhost:3000",
+  FIREBASE_PROJECT_ID: E2E_PROJECT_ID,
+  FIREBASE_AUTH_EMULATOR_HOST: E2E_EMULATOR_HOST,
+});
+const log = pino({ level: "silent" });
+const meta = { clientKey: "test", clientAddress: "203.0.113.9", requestId: "r1" };
+
+let stopEmulator: StopEmulator;
+beforeAll(async () => {
+  stopEmulator = await startEmulatorFor(env);
+}, 60_000);
+afterAll(() => stopEmulator());
+
+function service(accounts = createAccounts(env)) {
+  return createPrivacyRequests({ db: database().db, env, log, accounts });
+}
+
+type Mail = { key: string; subject: string; text: string; attachments?: { content: string }[] };
+
+/** The mails in the outbox to `address`, oldest first. */
+async function mailsTo(address: string): Promise<Mail[]> {
+  const rows = await queryRows<{ key: string; payload: Omit<Mail, "key"> }>(
+    database().db,
+    sql`SELECT key, payload FROM outbox
+        WHERE lower(payload->'to'->0->>'address') = lower(${address}) ORDER BY id`,
+  );
+  return rows.map((r) => ({ ...r.payload, key: r.key }));
+}
+
+/** The token of the confirmation link in the newest confirmation mail to `address`. */
+async function linkTokenFor(address: string): Promise<string> {
+  const mail = (await mailsTo(address)).findLast((m) => m.key.startsWith("privacy-confirm-mail"));
+  const found = /\/privacy-request\/confirm\?token=([\w-]+)/.exec(mail?.text ?? "");
+  if (!found?.[1]) throw new Error(`no confirmation link to ${address}`);
+  return found[1];
+}
+
+async function requestRow(id: number) {
+  const [row] = await queryRows<{ state: string; email: string | null; outcome: string | null }>(
+    database().db,
+    sql`SELECT state, email, outcome FROM privacy_requests WHERE id = ${id}`,
+  );
+  return row;
+}
+
+const newestRequestId = async () =>
+  (
+    await queryRows<{ id: number }>(
+      database().db,
+      sql`SELECT max(id)::int AS id FROM privacy_requests`,
+    )
+  )[0]!.id;
+
+async function auditOf(id: number) {
+  return queryRows<{ action: string; admin_email: string | null; outcome: string }>(
+    database().db,
+    sql`SELECT action, admin_email, outcome FROM admin_audit_log WHERE request_id = ${id} ORDER BY id`,
+  );
+}
+
+/** A waitlist entry under `email`, made as the form makes one. */
+async function joinWaitlist(email: string, name: string, company: string, message = "") {
+  const result = await createWaitlistService({ db: database().db, env, log }).submit(
+    { name, email, company, message },
+    { clientKey: "w" },
+  );
+  expect(result.kind).toBe("created");
+}
+
+const ask = (email: string, kind: string, details = "") =>
+  service().submit({ email, name: "Dana Reyes", kind, details }, meta);
+
+describe("the form's fields", () => {
+  test("each problem is named under its field; a correction needs its details", () => {
+    expect(parsePrivacyRequest({ email: "nope", name: "", kind: "erase", details: "" })).toEqual({
+      ok: false,
+      errors: {
+        email: expect.stringContaining("email address") as string,
+        name: expect.stringContaining("name") as string,
+        kind: expect.stringContaining("Choose") as string,
+      },
+    });
+    const correction = parsePrivacyRequest({
+      email: "a@b.co",
+      name: "A",
+      kind: "correction",
+      details: " ",
+    });
+    expect(correction.ok).toBe(false);
+    expect(
+      parsePrivacyRequest({ email: " a@b.co ", name: "A", kind: "deletion", details: "" }),
+    ).toEqual({ ok: true, email: "a@b.co", name: "A", kind: "deletion", details: "" });
+  });
+});
+
+test("a request writes one row, its audit entry and a confirmation mail that reads the same for a known and an unknown address", async () => {
+  const known = uniqueEmail("privacy-known");
+  const unknown = uniqueEmail("privacy-unknown");
+  await joinWaitlist(known, "Known Person", "");
+  expect(await ask(known, "deletion")).toEqual({ kind: "accepted" });
+  const knownId = await newestRequestId();
+  expect(await ask(unknown, "deletion")).toEqual({ kind: "accepted" });
+
+  const [knownMail] = (await mailsTo(known)).filter((m) => m.key.startsWith("privacy-"));
+  const [unknownMail] = await mailsTo(unknown);
+  const withoutToken = (text: string) => text.replace(/token=[\w-]+/, "token=T");
+  expect(withoutToken(knownMail!.text)).toBe(withoutToken(unknownMail!.text));
+  expect(knownMail!.subject).toBe("Confirm your privacy request");
+  expect(await requestRow(knownId)).toMatchObject({ state: "unconfirmed", email: known });
+  expect(await auditOf(knownId)).toEqual([
+    { action: "privacy-request", admin_email: null, outcome: "deletion" },
+  ]);
+});
+
+test("opening the link only reads; an address gets at most three waiting requests a day", async () => {
+  const email = uniqueEmail("privacy-bound");
+  for (let i = 0; i < 5; i++) expect(await ask(email, "access")).toEqual({ kind: "accepted" });
+  expect((await mailsTo(email)).length).toBe(3);
+  const token = await linkTokenFor(email);
+  const requests = service();
+  expect(await requests.checkLink(token)).toEqual({
+    request: "access",
+    maskedEmail: expect.stringMatching(/^p\*\*\*@/) as string,
+  });
+  expect(await requests.checkLink(token)).not.toBeNull();
+  expect(await requests.checkLink("not-a-token")).toBeNull();
+});
+
+test("a confirmed deletion erases the entry, the subscription, the sessions and the Firebase account, once", async () => {
+  const account = await createVerifiedAccount("privacy-delete");
+  const email = account.email;
+  await joinWaitlist(email, "Dana Reyes", "Reyes CPA");
+  await createSubprocessorSubscriptions({ db: database().db, env, log }).subscribe(email, {
+    clientKey: "s",
+    requestId: "s1",
+  });
+  await database().db.execute(
+    sql`INSERT INTO sessions (id, uid, expires_at, email) VALUES ('privacy-s1', ${account.uid}, now() + interval '1 day', ${email})`,
+  );
+  await ask(email, "deletion");
+  const id = await newestRequestId();
+  const token = await linkTokenFor(email);
+
+  const requests = service();
+  expect(await requests.confirm(token, meta)).toEqual({ kind: "done", request: "deletion" });
+  const count = async (table: string) =>
+    (
+      await queryRows<{ n: number }>(
+        database().db,
+        sql`SELECT count(*)::int AS n FROM ${sql.raw(table)} WHERE lower(email) = lower(${email})`,
+      )
+    )[0]!.n;
+  expect(await count("waitlist_entries")).toBe(0);
+  expect(await count("subprocessor_subscribers")).toBe(0);
+  expect(await count("sessions")).toBe(0);
+  expect(await count("privacy_requests")).toBe(0);
+  expect(await mailsTo(email)).toEqual([]);
+  expect(await accountExists(email)).toBe(false);
+  expect(await requestRow(id)).toMatchObject({
+    state: "completed",
+    email: null,
+    outcome: "erased: account, sessions, waitlist entry, subscription",
+  });
+  expect((await auditOf(id)).map((r) => r.action)).toEqual([
+    "privacy-request",
+    "privacy-confirm",
+    "privacy-complete",
+  ]);
+  expect(await requests.confirm(token, meta)).toEqual({ kind: "gone" });
+});
+
+test("a confirmed access request mails what is held, as a JSON file and in brief", async () => {
+  const email = uniqueEmail("privacy-access");
+  await joinWaitlist(email, "Sam Ortiz", "Ortiz & Co", "Hello");
+  await ask(email, "access");
+  const id = await newestRequestId();
+  expect(await service().confirm(await linkTokenFor(email), meta)).toEqual({
+    kind: "done",
+    request: "access",
+  });
+  const mail = (await mailsTo(email)).find((m) => m.key === `privacy-access-mail:${id}`);
+  expect(mail?.text).toContain("Company: Ortiz & Co");
+  expect(mail?.text).toContain("No account is held under this address.");
+  const file = JSON.parse(mail!.attachments![0]!.content) as {
+    email: string;
+    waitlistEntry: { name: string; company: string };
+    account: null;
+  };
+  expect(file).toMatchObject({
+    email,
+    waitlistEntry: { name: "Sam Ortiz", company: "Ortiz & Co" },
+    account: null,
+  });
+  expect(await requestRow(id)).toMatchObject({ state: "completed", email: null });
+});
+
+test("a correction waits for an administrator, with its deadline; their note is mailed and the request cleared", async () => {
+  const email = uniqueEmail("privacy-correct");
+  await ask(email, "correction", "My company is Reyes CPA LLP.");
+  const id = await newestRequestId();
+  const requests = service();
+  const result = await requests.confirm(await linkTokenFor(email), meta);
+  expect(result).toMatchObject({ kind: "open", request: "correction" });
+  const open = (await requests.overview()).open.find((r) => r.id === id);
+  expect(open).toMatchObject({
+    kind: "correction",
+    email,
+    details: "My company is Reyes CPA LLP.",
+  });
+  const days = (Date.parse(open!.dueAt) - Date.parse(open!.createdAt)) / 86_400_000;
+  expect(days).toBeGreaterThanOrEqual(28);
+  expect(days).toBeLessThanOrEqual(30);
+
+  const by = { adminEmail: "admin@example.com", clientAddress: "198.51.100.2", requestId: "r2" };
+  expect(await requests.complete(id, "  ", by)).toMatchObject({ kind: "invalid" });
+  expect(await requests.complete(id, "Changed the company name.", by)).toEqual({
+    kind: "completed",
+  });
+  expect(await requests.complete(id, "Again.", by)).toEqual({ kind: "not-open" });
+  const done = (await mailsTo(email)).find((m) => m.key === `privacy-corrected-mail:${id}`);
+  expect(done?.text).toContain("Changed the company name.");
+  expect(await requestRow(id)).toMatchObject({
+    state: "completed",
+    email: null,
+    outcome: "corrected",
+  });
+  expect((await auditOf(id)).at(-1)).toEqual({
+    action: "privacy-complete",
+    admin_email: "admin@example.com",
+    outcome: "corrected",
+  });
+});
+
+test("a deletion confirmed while Firebase is unreachable stays open, and the sweep finishes it", async () => {
+  const account = await createVerifiedAccount("privacy-retry");
+  await ask(account.email, "deletion");
+  const id = await newestRequestId();
+  const away = createAccounts(
+    parseEnv({
+      FIREBASE_PROJECT_ID: `${E2E_PROJECT_ID}-away`,
+      FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9",
+    }),
+  );
+  const result = await service(away).confirm(await linkTokenFor(account.email), meta);
+  expect(result).toMatchObject({ kind: "open", request: "deletion" });
+  expect(await accountExists(account.email)).toBe(true);
+
+  expect(await service().sweep()).toBeGreaterThanOrEqual(1);
+  expect(await accountExists(account.email)).toBe(false);
+  expect(await requestRow(id)).toMatchObject({ state: "completed", email: null });
+});
+
+test("the sweep closes a request never confirmed once its link expires, and removes sent privacy mails", async () => {
+  const email = uniqueEmail("privacy-expire");
+  await ask(email, "access");
+  const id = await newestRequestId();
+  await database().db.execute(
+    sql`UPDATE privacy_requests SET token_expires_at = now() - interval '1 second' WHERE id = ${id}`,
+  );
+  await database().db.execute(
+    sql`UPDATE outbox SET status = 'sent', sent_at = now() WHERE key LIKE 'privacy-%'`,
+  );
+  await service().sweep();
+  expect(await requestRow(id)).toMatchObject({
+    state: "completed",
+    email: null,
+    outcome: "never confirmed",
+  });
+  expect(await mailsTo(email)).toEqual([]);
+});

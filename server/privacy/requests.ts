@@ -1,0 +1,589 @@
+/**
+ * Privacy requests (decision 030): access, deletion or correction of what the site holds under an
+ * email address.
+ *
+ * - Asking (the form on /privacy-request) writes the request, its audit row and the mail with its
+ *   confirmation link in one transaction. Every address gets the same answer, and the mail reads
+ *   the same whether anything is held or not.
+ * - The link opens a page that only reads; its button's POST confirms. A confirmed access or
+ *   deletion request is carried out at once; a correction waits for an administrator, who sees it
+ *   with its deadline on /admin/privacy.
+ * - What could not be carried out at once (Firebase or the database away) is retried by the sweep
+ *   every minute, which also closes requests never confirmed and removes the sent mails that held
+ *   an address or its data.
+ * - A completed request keeps its kind, dates and outcome; its address, name and details are
+ *   cleared. The audit log names requests by number only.
+ */
+import { and, eq, inArray, lt, ne, or, sql } from "drizzle-orm";
+import type { FastifyBaseLogger } from "fastify";
+import { z } from "zod";
+import { queryRows, type Db } from "#db/client.ts";
+import { outbox, privacyRequests, sessions, waitlistEntries } from "#db/schema.ts";
+import { recordAudit } from "#server/audit/audit-log.ts";
+import type { Env } from "#server/env.ts";
+import type { Accounts } from "#server/firebase-admin.ts";
+import { maskEmail } from "#server/log-safety.ts";
+import {
+  renderPrivacyAccess,
+  renderPrivacyConfirm,
+  renderPrivacyCorrected,
+} from "#server/mail/templates/privacy-mails.tsx";
+import { enqueue, type EmailInput } from "#server/outbox/outbox.ts";
+import { gatherDataHeld } from "#server/privacy/data-held.ts";
+import { eraseSubscriberOf } from "#server/subprocessors/subscriptions.ts";
+import { eraseEntry } from "#server/waitlist/erasure.ts";
+import { hitRateLimit } from "#server/waitlist/rate-limit.ts";
+import { hashToken, isWellFormedToken, newToken } from "#server/waitlist/tokens.ts";
+import { SECURITY_FACTS } from "#src/content/security-facts.ts";
+import {
+  PRIVACY_LINK_DAYS,
+  PRIVACY_REQUEST_KINDS,
+  type OpenPrivacyRequest,
+  type PrivacyRequestField,
+  type PrivacyRequestKind,
+  type PrivacyRequestsPort,
+} from "#src/lib/privacy-requests.ts";
+
+/** Requests one address may have waiting for confirmation in a day: no one can flood a mailbox. */
+const MAX_UNCONFIRMED_PER_ADDRESS = 3;
+/** How often the sweep runs. */
+const SWEEP_MS = 60_000;
+/** Failed mails of completed requests stay this long for the deliveries page, then go. */
+const FAILED_MAIL_KEPT_DAYS = 7;
+const MAX = { name: 200, details: 2000, note: 2000 } as const;
+/** The audit log's "from" for what the site did by itself, with no request of anyone's. */
+const AUTOMATIC = "automatic";
+
+const confirmMailKey = (id: number) => `privacy-confirm-mail:${id}`;
+const accessMailKey = (id: number) => `privacy-access-mail:${id}`;
+const correctedMailKey = (id: number) => `privacy-corrected-mail:${id}`;
+/** Every outbox row of privacy requests: each holds an address, and an access mail the data. */
+const PRIVACY_MAIL = "privacy-%";
+
+const MESSAGES: Record<PrivacyRequestField, string> = {
+  email: "Enter the email address the request is about, such as name@yourfirm.com.",
+  name: `Enter your name (at most ${MAX.name} characters).`,
+  kind: "Choose what you are asking for: a copy of your data, its deletion, or a correction.",
+  details: `Say what should be corrected (at most ${MAX.details} characters).`,
+};
+
+const EmailSchema = z.email().max(254);
+
+/** The form's fields checked; each problem as the sentence shown under its field. */
+export function parsePrivacyRequest(input: {
+  email: string;
+  name: string;
+  kind: string;
+  details: string;
+}):
+  | { ok: true; email: string; name: string; kind: PrivacyRequestKind; details: string }
+  | { ok: false; errors: Partial<Record<PrivacyRequestField, string>> } {
+  const errors: Partial<Record<PrivacyRequestField, string>> = {};
+  const email = input.email.trim();
+  const name = input.name.trim();
+  const details = input.details.trim();
+  if (!EmailSchema.safeParse(email).success) errors.email = MESSAGES.email;
+  if (name === "" || name.length > MAX.name) errors.name = MESSAGES.name;
+  const kind = PRIVACY_REQUEST_KINDS.find((k) => k === input.kind);
+  if (!kind) errors.kind = MESSAGES.kind;
+  if (details.length > MAX.details || (kind === "correction" && details === ""))
+    errors.details = MESSAGES.details;
+  if (!kind || Object.keys(errors).length > 0) return { ok: false, errors };
+  return { ok: true, email, name, kind, details };
+}
+
+type Deps = {
+  db: Db;
+  env: Env;
+  log: FastifyBaseLogger;
+  accounts: Pick<Accounts, "findByEmail" | "details" | "deleteAccount">;
+};
+
+export type PrivacyRequests = PrivacyRequestsPort & {
+  /**
+   * Carries out confirmed access and deletion requests still open, closes requests never
+   * confirmed whose link has expired, and removes privacy mails no longer needed. Resolves with
+   * how many requests it completed.
+   */
+  sweep: () => Promise<number>;
+  /** Runs the sweep now and every minute until stopped. */
+  start: () => void;
+  stop: () => Promise<void>;
+  /** Called after a change put messages in the outbox, so that they go out at once. */
+  onEnqueued: (listener: () => void) => void;
+};
+
+type OpenRow = { id: number; kind: PrivacyRequestKind; email: string };
+
+export function createPrivacyRequests({ db, env, log, accounts }: Deps): PrivacyRequests {
+  const listeners: (() => void)[] = [];
+  const enqueued = () => {
+    for (const listener of listeners) listener();
+  };
+  const mailTo = (key: string, email: string, mail: Omit<EmailInput, "from" | "to">) => ({
+    key,
+    channel: "email" as const,
+    email: { from: env.mail.from, to: { name: undefined, address: email }, ...mail },
+  });
+
+  /** The request while its link works: unconfirmed, unexpired. */
+  const liveLink = (token: string) =>
+    and(
+      eq(privacyRequests.tokenHash, hashToken(token)),
+      eq(privacyRequests.state, "unconfirmed"),
+      sql`${privacyRequests.tokenExpiresAt} > now()`,
+    );
+
+  /**
+   * Marks an open request completed with `outcome`, clears what it held about the person, and
+   * records it, inside the caller's transaction. False when it was no longer open.
+   */
+  async function close(
+    tx: Db,
+    id: number,
+    outcome: string,
+    by: { adminEmail: string | null; clientAddress: string },
+  ): Promise<boolean> {
+    const [closed] = await tx
+      .update(privacyRequests)
+      .set({
+        state: "completed",
+        completedAt: sql`now()`,
+        outcome,
+        email: null,
+        name: null,
+        details: null,
+        tokenHash: null,
+      })
+      .where(and(eq(privacyRequests.id, id), eq(privacyRequests.state, "open")))
+      .returning({ id: privacyRequests.id });
+    if (!closed) return false;
+    await recordAudit(tx, [
+      {
+        adminEmail: by.adminEmail,
+        action: "privacy-complete",
+        entryId: null,
+        requestId: id,
+        outcome,
+        clientAddress: by.clientAddress,
+      },
+    ]);
+    return true;
+  }
+
+  /** Takes an open request for this transaction; null when another instance has it or it is done. */
+  async function lockOpen(tx: Db, id: number): Promise<OpenRow | null> {
+    const [row] = await queryRows<OpenRow>(
+      tx,
+      sql`SELECT id::int AS id, kind, email FROM privacy_requests
+          WHERE id = ${id} AND state = 'open' FOR UPDATE SKIP LOCKED`,
+    );
+    return row ?? null;
+  }
+
+  /** An access request: the data gathered now, mailed with its file, the request completed. */
+  async function fulfilAccess(request: OpenRow): Promise<boolean> {
+    const data = await gatherDataHeld(db, accounts, request.email);
+    const mail = renderPrivacyAccess({ data, siteUrl: env.siteUrl });
+    const done = await db.transaction(async (tx) => {
+      if (!(await lockOpen(tx, request.id))) return false;
+      await enqueue(tx, [
+        mailTo(accessMailKey(request.id), request.email, {
+          subject: mail.subject,
+          html: mail.html,
+          text: mail.text,
+          attachments: [mail.attachment],
+        }),
+      ]);
+      return close(tx, request.id, "data mailed", { adminEmail: null, clientAddress: AUTOMATIC });
+    });
+    if (done) enqueued();
+    return done;
+  }
+
+  /**
+   * A deletion request: the Firebase account of the address first (an account already gone counts
+   * as deleted, so a retry finds nothing to do), then, in one transaction, its sessions, the
+   * waitlist entry, the subscription, the other requests waiting for confirmation, and every mail
+   * that carries the address.
+   */
+  async function fulfilDeletion(request: OpenRow): Promise<boolean> {
+    const uid = await accounts.findByEmail(request.email);
+    if (uid) await accounts.deleteAccount(uid);
+    return db.transaction(async (tx) => {
+      if (!(await lockOpen(tx, request.id))) return false;
+      const erased: string[] = [];
+      if (uid) erased.push("account");
+      const ended = await tx
+        .delete(sessions)
+        .where(
+          or(
+            uid ? eq(sessions.uid, uid) : sql`false`,
+            sql`lower(${sessions.email}) = lower(${request.email})`,
+          ),
+        )
+        .returning({ id: sessions.id });
+      if (ended.length > 0) erased.push("sessions");
+      const [entry] = await tx
+        .select({ id: waitlistEntries.id })
+        .from(waitlistEntries)
+        .where(sql`lower(${waitlistEntries.email}) = lower(${request.email})`);
+      if (entry && (await eraseEntry(tx, entry.id))) erased.push("waitlist entry");
+      if (await eraseSubscriberOf(tx, request.email)) erased.push("subscription");
+      // Other requests of this address: those not confirmed go, those confirmed are answered by
+      // this one; every mail of theirs and of this one goes.
+      const others = await tx
+        .select({ id: privacyRequests.id, state: privacyRequests.state })
+        .from(privacyRequests)
+        .where(
+          and(
+            sql`lower(${privacyRequests.email}) = lower(${request.email})`,
+            ne(privacyRequests.id, request.id),
+          ),
+        );
+      for (const other of others) {
+        if (other.state === "unconfirmed")
+          await tx.delete(privacyRequests).where(eq(privacyRequests.id, other.id));
+        else
+          await close(tx, other.id, `answered by the deletion of request ${request.id}`, {
+            adminEmail: null,
+            clientAddress: AUTOMATIC,
+          });
+      }
+      const ids = [request.id, ...others.map((r) => r.id)];
+      await tx.delete(outbox).where(
+        inArray(
+          outbox.key,
+          ids.flatMap((id) => [confirmMailKey(id), accessMailKey(id), correctedMailKey(id)]),
+        ),
+      );
+      const outcome = erased.length > 0 ? `erased: ${erased.join(", ")}` : "nothing held";
+      return close(tx, request.id, outcome, { adminEmail: null, clientAddress: AUTOMATIC });
+    });
+  }
+
+  /** Carries out an open access or deletion request; false when it was not (yet) done. */
+  async function fulfil(request: OpenRow): Promise<boolean> {
+    try {
+      const done =
+        request.kind === "access" ? await fulfilAccess(request) : await fulfilDeletion(request);
+      log.info(
+        { event: "privacy.fulfilled", request: request.id, kind: request.kind, done },
+        done ? "privacy request carried out" : "privacy request already taken",
+      );
+      return done;
+    } catch (error) {
+      log.error(
+        { err: error, event: "privacy.fulfil_failed", request: request.id, kind: request.kind },
+        "privacy request not carried out yet: it is retried by the sweep",
+      );
+      return false;
+    }
+  }
+
+  async function sweep(): Promise<number> {
+    const waiting = await queryRows<OpenRow>(
+      db,
+      sql`SELECT id::int AS id, kind, email FROM privacy_requests
+          WHERE state = 'open' AND kind IN ('access', 'deletion') ORDER BY due_at LIMIT 20`,
+    );
+    let completed = 0;
+    for (const request of waiting) if (await fulfil(request)) completed++;
+    await db.transaction(async (tx) => {
+      // A link never used: the request ends, and nothing personal of it stays.
+      const expired = await tx
+        .update(privacyRequests)
+        .set({
+          state: "completed",
+          completedAt: sql`now()`,
+          outcome: "never confirmed",
+          email: null,
+          name: null,
+          details: null,
+          tokenHash: null,
+        })
+        .where(
+          and(
+            eq(privacyRequests.state, "unconfirmed"),
+            lt(privacyRequests.tokenExpiresAt, sql`now()`),
+          ),
+        )
+        .returning({ id: privacyRequests.id });
+      await tx.delete(outbox).where(
+        inArray(
+          outbox.key,
+          expired.map((r) => confirmMailKey(r.id)),
+        ),
+      );
+      // Mails of completed requests once sent (or long failed): each held an address or data.
+      await tx.execute(sql`
+        DELETE FROM outbox o USING privacy_requests r
+        WHERE o.key LIKE ${PRIVACY_MAIL}
+          AND o.key IN ('privacy-confirm-mail:' || r.id, 'privacy-access-mail:' || r.id,
+                        'privacy-corrected-mail:' || r.id)
+          AND r.state <> 'unconfirmed'
+          AND (o.status = 'sent' OR (o.status = 'failed'
+               AND o.failed_at < now() - make_interval(days => ${FAILED_MAIL_KEPT_DAYS})))`);
+    });
+    return completed;
+  }
+
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> = Promise.resolve();
+  const runSweep = () => {
+    running = sweep().catch((error: unknown) => {
+      log.error({ err: error, event: "privacy.sweep_failed" }, "privacy sweep failed");
+    });
+  };
+
+  return {
+    onEnqueued(listener) {
+      listeners.push(listener);
+    },
+
+    async submit(input, meta) {
+      try {
+        const retryAfterSeconds = await hitRateLimit(
+          db,
+          `privacy:${meta.clientKey}`,
+          env.waitlistRateLimit,
+        );
+        if (retryAfterSeconds > 0) {
+          log.warn(
+            { event: "privacy.rate_limited", reqId: meta.requestId, retryAfterSeconds },
+            "privacy request refused: rate limit",
+          );
+          return { kind: "rate-limited", retryAfterSeconds };
+        }
+        const parsed = parsePrivacyRequest(input);
+        if (!parsed.ok) return { kind: "invalid", errors: parsed.errors };
+        const { email, name, kind, details } = parsed;
+        const token = newToken();
+        const created = await db.transaction(async (tx) => {
+          // Serialises requests for one address, so the bound below holds under concurrency.
+          await tx.execute(
+            sql`SELECT pg_advisory_xact_lock(hashtext(${`privacy:${email.toLowerCase()}`}))`,
+          );
+          const [recent] = await queryRows<{ n: number }>(
+            tx,
+            sql`SELECT count(*)::int AS n FROM privacy_requests
+                WHERE lower(email) = lower(${email}) AND state = 'unconfirmed'
+                  AND created_at > now() - interval '1 day'`,
+          );
+          if ((recent?.n ?? 0) >= MAX_UNCONFIRMED_PER_ADDRESS) return null;
+          const [row] = await tx
+            .insert(privacyRequests)
+            .values({
+              kind,
+              email,
+              name,
+              details: details === "" ? null : details,
+              tokenHash: hashToken(token),
+              tokenExpiresAt: sql`now() + make_interval(days => ${PRIVACY_LINK_DAYS})`,
+            })
+            .returning({ id: privacyRequests.id });
+          if (!row) throw new Error("the request was not written");
+          await recordAudit(tx, [
+            {
+              adminEmail: null,
+              action: "privacy-request",
+              entryId: null,
+              requestId: row.id,
+              outcome: kind,
+              clientAddress: meta.clientAddress,
+            },
+          ]);
+          const mail = renderPrivacyConfirm({
+            kind,
+            confirmUrl: `${env.siteUrl}/privacy-request/confirm?token=${token}`,
+            siteUrl: env.siteUrl,
+          });
+          await enqueue(tx, [mailTo(confirmMailKey(row.id), email, mail)]);
+          return row.id;
+        });
+        log.info(
+          {
+            event: "privacy.requested",
+            reqId: meta.requestId,
+            request: created,
+            kind,
+            email: maskEmail(email),
+          },
+          created === null
+            ? "privacy request not written: the address has enough waiting"
+            : "privacy request written",
+        );
+        if (created !== null) enqueued();
+        return { kind: "accepted" };
+      } catch (error) {
+        log.error(
+          { err: error, event: "privacy.unavailable", reqId: meta.requestId },
+          "privacy request failed: database unavailable",
+        );
+        return { kind: "unavailable" };
+      }
+    },
+
+    async checkLink(token) {
+      if (!isWellFormedToken(token)) return null;
+      const [row] = await db
+        .select({ kind: privacyRequests.kind, email: privacyRequests.email })
+        .from(privacyRequests)
+        .where(liveLink(token));
+      return row?.email ? { request: row.kind, maskedEmail: maskEmail(row.email) ?? "***" } : null;
+    },
+
+    async confirm(token, meta) {
+      if (!isWellFormedToken(token)) return { kind: "gone" };
+      let request: (OpenRow & { dueAt: Date }) | undefined;
+      try {
+        request = await db.transaction(async (tx) => {
+          // One statement takes the link: of two presses at once, only one finds it unused. The
+          // deadline counts from when the request was made, the shortest the policy promises.
+          const [row] = await tx
+            .update(privacyRequests)
+            .set({
+              state: "open",
+              confirmedAt: sql`now()`,
+              dueAt: sql`LEAST(
+                ${privacyRequests.createdAt} + make_interval(days => ${SECURITY_FACTS.privacyShortestResponseDays}),
+                ${privacyRequests.createdAt} + interval '1 month')`,
+              tokenHash: null,
+            })
+            .where(liveLink(token))
+            .returning({
+              id: privacyRequests.id,
+              kind: privacyRequests.kind,
+              email: privacyRequests.email,
+              dueAt: privacyRequests.dueAt,
+            });
+          if (!row?.email || !row.dueAt) return undefined;
+          await recordAudit(tx, [
+            {
+              adminEmail: null,
+              action: "privacy-confirm",
+              entryId: null,
+              requestId: row.id,
+              outcome: row.kind,
+              clientAddress: meta.clientAddress,
+            },
+          ]);
+          return { id: row.id, kind: row.kind, email: row.email, dueAt: row.dueAt };
+        });
+      } catch (error) {
+        log.error(
+          { err: error, event: "privacy.unavailable", reqId: meta.requestId },
+          "privacy confirmation failed: database unavailable",
+        );
+        return { kind: "unavailable" };
+      }
+      log.info(
+        { event: "privacy.confirmed", reqId: meta.requestId, request: request?.id ?? null },
+        request ? "privacy request confirmed" : "privacy link no longer works",
+      );
+      if (!request) return { kind: "gone" };
+      if (request.kind !== "correction" && (await fulfil(request)))
+        return { kind: "done", request: request.kind };
+      return { kind: "open", request: request.kind, dueAt: request.dueAt.toISOString() };
+    },
+
+    async overview() {
+      const open = await db
+        .select()
+        .from(privacyRequests)
+        .where(eq(privacyRequests.state, "open"))
+        .orderBy(privacyRequests.dueAt, privacyRequests.id)
+        .limit(200);
+      const [counts] = await queryRows<{
+        unconfirmed: number;
+        access: number;
+        deletion: number;
+        correction: number;
+      }>(
+        db,
+        sql`SELECT
+              count(*) FILTER (WHERE state = 'unconfirmed')::int AS unconfirmed,
+              count(*) FILTER (WHERE ${recentlyDone} AND kind = 'access')::int AS access,
+              count(*) FILTER (WHERE ${recentlyDone} AND kind = 'deletion')::int AS deletion,
+              count(*) FILTER (WHERE ${recentlyDone} AND kind = 'correction')::int AS correction
+            FROM privacy_requests
+            WHERE state = 'unconfirmed' OR completed_at > now() - interval '30 days'`,
+      );
+      return {
+        open: open.flatMap((row): OpenPrivacyRequest[] =>
+          row.email && row.confirmedAt && row.dueAt
+            ? [
+                {
+                  id: row.id,
+                  kind: row.kind,
+                  email: row.email,
+                  name: row.name ?? "",
+                  details: row.details ?? "",
+                  createdAt: row.createdAt.toISOString(),
+                  confirmedAt: row.confirmedAt.toISOString(),
+                  dueAt: row.dueAt.toISOString(),
+                },
+              ]
+            : [],
+        ),
+        unconfirmed: counts?.unconfirmed ?? 0,
+        completedLately: {
+          access: counts?.access ?? 0,
+          deletion: counts?.deletion ?? 0,
+          correction: counts?.correction ?? 0,
+        },
+      };
+    },
+
+    async complete(id, note, by) {
+      const text = note.trim();
+      if (text === "" || text.length > MAX.note)
+        return {
+          kind: "invalid",
+          message: `Say what was done, in at most ${MAX.note} characters: the requester receives it.`,
+        };
+      try {
+        const done = await db.transaction(async (tx) => {
+          const [row] = await queryRows<OpenRow>(
+            tx,
+            sql`SELECT id::int AS id, kind, email FROM privacy_requests
+                WHERE id = ${id} AND state = 'open' AND kind = 'correction' FOR UPDATE`,
+          );
+          if (!row) return false;
+          const mail = renderPrivacyCorrected({ note: text, siteUrl: env.siteUrl });
+          await enqueue(tx, [mailTo(correctedMailKey(id), row.email, mail)]);
+          return close(tx, id, "corrected", by);
+        });
+        log.info(
+          { event: "privacy.corrected", reqId: by.requestId, request: id, done },
+          done ? "correction request completed" : "correction request was not open",
+        );
+        if (!done) return { kind: "not-open" };
+        enqueued();
+        return { kind: "completed" };
+      } catch (error) {
+        log.error(
+          { err: error, event: "privacy.unavailable", reqId: by.requestId },
+          "correction request not completed: database unavailable",
+        );
+        return { kind: "unavailable" };
+      }
+    },
+
+    sweep,
+    start() {
+      runSweep();
+      timer = setInterval(runSweep, SWEEP_MS);
+      timer.unref();
+    },
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
+
+/** Completed in the last 30 days after a confirmation (requests never confirmed are not counted). */
+const recentlyDone = sql.raw(
+  "state = 'completed' AND confirmed_at IS NOT NULL AND completed_at > now() - interval '30 days'",
+);
