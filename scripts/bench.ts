@@ -33,6 +33,7 @@ const ROUTES = [
   "/dpa",
   "/security",
   "/subprocessors",
+  "/privacy-request",
 ];
 const LIGHTHOUSE_RUNS = 3;
 

@@ -20,6 +20,7 @@ const PATHS =
         "/dpa",
         "/security",
         "/subprocessors",
+        "/privacy-request",
         "/no-such-page",
       ];
 

@@ -70,9 +70,8 @@ async function main() {
     loggerInstance: log,
   });
 
-  // 7. Listen, and on METRICS_PORT when it is set.
-  await app.listen({ port: env.port, host: env.host });
-  console.log(`Tieout is running at ${env.siteUrl} (listening on ${env.host}:${env.port})`);
+  // 7. Listen on METRICS_PORT when it is set, then on the site's port: whoever waits for the site
+  // to answer (a supervisor, a health check, a test) finds the metrics answering too.
   const metricsListen = env.metrics.listen;
   const metricsServer = metricsListen
     ? await startMetricsServer(services.metrics, {
@@ -84,6 +83,8 @@ async function main() {
         ),
       )
     : undefined;
+  await app.listen({ port: env.port, host: env.host });
+  console.log(`Tieout is running at ${env.siteUrl} (listening on ${env.host}:${env.port})`);
   if (metricsListen)
     console.log(`Metrics at http://${metricsListen.host}:${metricsListen.port}/metrics`);
 

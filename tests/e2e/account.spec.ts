@@ -191,36 +191,42 @@ test("send verification mail again", async ({ page, signedInUser }) => {
   expect(codes.some((c) => c.requestType === "VERIFY_EMAIL")).toBe(true);
 });
 
-test("sign out everywhere ends the session of another browser", async ({
-  page,
-  browser,
-  baseURL,
-  signedInUser,
-}) => {
-  const other = await browser.newContext();
-  try {
-    await signInBrowser(other, baseURL!, signedInUser);
-    const otherPage = await other.newPage();
-    await otherPage.goto("/account");
-    await expect(otherPage.getByRole("heading", { name: "Account", level: 1 })).toBeVisible();
+test.describe("sign out everywhere", () => {
+  // The revoked refresh token: when this browser's Firebase SDK next refreshes it, the Auth
+  // emulator answers 400, which Chromium reports. When that happens depends on timing.
+  test.use({ expectedConsoleErrors: [BAD_REQUEST_RESPONSE] });
 
-    await page.goto("/account");
-    await page.locator(HYDRATED_PAGE).waitFor({ state: "attached" });
-    await page.getByRole("button", { name: "Sign out everywhere" }).click();
-    await expect(page).toHaveURL(/\/login$/);
-    await expect(page.getByRole("link", { name: "Sign In" })).toBeVisible();
+  test("sign out everywhere ends the session of another browser", async ({
+    page,
+    browser,
+    baseURL,
+    signedInUser,
+  }) => {
+    const other = await browser.newContext();
+    try {
+      await signInBrowser(other, baseURL!, signedInUser);
+      const otherPage = await other.newPage();
+      await otherPage.goto("/account");
+      await expect(otherPage.getByRole("heading", { name: "Account", level: 1 })).toBeVisible();
 
-    await otherPage.goto("/account");
-    await expect(otherPage).toHaveURL(/\/login$/);
-    // The old cookie opens nothing.
-    const old = await fetch(`${baseURL}/account`, {
-      headers: { cookie: signedInUser.cookie },
-      redirect: "manual",
-    });
-    expect(old.status).toBe(302);
-  } finally {
-    await other.close();
-  }
+      await page.goto("/account");
+      await page.locator(HYDRATED_PAGE).waitFor({ state: "attached" });
+      await page.getByRole("button", { name: "Sign out everywhere" }).click();
+      await expect(page).toHaveURL(/\/login$/);
+      await expect(page.getByRole("link", { name: "Sign In" })).toBeVisible();
+
+      await otherPage.goto("/account");
+      await expect(otherPage).toHaveURL(/\/login$/);
+      // The old cookie opens nothing.
+      const old = await fetch(`${baseURL}/account`, {
+        headers: { cookie: signedInUser.cookie },
+        redirect: "manual",
+      });
+      expect(old.status).toBe(302);
+    } finally {
+      await other.close();
+    }
+  });
 });
 
 test.describe("deletion", () => {

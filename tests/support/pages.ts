@@ -11,6 +11,7 @@ export const PUBLIC_PAGES = [
   { path: "/dpa", heading: "Data Processing Addendum", text: "Processor" },
   { path: "/security", heading: "Security", text: "Report a vulnerability" },
   { path: "/subprocessors", heading: "Sub-processors", text: "Who processes data for us" },
+  { path: "/privacy-request", heading: "Privacy request", text: "What are you asking for?" },
   { path: "/waitlist", heading: "Join the Waitlist", text: "Request Access" },
 ] as const;
 
