@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { deletionProofProblem, entryForExport } from "#server/account.ts";
+import { deletionProofProblem } from "#server/account.ts";
+import { entryForExport } from "#server/privacy/data-held.ts";
 
 describe("deletionProofProblem", () => {
   const now = 1_800_000_000;

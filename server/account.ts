@@ -9,6 +9,7 @@ import type { Db } from "#db/client.ts";
 import { sessions, waitlistEntries } from "#db/schema.ts";
 import { TokenRefused, type Accounts, type VerifiedToken } from "#server/firebase-admin.ts";
 import type { SessionStore } from "#server/session-store.ts";
+import { heldUnderAddress } from "#server/privacy/data-held.ts";
 import { eraseEntry } from "#server/waitlist/erasure.ts";
 import type { AccountDataExport, AccountPort } from "#src/lib/account.ts";
 
@@ -31,20 +32,6 @@ export function deletionProofProblem(
   return null;
 }
 
-/** A waitlist row as its owner downloads it: every column, times in ISO 8601. */
-export function entryForExport(
-  row: Record<string, unknown>,
-): Record<string, string | number | null> {
-  const out: Record<string, string | number | null> = {};
-  for (const [key, value] of Object.entries(row)) {
-    if (value instanceof Date) out[key] = value.toISOString();
-    else if (typeof value === "string" || typeof value === "number" || value === null)
-      out[key] = value;
-    else out[key] = JSON.stringify(value);
-  }
-  return out;
-}
-
 type AccountServiceDeps = {
   db: Db;
   accounts: Pick<Accounts, "details" | "revokeRefreshTokens" | "deleteAccount" | "verifyIdToken">;
@@ -58,16 +45,6 @@ export function createAccountService({
   store,
   log,
 }: AccountServiceDeps): AccountPort {
-  /** The entry whose address is this verified email, whatever its case. */
-  async function entryOf(email: string) {
-    const [row] = await db
-      .select()
-      .from(waitlistEntries)
-      .where(sql`lower(${waitlistEntries.email}) = lower(${email})`)
-      .limit(1);
-    return row ?? null;
-  }
-
   return {
     async overview(uid) {
       const details = await accounts.details(uid);
@@ -80,8 +57,9 @@ export function createAccountService({
       const details = await accounts.details(uid);
       if (!details) return null;
       const rows = await store.listForAccount(uid);
-      // An unverified address may be someone else's: its entry is not this person's to read.
-      const entry = details.emailVerified && details.email ? await entryOf(details.email) : null;
+      // An unverified address may be someone else's: what is held under it is not this person's.
+      const held =
+        details.emailVerified && details.email ? await heldUnderAddress(db, details.email) : null;
       return {
         exportedAt: new Date().toISOString(),
         account: details,
@@ -92,7 +70,10 @@ export function createAccountService({
           endedAt: row.endedAt?.toISOString() ?? null,
           userAgent: row.userAgent,
         })),
-        waitlistEntry: entry ? entryForExport(entry) : null,
+        waitlistEntry: held?.waitlistEntry ?? null,
+        subprocessorSubscription: held?.subprocessorSubscription ?? null,
+        privacyRequests: held?.privacyRequests ?? [],
+        auditEntries: held?.auditEntries ?? [],
       };
     },
 

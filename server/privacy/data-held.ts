@@ -4,40 +4,40 @@
  * account with its sessions, and the privacy requests made for the address. The file is JSON; the
  * mail's body is the same data in sentences (`summarizeDataHeld`).
  */
-import { desc, eq, or, sql, type AnyColumn } from "drizzle-orm";
+import { desc, eq, inArray, or, sql, type AnyColumn } from "drizzle-orm";
 import type { Db } from "#db/client.ts";
-import { privacyRequests, sessions, subprocessorSubscribers, waitlistEntries } from "#db/schema.ts";
-import { entryForExport } from "#server/account.ts";
+import {
+  adminAuditLog,
+  privacyRequests,
+  sessions,
+  subprocessorSubscribers,
+  waitlistEntries,
+} from "#db/schema.ts";
 import type { Accounts } from "#server/firebase-admin.ts";
 import { SITE } from "#src/content/site.ts";
 
 type Row = Record<string, string | number | null>;
 
-export type DataHeld = {
-  /** The address the request named. */
-  email: string;
-  /** ISO 8601. */
-  gatheredAt: string;
-  waitlistEntry: Row | null;
-  subprocessorSubscription: Row | null;
-  account: {
-    emailVerified: boolean;
-    createdAt: string | null;
-    lastSignInAt: string | null;
-    sessions: Row[];
-  } | null;
-  privacyRequests: Row[];
-};
+/** A row as its owner downloads it: every column, times in ISO 8601. */
+export function entryForExport(row: Record<string, unknown>): Row {
+  const out: Row = {};
+  for (const [key, value] of Object.entries(row)) {
+    if (value instanceof Date) out[key] = value.toISOString();
+    else if (typeof value === "string" || typeof value === "number" || value === null)
+      out[key] = value;
+    else out[key] = JSON.stringify(value);
+  }
+  return out;
+}
 
-/** Gathers what is held under `email`; throws when the database or Firebase cannot be read. */
-export async function gatherDataHeld(
-  db: Db,
-  accounts: Pick<Accounts, "findByEmail" | "details">,
-  email: string,
-): Promise<DataHeld> {
+/**
+ * What this database holds under an address, apart from an account's sessions: the waitlist
+ * entry, the subscription, the privacy requests, and the audit log's rows about the entry and the
+ * requests (which name them by number only). Both "Download my data" on /account and a confirmed
+ * access request give it.
+ */
+export async function heldUnderAddress(db: Db, email: string) {
   const sameAddress = (column: AnyColumn) => sql`lower(${column}) = lower(${email})`;
-  const uid = await accounts.findByEmail(email);
-  const details = uid ? await accounts.details(uid) : null;
   const [entry] = await db.select().from(waitlistEntries).where(sameAddress(waitlistEntries.email));
   const [subscriber] = await db
     .select({
@@ -48,6 +48,74 @@ export async function gatherDataHeld(
     })
     .from(subprocessorSubscribers)
     .where(sameAddress(subprocessorSubscribers.email));
+  const requests = await db
+    .select({
+      id: privacyRequests.id,
+      kind: privacyRequests.kind,
+      state: privacyRequests.state,
+      name: privacyRequests.name,
+      details: privacyRequests.details,
+      createdAt: privacyRequests.createdAt,
+      confirmedAt: privacyRequests.confirmedAt,
+      dueAt: privacyRequests.dueAt,
+    })
+    .from(privacyRequests)
+    .where(sameAddress(privacyRequests.email))
+    .orderBy(privacyRequests.id);
+  const about = [
+    ...(entry ? [eq(adminAuditLog.entryId, entry.id)] : []),
+    ...(requests.length > 0
+      ? [
+          inArray(
+            adminAuditLog.requestId,
+            requests.map((r) => r.id),
+          ),
+        ]
+      : []),
+  ];
+  const audit =
+    about.length === 0
+      ? []
+      : await db
+          .select({
+            at: adminAuditLog.at,
+            action: adminAuditLog.action,
+            entryId: adminAuditLog.entryId,
+            requestId: adminAuditLog.requestId,
+            outcome: adminAuditLog.outcome,
+          })
+          .from(adminAuditLog)
+          .where(or(...about))
+          .orderBy(adminAuditLog.id);
+  return {
+    waitlistEntry: entry ? entryForExport(entry) : null,
+    subprocessorSubscription: subscriber ? entryForExport(subscriber) : null,
+    privacyRequests: requests.map(entryForExport),
+    auditEntries: audit.map(entryForExport),
+  };
+}
+
+export type DataHeld = {
+  /** The address the request named. */
+  email: string;
+  /** ISO 8601. */
+  gatheredAt: string;
+  account: {
+    emailVerified: boolean;
+    createdAt: string | null;
+    lastSignInAt: string | null;
+    sessions: Row[];
+  } | null;
+} & Awaited<ReturnType<typeof heldUnderAddress>>;
+
+/** Gathers what is held under `email`; throws when the database or Firebase cannot be read. */
+export async function gatherDataHeld(
+  db: Db,
+  accounts: Pick<Accounts, "findByEmail" | "details">,
+  email: string,
+): Promise<DataHeld> {
+  const uid = await accounts.findByEmail(email);
+  const details = uid ? await accounts.details(uid) : null;
   const sessionRows =
     uid === null
       ? []
@@ -62,25 +130,9 @@ export async function gatherDataHeld(
           .from(sessions)
           .where(or(eq(sessions.uid, uid), sql`lower(${sessions.email}) = lower(${email})`))
           .orderBy(desc(sessions.createdAt));
-  const requests = await db
-    .select({
-      id: privacyRequests.id,
-      kind: privacyRequests.kind,
-      state: privacyRequests.state,
-      name: privacyRequests.name,
-      details: privacyRequests.details,
-      createdAt: privacyRequests.createdAt,
-      confirmedAt: privacyRequests.confirmedAt,
-      dueAt: privacyRequests.dueAt,
-    })
-    .from(privacyRequests)
-    .where(sql`lower(${privacyRequests.email}) = lower(${email})`)
-    .orderBy(privacyRequests.id);
   return {
     email,
     gatheredAt: new Date().toISOString(),
-    waitlistEntry: entry ? entryForExport(entry) : null,
-    subprocessorSubscription: subscriber ? entryForExport(subscriber) : null,
     account: details
       ? {
           emailVerified: details.emailVerified,
@@ -89,7 +141,7 @@ export async function gatherDataHeld(
           sessions: sessionRows.map(entryForExport),
         }
       : null,
-    privacyRequests: requests.map(entryForExport),
+    ...(await heldUnderAddress(db, email)),
   };
 }
 

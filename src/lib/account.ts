@@ -22,8 +22,16 @@ export type AccountDataExport = {
     userAgent: string | null;
   }[];
   /** The waitlist entry of the account's email, when that email is verified. */
-  waitlistEntry: Record<string, string | number | null> | null;
+  waitlistEntry: Row | null;
+  /** The subscription to sub-processor changes of that email, when it is verified. */
+  subprocessorSubscription: Row | null;
+  /** The privacy requests made for that email, while they are being handled. */
+  privacyRequests: Row[];
+  /** The audit log's rows about the waitlist entry and those requests (by number). */
+  auditEntries: Row[];
 };
+
+type Row = Record<string, string | number | null>;
 
 type DeleteAccountResult =
   | { kind: "deleted" }

@@ -90,12 +90,18 @@ test("no axe violations at 1280 and 375 px", async ({ page, signedInUser }) => {
   }
 });
 
-test("download my data: a JSON attachment with the account, its sessions and its waitlist entry", async ({
+test("download my data: a JSON attachment with the account, its sessions, its waitlist entry and its subscription", async ({
   page,
   baseURL,
   signedInUser,
 }) => {
   await joinWaitlist(baseURL!, signedInUser);
+  const subscribed = await fetch(`${baseURL}/subprocessors`, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ email: signedInUser.email }),
+  });
+  expect(subscribed.status).toBe(202);
   await page.goto("/account");
   await page.locator(HYDRATED_PAGE).waitFor({ state: "attached" });
   const downloading = page.waitForEvent("download");
@@ -106,6 +112,9 @@ test("download my data: a JSON attachment with the account, its sessions and its
     account: { email: string; emailVerified: boolean; createdAt: string };
     sessions: Record<string, unknown>[];
     waitlistEntry: Record<string, unknown> | null;
+    subprocessorSubscription: Record<string, unknown> | null;
+    privacyRequests: unknown[];
+    auditEntries: unknown[];
   };
   expect(held.account).toMatchObject({ email: signedInUser.email, emailVerified: true });
   expect(Date.parse(held.account.createdAt)).not.toBeNaN();
@@ -122,6 +131,12 @@ test("download my data: a JSON attachment with the account, its sessions and its
     message: "Month-end close",
     state: "waiting",
   });
+  expect(held.subprocessorSubscription).toMatchObject({
+    email: signedInUser.email,
+    state: "waiting",
+  });
+  expect(held.privacyRequests).toEqual([]);
+  expect(held.auditEntries).toEqual([]);
   expect(JSON.stringify(held)).not.toContain(signedInUser.cookie.split("=")[1]!.split(".")[0]!);
 
   const answer = await page.request.post("/account/data", {
