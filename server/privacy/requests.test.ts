@@ -111,6 +111,18 @@ describe("the form's fields", () => {
       details: " ",
     });
     expect(correction.ok).toBe(false);
+    // PostgreSQL cannot store a NUL: refused with the field's sentence, never a failed insert.
+    expect(
+      parsePrivacyRequest({
+        email: "a@b.co",
+        name: "A\u0000B",
+        kind: "access",
+        details: "x\u0007",
+      }),
+    ).toMatchObject({
+      ok: false,
+      errors: { name: expect.any(String) as string, details: expect.any(String) as string },
+    });
     expect(
       parsePrivacyRequest({ email: " a@b.co ", name: "A", kind: "deletion", details: "" }),
     ).toEqual({ ok: true, email: "a@b.co", name: "A", kind: "deletion", details: "" });

@@ -35,6 +35,7 @@ import { eraseEntry } from "#server/waitlist/erasure.ts";
 import { hitRateLimit } from "#server/waitlist/rate-limit.ts";
 import { hashToken, isWellFormedToken, newToken } from "#server/waitlist/tokens.ts";
 import { SECURITY_FACTS } from "#src/content/security-facts.ts";
+import { CONTROL_CHARACTER } from "#src/lib/form-text.ts";
 import {
   PRIVACY_LINK_DAYS,
   PRIVACY_REQUEST_KINDS,
@@ -62,9 +63,9 @@ const PRIVACY_MAIL = "privacy-%";
 
 const MESSAGES: Record<PrivacyRequestField, string> = {
   email: "Enter the email address the request is about, such as name@yourfirm.com.",
-  name: `Enter your name (at most ${MAX.name} characters).`,
+  name: `Enter your name, in at most ${MAX.name} characters of plain text.`,
   kind: "Choose what you are asking for: a copy of your data, its deletion, or a correction.",
-  details: `Say what should be corrected (at most ${MAX.details} characters).`,
+  details: `For a correction, say what should be corrected; at most ${MAX.details} characters of plain text.`,
 };
 
 const EmailSchema = z.email().max(254);
@@ -83,10 +84,15 @@ export function parsePrivacyRequest(input: {
   const name = input.name.trim();
   const details = input.details.trim();
   if (!EmailSchema.safeParse(email).success) errors.email = MESSAGES.email;
-  if (name === "" || name.length > MAX.name) errors.name = MESSAGES.name;
+  if (name === "" || name.length > MAX.name || CONTROL_CHARACTER.test(name))
+    errors.name = MESSAGES.name;
   const kind = PRIVACY_REQUEST_KINDS.find((k) => k === input.kind);
   if (!kind) errors.kind = MESSAGES.kind;
-  if (details.length > MAX.details || (kind === "correction" && details === ""))
+  if (
+    details.length > MAX.details ||
+    CONTROL_CHARACTER.test(details) ||
+    (kind === "correction" && details === "")
+  )
     errors.details = MESSAGES.details;
   if (!kind || Object.keys(errors).length > 0) return { ok: false, errors };
   return { ok: true, email, name, kind, details };

@@ -3,6 +3,7 @@
  * (the authority). Imports nothing from Node.
  */
 import { z } from "zod";
+import { CONTROL_CHARACTER } from "#src/lib/form-text.ts";
 
 // zod would probe for eval to compile faster parsers; the site's CSP forbids eval, so don't ask.
 z.config({ jitless: true });
@@ -15,9 +16,6 @@ export const WAITLIST_LIMITS = {
   attribution: 500,
 } as const;
 
-/** Control characters a person does not type; PostgreSQL cannot store NUL at all. */
-// eslint-disable-next-line no-control-regex -- finding control characters is the point here
-const CONTROL_CHARACTER = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
 const CONTROL_CHARACTERS = new RegExp(CONTROL_CHARACTER.source, "g");
 
 /**
