@@ -53,7 +53,7 @@ export function AuthSlot() {
   }
 
   return (
-    <div className="flex items-center gap-1 sm:gap-2">
+    <div data-signed-in="" className="flex items-center gap-1 sm:gap-2">
       <Button asChild variant="ghost" size="sm">
         <Link to="/account">Account</Link>
       </Button>

@@ -56,7 +56,7 @@ function CompleteForm({ request }: { request: OpenPrivacyRequest }) {
         required
         maxLength={2000}
         rows={3}
-        className="block w-full min-w-64 rounded-md border border-rule bg-white px-3 py-2 text-sm"
+        className="block w-full rounded-md border border-rule bg-white px-3 py-2 text-sm"
       />
       <Button type="submit" size="sm" disabled={busy}>
         {busy ? "Saving..." : `Mark request ${request.id} done`}
@@ -112,31 +112,30 @@ export function AdminPrivacyView({
       <h2 className="mt-6 font-serif text-2xl font-semibold tracking-tight">Open requests</h2>
       <TableRegion
         label="Open privacy requests"
-        headings={["Request", "Kind", "Requester", "Details", "Asked (UTC)", "Deadline", "Answer"]}
+        headings={["Request", "Kind", "Requester", "Details", "Deadline (UTC)", "Answer"]}
         empty="No request is waiting for an answer."
-        minWidth="min-w-[72rem]"
+        minWidth="min-w-[60rem]"
       >
         {overview.open.map((request) => (
           <tr key={request.id} className="border-t border-rule align-top">
             <td className={`${CELL} tabular-nums`}>{request.id}</td>
             <td className={CELL}>{KIND[request.kind]}</td>
-            <td className={`${CELL} break-all`}>
+            <td className={`${CELL} min-w-48 [overflow-wrap:anywhere]`}>
               {request.name}
               <br />
               <span className="text-ink-soft">{request.email}</span>
             </td>
-            <td className={`${CELL} max-w-72 whitespace-pre-wrap`}>{request.details || "-"}</td>
-            <td className={`${CELL} whitespace-nowrap tabular-nums`}>
-              {formatDateTime(request.createdAt)}
-            </td>
+            <td className={`${CELL} min-w-48 whitespace-pre-wrap`}>{request.details || "-"}</td>
             <td className={`${CELL} whitespace-nowrap tabular-nums`}>
               {formatDateTime(request.dueAt)}
               <br />
               <span className={Date.parse(request.dueAt) < now ? "font-semibold text-danger" : ""}>
                 {deadlineText(request.dueAt, now)}
               </span>
+              <br />
+              <span className="text-ink-soft">Asked {formatDateTime(request.createdAt)}</span>
             </td>
-            <td className={CELL}>
+            <td className={`${CELL} w-72`}>
               <CompleteForm request={request} />
             </td>
           </tr>

@@ -11,14 +11,16 @@ import { Container } from "#src/ui/container.tsx";
  */
 export function SiteHeader({ authSlot }: { authSlot: ReactNode }) {
   return (
-    <header className="fixed inset-x-0 top-0 z-40 border-b border-rule/80 bg-paper/95">
+    <header className="group fixed inset-x-0 top-0 z-40 border-b border-rule/80 bg-paper/95">
       <Container className="flex h-16 items-center justify-between gap-2 sm:gap-3">
         <Link
           to="/"
           className="flex min-h-11 items-center gap-2 rounded-md font-serif text-[1.2rem] font-semibold tracking-tight sm:gap-2.5 sm:text-[1.35rem]"
         >
           <BrandMark className="size-7" />
-          {SITE.name}
+          {/* A phone has no room for the name beside Account, Sign Out and Waitlist: signed in,
+              the mark stands alone there and the name is read, not shown. */}
+          <span className="max-sm:group-has-[[data-signed-in]]:sr-only">{SITE.name}</span>
           <span className="sr-only">, home</span>
         </Link>
         <nav aria-label="Account" className="flex items-center gap-1 sm:gap-3">
