@@ -1,10 +1,12 @@
 /**
  * What every page behind a link in a mail shares (decision 023): opening the link only reads and
  * shows one button (mail scanners open every link); the button's POST, or a mail client's one-click
- * unsubscribe (RFC 8058), acts. The waitlist's pages and the sub-processor subscription's use it.
+ * unsubscribe (RFC 8058), acts. The waitlist's pages, the sub-processor subscription's and the
+ * privacy request's use it.
  */
-import type { MetaDescriptor } from "react-router";
+import { data, type AppLoadContext, type MetaDescriptor } from "react-router";
 import { formText } from "#src/lib/form-text.ts";
+import { failure } from "#src/lib/http-errors.ts";
 import { pageMeta } from "#src/lib/meta.ts";
 
 /** The answer depends on the token: never kept by any cache. */
@@ -27,4 +29,36 @@ export function mailLinkMeta(
     // `Origin: null` with the button's POST, which the cross-site guard rightly refuses.
     { name: "referrer", content: "same-origin" },
   ];
+}
+
+/**
+ * A link that worked once or never did: the page says so. Opening it answers 200: after the
+ * button's POST, React Router runs the loader again (the token is used by then) and the response
+ * takes the higher status of the two, which would turn a success into a 410. The POST of a used
+ * link answers 410 Gone.
+ */
+export function goneLink(status: 200 | 410) {
+  return data({ kind: "gone" as const }, { status, headers: MAIL_LINK_HEADERS });
+}
+
+/**
+ * The loader of a link's page. Reads only (a scanner's GET must change nothing): `check` says
+ * whose link it is while it works; the page then shows its one button, carrying the token.
+ * `unavailable` is the sentence of the 503 when the check cannot be made.
+ */
+export async function readMailLink<Live extends object>(
+  request: Request,
+  context: AppLoadContext,
+  check: (token: string) => Promise<Live | null>,
+  unavailable: string,
+) {
+  const token = mailLinkToken(request);
+  let live: Live | null;
+  try {
+    live = await check(token);
+  } catch {
+    throw failure(context, unavailable);
+  }
+  if (!live) return goneLink(200);
+  return data({ kind: "ask" as const, ...live, token }, { headers: MAIL_LINK_HEADERS });
 }

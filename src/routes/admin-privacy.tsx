@@ -32,8 +32,9 @@ export async function loader({ context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const admin = await requireAdmin(context, "This account may not answer privacy requests.");
   const form = await request.formData();
-  const id = Number(formText(form, "id"));
-  if (!Number.isSafeInteger(id) || id <= 0)
+  const asked = formText(form, "id");
+  const id = /^[1-9]\d{0,14}$/.test(asked) ? Number(asked) : 0;
+  if (id === 0)
     return data<CompleteReply>({ ok: false, message: "No such request." }, { status: 400 });
   const result = await context.privacyRequests.complete(id, formText(form, "note"), {
     adminEmail: admin.email,

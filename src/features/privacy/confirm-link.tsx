@@ -8,7 +8,7 @@ import { data, type AppLoadContext } from "react-router";
 import { formatDate, type IsoDate } from "#src/content/dates.ts";
 import { SITE } from "#src/content/site.ts";
 import { failure } from "#src/lib/http-errors.ts";
-import { MAIL_LINK_HEADERS, mailLinkToken } from "#src/lib/mail-link.ts";
+import { goneLink, MAIL_LINK_HEADERS, mailLinkToken, readMailLink } from "#src/lib/mail-link.ts";
 import type { PrivacyRequestKind } from "#src/lib/privacy-requests.ts";
 import { MailLinkCard } from "#src/ui/mail-link-card.tsx";
 
@@ -47,21 +47,14 @@ const DONE: Record<Exclude<PrivacyRequestKind, "correction">, { title: string; t
 const UNAVAILABLE = "Privacy requests are unavailable for a moment. Please try again in a minute.";
 const BACK = { to: "/privacy-request", label: "Make another request" };
 
-/** 200 when opened (see src/features/waitlist/mail-link.tsx on why), 410 when pressed. */
-const gone = (status: 200 | 410) =>
-  data<ConfirmLinkView>({ kind: "gone" }, { status, headers: MAIL_LINK_HEADERS });
-
 /** Reads only: which request this is and whose, never a change (a scanner's GET changes nothing). */
-export async function loadConfirmLink(request: Request, context: AppLoadContext) {
-  const token = mailLinkToken(request);
-  let live: Awaited<ReturnType<AppLoadContext["privacyRequests"]["checkLink"]>>;
-  try {
-    live = await context.privacyRequests.checkLink(token);
-  } catch {
-    throw failure(context, UNAVAILABLE);
-  }
-  if (!live) return gone(200);
-  return data<ConfirmLinkView>({ kind: "ask", ...live, token }, { headers: MAIL_LINK_HEADERS });
+export function loadConfirmLink(request: Request, context: AppLoadContext) {
+  return readMailLink(
+    request,
+    context,
+    (token) => context.privacyRequests.checkLink(token),
+    UNAVAILABLE,
+  );
 }
 
 /** The one POST that acts: the page's button. */
@@ -77,7 +70,7 @@ export async function actOnConfirmLink(request: Request, context: AppLoadContext
     case "open":
       return data<ConfirmLinkView>(result, { headers: MAIL_LINK_HEADERS });
     case "gone":
-      return gone(410);
+      return goneLink(410);
     case "unavailable":
       throw failure(context, UNAVAILABLE);
   }

@@ -7,7 +7,13 @@
 import { data, type AppLoadContext } from "react-router";
 import { SITE } from "#src/content/site.ts";
 import { failure } from "#src/lib/http-errors.ts";
-import { MAIL_LINK_HEADERS, mailLinkMeta, mailLinkToken } from "#src/lib/mail-link.ts";
+import {
+  goneLink,
+  MAIL_LINK_HEADERS,
+  mailLinkMeta,
+  mailLinkToken,
+  readMailLink,
+} from "#src/lib/mail-link.ts";
 import type { pageMeta } from "#src/lib/meta.ts";
 import type {
   SubscriptionLinkPurpose,
@@ -46,27 +52,17 @@ export function subscriptionLinkMeta(
   });
 }
 
-/** 200 when opened (see src/features/waitlist/mail-link.tsx on why), 410 when pressed. */
-const gone = (status: 200 | 410) =>
-  data<SubscriptionLinkView>({ kind: "gone" }, { status, headers: MAIL_LINK_HEADERS });
-
 /** Reads only: whose link this is, never a change (a scanner's GET must change nothing). */
-export async function loadSubscriptionLink(
+export function loadSubscriptionLink(
   purpose: SubscriptionLinkPurpose,
   request: Request,
   context: AppLoadContext,
 ) {
-  const token = mailLinkToken(request);
-  let live: { maskedEmail: string } | null;
-  try {
-    live = await context.subprocessors.checkLink(purpose, token);
-  } catch {
-    throw failure(context, UNAVAILABLE);
-  }
-  if (!live) return gone(200);
-  return data<SubscriptionLinkView>(
-    { kind: "ask", maskedEmail: live.maskedEmail, token },
-    { headers: MAIL_LINK_HEADERS },
+  return readMailLink(
+    request,
+    context,
+    (token) => context.subprocessors.checkLink(purpose, token),
+    UNAVAILABLE,
   );
 }
 
@@ -76,7 +72,7 @@ function reply(result: SubscriptionLinkResult, context: { requestId: string }) {
     case "unsubscribed":
       return data<SubscriptionLinkView>({ kind: result.kind }, { headers: MAIL_LINK_HEADERS });
     case "gone":
-      return gone(410);
+      return goneLink(410);
     case "unavailable":
       throw failure(context, UNAVAILABLE);
   }

@@ -10,9 +10,11 @@ import { SITE } from "#src/content/site.ts";
 import type { LinkPurpose, LinkResult } from "#src/features/waitlist/types.ts";
 import { failure } from "#src/lib/http-errors.ts";
 import {
+  goneLink,
   MAIL_LINK_HEADERS,
   mailLinkMeta as linkPageMeta,
   mailLinkToken,
+  readMailLink,
 } from "#src/lib/mail-link.ts";
 import type { pageMeta } from "#src/lib/meta.ts";
 import { MailLinkCard } from "#src/ui/mail-link-card.tsx";
@@ -44,35 +46,15 @@ export function mailLinkMeta(purpose: LinkPurpose, args: Parameters<typeof pageM
   });
 }
 
-/**
- * A link that worked once or never did: the page says so and links to the waitlist. Opening it
- * answers 200: after the button's POST, React Router runs the loader again (the token is used by
- * then) and the response takes the higher status of the two, which would turn "confirmed" into a
- * 410. The POST of a used link answers 410 Gone.
- */
-const gone = (status: 200 | 410) =>
-  data<MailLinkView>({ kind: "gone" }, { status, headers: MAIL_LINK_HEADERS });
+const UNAVAILABLE = "The waitlist is unavailable for a moment. Please try again in a minute.";
 
 /** Reads only: whose link this is, never a change (a scanner's GET must change nothing). */
-export async function loadMailLink(
-  purpose: LinkPurpose,
-  request: Request,
-  context: AppLoadContext,
-) {
-  const token = mailLinkToken(request);
-  let live: { maskedEmail: string } | null;
-  try {
-    live = await context.waitlist.checkLink(purpose, token);
-  } catch {
-    throw failure(
-      context,
-      "The waitlist is unavailable for a moment. Please try again in a minute.",
-    );
-  }
-  if (!live) return gone(200);
-  return data<MailLinkView>(
-    { kind: "ask", maskedEmail: live.maskedEmail, token },
-    { headers: MAIL_LINK_HEADERS },
+export function loadMailLink(purpose: LinkPurpose, request: Request, context: AppLoadContext) {
+  return readMailLink(
+    request,
+    context,
+    (token) => context.waitlist.checkLink(purpose, token),
+    UNAVAILABLE,
   );
 }
 
@@ -83,12 +65,9 @@ function mailLinkReply(result: LinkResult, context: { requestId: string }) {
     case "removed":
       return data<MailLinkView>({ kind: result.kind }, { headers: MAIL_LINK_HEADERS });
     case "gone":
-      return gone(410);
+      return goneLink(410);
     case "unavailable":
-      throw failure(
-        context,
-        "The waitlist is unavailable for a moment. Please try again in a minute.",
-      );
+      throw failure(context, UNAVAILABLE);
   }
 }
 
