@@ -125,6 +125,7 @@ test("a restored backup holds every row value for value, with the schema and seq
       admin_audit_log: 0,
       outbox: 2,
       page_views: 0,
+      privacy_requests: 0,
       rate_limit_windows: 1,
       schema_migrations: (await knownMigrations()).length,
       sessions: 1,

@@ -68,7 +68,7 @@ test("a backup of a stopped site says what it wrote, restores into an empty DATA
     ),
   );
   expect(rows).toBe(
-    "Rows: admin_audit_log 0, outbox 2, page_views 0, rate_limit_windows 0, sessions 1, subprocessor_subscribers 0, subprocessor_tokens 0, waitlist_entries 2, waitlist_tokens 0.",
+    "Rows: admin_audit_log 0, outbox 2, page_views 0, privacy_requests 0, rate_limit_windows 0, sessions 1, subprocessor_subscribers 0, subprocessor_tokens 0, waitlist_entries 2, waitlist_tokens 0.",
   );
   expect(statSync(backup).mode & 0o777).toBe(0o600);
   expect(readdirSync(work).filter((name) => name.includes(".partial"))).toEqual([]);
@@ -84,7 +84,7 @@ test("a backup of a stopped site says what it wrote, restores into an empty DATA
     ),
   );
   expect(lines.slice(1)).toEqual([
-    "Every row the backup counted is there: admin_audit_log 0, outbox 2, page_views 0, rate_limit_windows 0, sessions 1, subprocessor_subscribers 0, subprocessor_tokens 0, waitlist_entries 2, waitlist_tokens 0.",
+    "Every row the backup counted is there: admin_audit_log 0, outbox 2, page_views 0, privacy_requests 0, rate_limit_windows 0, sessions 1, subprocessor_subscribers 0, subprocessor_tokens 0, waitlist_entries 2, waitlist_tokens 0.",
     "Start the site on it as usual (npm start); it applies any newer migrations.",
   ]);
   expect(readdirSync(restoredDir)).toEqual(["pglite"]);
@@ -99,7 +99,7 @@ test("a backup named .gz is gzip-compressed and restores the same", async () => 
   const restored = await runCommand("restore", [gz], { DATA_DIR: path.join(work, "from-gz") });
   expect(restored.code).toBe(0);
   expect(restored.stdout).toContain(
-    "Every row the backup counted is there: admin_audit_log 0, outbox 2, page_views 0, rate_limit_windows 0, sessions 1, subprocessor_subscribers 0, subprocessor_tokens 0, waitlist_entries 2, waitlist_tokens 0.",
+    "Every row the backup counted is there: admin_audit_log 0, outbox 2, page_views 0, privacy_requests 0, rate_limit_windows 0, sessions 1, subprocessor_subscribers 0, subprocessor_tokens 0, waitlist_entries 2, waitlist_tokens 0.",
   );
 });
 
