@@ -74,7 +74,14 @@ export async function openServices(
   });
   // Privacy requests: a confirmed copy or deletion is carried out at once, and the sweep retries
   // what could not be and closes requests never confirmed (decision 030).
-  const privacyRequests = createPrivacyRequests({ db: database.db, env, log, accounts });
+  const sessionStore = createSessionStore(database.db);
+  const privacyRequests = createPrivacyRequests({
+    db: database.db,
+    env,
+    log,
+    accounts,
+    store: sessionStore,
+  });
   privacyRequests.onEnqueued(() => outbox.wake());
   privacyRequests.start();
   const pageViews = env.pageViews
@@ -85,7 +92,6 @@ export async function openServices(
         onCount: () => metrics.pageViews.inc(),
       })
     : undefined;
-  const sessionStore = createSessionStore(database.db);
   return {
     database,
     waitlist,

@@ -83,6 +83,7 @@ beforeAll(async () => {
         env: deps.env,
         log,
         accounts: deps.accounts,
+        store: deps.store,
       }),
       deliveries: createDeliveries(database().db),
       dashboard: createDashboard(database().db),

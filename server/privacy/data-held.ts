@@ -4,16 +4,16 @@
  * account with its sessions, and the privacy requests made for the address. The file is JSON; the
  * mail's body is the same data in sentences (`summarizeDataHeld`).
  */
-import { desc, eq, inArray, or, sql, type AnyColumn } from "drizzle-orm";
+import { eq, inArray, or, sql, type AnyColumn } from "drizzle-orm";
 import type { Db } from "#db/client.ts";
 import {
   adminAuditLog,
   privacyRequests,
-  sessions,
   subprocessorSubscribers,
   waitlistEntries,
 } from "#db/schema.ts";
 import type { Accounts } from "#server/firebase-admin.ts";
+import type { SessionStore } from "#server/session-store.ts";
 import { SITE } from "#src/content/site.ts";
 
 type Row = Record<string, string | number | null>;
@@ -112,24 +112,12 @@ export type DataHeld = {
 export async function gatherDataHeld(
   db: Db,
   accounts: Pick<Accounts, "findByEmail" | "details">,
+  store: Pick<SessionStore, "listForAccount">,
   email: string,
 ): Promise<DataHeld> {
   const uid = await accounts.findByEmail(email);
   const details = uid ? await accounts.details(uid) : null;
-  const sessionRows =
-    uid === null
-      ? []
-      : await db
-          .select({
-            createdAt: sessions.createdAt,
-            lastSeenAt: sessions.accountCheckedAt,
-            expiresAt: sessions.expiresAt,
-            endedAt: sessions.revokedAt,
-            userAgent: sessions.userAgent,
-          })
-          .from(sessions)
-          .where(or(eq(sessions.uid, uid), sql`lower(${sessions.email}) = lower(${email})`))
-          .orderBy(desc(sessions.createdAt));
+  const sessionRows = uid === null ? [] : await store.listForAccount(uid);
   return {
     email,
     gatheredAt: new Date().toISOString(),

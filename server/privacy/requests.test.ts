@@ -12,6 +12,7 @@ import { startEmulatorFor, type StopEmulator } from "#server/auth-emulator.ts";
 import { parseEnv } from "#server/env.ts";
 import { createAccounts } from "#server/firebase-admin.ts";
 import { createPrivacyRequests, parsePrivacyRequest } from "#server/privacy/requests.ts";
+import { createSessionStore } from "#server/session-store.ts";
 import { createSubprocessorSubscriptions } from "#server/subprocessors/subscriptions.ts";
 import { createWaitlistService } from "#server/waitlist/service.ts";
 import { createVerifiedAccount } from "#tests/support/accounts.ts";
@@ -36,7 +37,13 @@ beforeAll(async () => {
 afterAll(() => stopEmulator());
 
 function service(accounts = createAccounts(env)) {
-  return createPrivacyRequests({ db: database().db, env, log, accounts });
+  return createPrivacyRequests({
+    db: database().db,
+    env,
+    log,
+    accounts,
+    store: createSessionStore(database().db),
+  });
 }
 
 type Mail = { key: string; subject: string; text: string; attachments?: { content: string }[] };

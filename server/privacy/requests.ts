@@ -22,6 +22,7 @@ import { outbox, privacyRequests, sessions, waitlistEntries } from "#db/schema.t
 import { recordAudit } from "#server/audit/audit-log.ts";
 import type { Env } from "#server/env.ts";
 import type { Accounts } from "#server/firebase-admin.ts";
+import type { SessionStore } from "#server/session-store.ts";
 import { maskEmail } from "#server/log-safety.ts";
 import {
   renderPrivacyAccess,
@@ -103,6 +104,7 @@ type Deps = {
   env: Env;
   log: FastifyBaseLogger;
   accounts: Pick<Accounts, "findByEmail" | "details" | "deleteAccount">;
+  store: Pick<SessionStore, "listForAccount">;
 };
 
 export type PrivacyRequests = PrivacyRequestsPort & {
@@ -121,7 +123,7 @@ export type PrivacyRequests = PrivacyRequestsPort & {
 
 type OpenRow = { id: number; kind: PrivacyRequestKind; email: string };
 
-export function createPrivacyRequests({ db, env, log, accounts }: Deps): PrivacyRequests {
+export function createPrivacyRequests({ db, env, log, accounts, store }: Deps): PrivacyRequests {
   const listeners: (() => void)[] = [];
   const enqueued = () => {
     for (const listener of listeners) listener();
@@ -189,7 +191,7 @@ export function createPrivacyRequests({ db, env, log, accounts }: Deps): Privacy
 
   /** An access request: the data gathered now, mailed with its file, the request completed. */
   async function fulfilAccess(request: OpenRow): Promise<boolean> {
-    const data = await gatherDataHeld(db, accounts, request.email);
+    const data = await gatherDataHeld(db, accounts, store, request.email);
     const mail = renderPrivacyAccess({ data, siteUrl: env.siteUrl });
     const done = await db.transaction(async (tx) => {
       if (!(await lockOpen(tx, request.id))) return false;

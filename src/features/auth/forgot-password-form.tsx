@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Link } from "react-router";
-import { EmailField } from "#src/features/auth/email-field.tsx";
+import { EmailField } from "#src/ui/email-field.tsx";
 import { AuthCard, NeedsJavaScript, standaloneTextLink } from "#src/features/auth/auth-card.tsx";
 import { authErrorNotice } from "#src/features/auth/auth-errors.ts";
 import { useAuth } from "#src/features/auth/auth-provider.tsx";

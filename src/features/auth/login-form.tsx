@@ -1,6 +1,6 @@
 import type { FormEvent } from "react";
 import { Link } from "react-router";
-import { EmailField } from "#src/features/auth/email-field.tsx";
+import { EmailField } from "#src/ui/email-field.tsx";
 import {
   AuthCard,
   NeedsJavaScript,

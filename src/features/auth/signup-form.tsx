@@ -1,6 +1,6 @@
 import type { FormEvent } from "react";
 import { Link } from "react-router";
-import { EmailField } from "#src/features/auth/email-field.tsx";
+import { EmailField } from "#src/ui/email-field.tsx";
 import { AuthCard, NeedsJavaScript, textLink } from "#src/features/auth/auth-card.tsx";
 import { useAuth } from "#src/features/auth/auth-provider.tsx";
 import { InvitationOnlyNotice } from "#src/features/auth/invitation-notice.tsx";
@@ -64,7 +64,11 @@ export function SignupForm({ invitation }: { invitation?: Invitation }) {
       <NeedsJavaScript />
       {notInvited ? <InvitationOnlyNotice alert /> : null}
       <form method="post" noValidate onSubmit={handleSubmit} className="space-y-5">
-        <EmailField error={errors.email} fixed={invitation?.email} />
+        <EmailField
+          error={errors.email}
+          fixed={invitation?.email}
+          hint={invitation ? "Your invitation is for this address." : undefined}
+        />
         <Field
           label="Password"
           hint={`Must be at least ${MIN_PASSWORD_LENGTH} characters long`}

@@ -11,6 +11,7 @@ import {
   type SubmitPrivacyRequestResult,
 } from "#src/lib/privacy-requests.ts";
 import { Button } from "#src/ui/button.tsx";
+import { EmailField } from "#src/ui/email-field.tsx";
 import { Field } from "#src/ui/field.tsx";
 
 export type PrivacyRequestReply =
@@ -143,23 +144,12 @@ export function PrivacyRequestForm({ reply }: { reply: PrivacyRequestReply | und
           </p>
         ) : null}
       </fieldset>
-      <Field
+      <EmailField
         label="Email address"
         hint="The address the request is about. The confirmation mail goes to it."
         error={errors.email}
-      >
-        {(props) => (
-          <input
-            {...props}
-            type="email"
-            name="email"
-            required
-            maxLength={254}
-            autoComplete="email"
-            defaultValue={values?.email}
-          />
-        )}
-      </Field>
+        defaultValue={values?.email}
+      />
       <Field label="Your name" error={errors.name}>
         {(props) => (
           <input

@@ -1,7 +1,7 @@
 import { data, Form, useNavigation } from "react-router";
 import type { SubscribeResult } from "#src/lib/subprocessor-subscriptions.ts";
 import { Button } from "#src/ui/button.tsx";
-import { Field } from "#src/ui/field.tsx";
+import { EmailField } from "#src/ui/email-field.tsx";
 
 /** What the page shows after a post: the same "check your inbox" for a new and a known address. */
 export type SubscribeReply =
@@ -62,23 +62,12 @@ export function SubscribeForm({ reply }: { reply: SubscribeReply | undefined }) 
           {reply.formError}
         </p>
       ) : null}
-      <Field
+      <EmailField
         label="Email address"
         hint="We mail you once per change. Every notice has a one-click unsubscribe link."
         error={reply?.fieldError}
-      >
-        {(props) => (
-          <input
-            {...props}
-            type="email"
-            name="email"
-            required
-            maxLength={254}
-            autoComplete="email"
-            defaultValue={reply?.email}
-          />
-        )}
-      </Field>
+        defaultValue={reply?.email}
+      />
       <Button type="submit" disabled={busy}>
         {busy ? "Subscribing..." : "Subscribe to changes"}
       </Button>

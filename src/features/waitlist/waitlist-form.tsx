@@ -10,6 +10,7 @@ import {
 import type { WaitlistReply } from "#src/features/waitlist/reply.ts";
 import { formText } from "#src/lib/form-text.ts";
 import { Button } from "#src/ui/button.tsx";
+import { EmailField } from "#src/ui/email-field.tsx";
 import { Field } from "#src/ui/field.tsx";
 import { useNotify } from "#src/ui/notices.tsx";
 
@@ -126,21 +127,7 @@ export function WaitlistForm({
           />
         )}
       </Field>
-      <Field label="Email" error={fieldErrors.email}>
-        {(props) => (
-          <input
-            {...props}
-            name="email"
-            type="email"
-            required
-            maxLength={WAITLIST_LIMITS.email}
-            autoComplete="email"
-            inputMode="email"
-            spellCheck={false}
-            defaultValue={values?.email}
-          />
-        )}
-      </Field>
+      <EmailField error={fieldErrors.email} defaultValue={values?.email} />
       <Field label="Company (Optional)" error={fieldErrors.company}>
         {(props) => (
           <input
