@@ -44,3 +44,12 @@ export function MailLinkCard({
     </Container>
   );
 }
+
+/** The page of a link that no longer works, however it came to be: used, expired or mistyped. */
+export function GoneLinkCard({ back }: { back: { to: string; label: string } }) {
+  return (
+    <MailLinkCard title="This link no longer works" back={back}>
+      It may have been used already, or it has expired. Nothing was changed.
+    </MailLinkCard>
+  );
+}

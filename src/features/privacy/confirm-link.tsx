@@ -10,7 +10,7 @@ import { SITE } from "#src/content/site.ts";
 import { failure } from "#src/lib/http-errors.ts";
 import { goneLink, MAIL_LINK_HEADERS, mailLinkToken, readMailLink } from "#src/lib/mail-link.ts";
 import type { PrivacyRequestKind } from "#src/lib/privacy-requests.ts";
-import { MailLinkCard } from "#src/ui/mail-link-card.tsx";
+import { GoneLinkCard, MailLinkCard } from "#src/ui/mail-link-card.tsx";
 
 export type ConfirmLinkView =
   | { kind: "ask"; request: PrivacyRequestKind; maskedEmail: string; token: string }
@@ -104,10 +104,6 @@ export function ConfirmLinkPage({ view }: { view: ConfirmLinkView }) {
         </MailLinkCard>
       );
     case "gone":
-      return (
-        <MailLinkCard title="This link no longer works" back={BACK}>
-          It may have been used already, or it has expired. Nothing was changed.
-        </MailLinkCard>
-      );
+      return <GoneLinkCard back={BACK} />;
   }
 }

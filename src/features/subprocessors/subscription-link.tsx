@@ -19,7 +19,7 @@ import type {
   SubscriptionLinkPurpose,
   SubscriptionLinkResult,
 } from "#src/lib/subprocessor-subscriptions.ts";
-import { MailLinkCard } from "#src/ui/mail-link-card.tsx";
+import { GoneLinkCard, MailLinkCard } from "#src/ui/mail-link-card.tsx";
 
 export type SubscriptionLinkView =
   | { kind: "ask"; maskedEmail: string; token: string }
@@ -126,10 +126,6 @@ export function SubscriptionLinkPage({
         </MailLinkCard>
       );
     case "gone":
-      return (
-        <MailLinkCard title="This link no longer works" back={back}>
-          It may have been used already, or it has expired. Nothing was changed.
-        </MailLinkCard>
-      );
+      return <GoneLinkCard back={back} />;
   }
 }

@@ -17,7 +17,7 @@ import {
   readMailLink,
 } from "#src/lib/mail-link.ts";
 import type { pageMeta } from "#src/lib/meta.ts";
-import { MailLinkCard } from "#src/ui/mail-link-card.tsx";
+import { GoneLinkCard, MailLinkCard } from "#src/ui/mail-link-card.tsx";
 
 /** What the page shows: the button for a live link, or the outcome of pressing it. */
 export type MailLinkView =
@@ -113,10 +113,6 @@ export function MailLinkPage({ purpose, view }: { purpose: LinkPurpose; view: Ma
         </MailLinkCard>
       );
     case "gone":
-      return (
-        <MailLinkCard title="This link no longer works" back={back}>
-          It may have been used already, or it has expired. Nothing was changed.
-        </MailLinkCard>
-      );
+      return <GoneLinkCard back={back} />;
   }
 }
