@@ -123,7 +123,7 @@ export function PrivacyRequestForm({ reply }: { reply: PrivacyRequestReply | und
               required
               defaultChecked={values?.kind === kind}
               aria-describedby={`privacy-kind-${kind}-hint`}
-              className="mt-1 size-4 shrink-0 accent-ledger"
+              className="size-6 shrink-0 accent-ledger"
             />
             <div>
               <label
