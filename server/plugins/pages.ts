@@ -169,7 +169,15 @@ export default async function pages(app: FastifyInstance, options: PagesOptions)
   });
 }
 
+/**
+ * A target that starts with one `/` and holds no `%` (nor a tab or line break, which the URL parser
+ * drops, so that `/<tab>/` would read as `//`): its path always decodes, as the parser escapes what
+ * it must as whole UTF-8 sequences. Most targets are such; the others are parsed.
+ */
+const PLAIN_PATH = /^\/(?![/\\])[^%\t\n\r]*$/;
+
 function decodablePath(rawUrl: string): boolean {
+  if (PLAIN_PATH.test(rawUrl)) return true;
   try {
     decodeURIComponent(new URL(rawUrl, "http://localhost").pathname);
     return true;
