@@ -11,8 +11,11 @@ type SecurityHeadersOptions = {
 };
 
 async function securityHeaders(app: FastifyInstance, { headers }: SecurityHeadersOptions) {
-  app.addHook("onRequest", async (req, reply) => {
+  // With `done` rather than async: every request passes here, and an async hook costs a promise
+  // and a turn of the microtask queue.
+  app.addHook("onRequest", (req, reply, done) => {
     reply.headers(headers).header("X-Request-Id", req.id);
+    done();
   });
 }
 
