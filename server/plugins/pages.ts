@@ -70,11 +70,6 @@ function compressCheaply(req: FastifyRequest, type: string, body: Buffer) {
 
 export default async function pages(app: FastifyInstance, options: PagesOptions) {
   const { render, sessions, pageViews } = options;
-  // An admin action is answered 401, 403 or 503 before its body is read: whatever a non-admin
-  // sends (any content type, any size), the answer is the same refusal.
-  app.addHook("onRequest", async (req, reply) => {
-    if (req.method === "POST" && isAdminPage(req.url)) return options.requireAdminPost(req, reply);
-  });
   const pageCache = createPageCache();
   const pagePaths = staticPagePaths(options.routes);
   const personalQueries = personalQueryPaths(options.routes);
@@ -157,16 +152,27 @@ export default async function pages(app: FastifyInstance, options: PagesOptions)
   });
 
   // Form posts to pages (the waitlist form without JavaScript, and React Router's actions).
-  app.post("/*", async (req, reply) => {
-    const type = req.headers["content-type"] ?? "";
-    if (!type.startsWith("application/x-www-form-urlencoded")) {
-      return reply
-        .status(415)
-        .type("text/plain; charset=utf-8")
-        .send("Forms are sent as application/x-www-form-urlencoded.");
-    }
-    return renderPage(req, reply);
-  });
+  app.post(
+    "/*",
+    {
+      // An admin action is answered 401, 403 or 503 before its body is read: whatever a non-admin
+      // sends (any content type, any size), the answer is the same refusal. A hook of this route
+      // alone, so that reading a page (every other request here) does not pass through it.
+      onRequest: async (req, reply) => {
+        if (isAdminPage(req.url)) return options.requireAdminPost(req, reply);
+      },
+    },
+    async (req, reply) => {
+      const type = req.headers["content-type"] ?? "";
+      if (!type.startsWith("application/x-www-form-urlencoded")) {
+        return reply
+          .status(415)
+          .type("text/plain; charset=utf-8")
+          .send("Forms are sent as application/x-www-form-urlencoded.");
+      }
+      return renderPage(req, reply);
+    },
+  );
 }
 
 /**
