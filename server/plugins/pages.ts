@@ -48,10 +48,12 @@ const COMPRESS_MIN_BYTES = 1024;
 const ROUTE_DISCOVERY_PATH = "/__manifest";
 
 function sendCached(req: FastifyRequest, reply: FastifyReply, page: CachedPage) {
-  reply.status(page.status).headers(page.headers).header("ETag", page.etag);
+  // Header names in lower case, as the cache keeps them (server/page-cache.ts): Fastify sends them
+  // so, and a name already in lower case needs no new string on every request.
+  reply.status(page.status).headers(page.headers).header("etag", page.etag);
   if (req.headers["if-none-match"] === page.etag) return reply.status(304).send();
   const encoding = preferredEncoding(req.headers["accept-encoding"]);
-  if (encoding) return reply.header("Content-Encoding", encoding).send(page[encoding]);
+  if (encoding) return reply.header("content-encoding", encoding).send(page[encoding]);
   return reply.send(page.identity);
 }
 
