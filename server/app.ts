@@ -39,6 +39,11 @@ export type AppOptions = {
   mode: "production" | "development";
   /** Structured logs; none when omitted (development, some tests). */
   loggerInstance?: FastifyBaseLogger;
+  /**
+   * Where the line per request goes when it is not a failure: `requestLines` of
+   * server/log-safety.ts. Without it, the request's own logger writes it.
+   */
+  requestLines?: FastifyBaseLogger;
   /** Prometheus metrics (server/metrics.ts); none when omitted (some tests). */
   metrics?: Metrics;
   /** Page views, counted per day, page and source; none when PAGE_VIEWS=off. */
@@ -64,7 +69,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   const headers = responseHeaders(env, mode);
   const app = Fastify({
     ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: false }),
-    logController: new OneLinePerRequest(),
+    logController: new OneLinePerRequest(options.requestLines),
     // Limits for unkind clients: small bodies and headers, and no request may dawdle.
     bodyLimit: 16 * 1024,
     // Headers must arrive within 10 s (checked every second): a slow-loris client is cut off.

@@ -23,4 +23,15 @@ describe("Accept-Encoding", () => {
     expect(preferredEncoding("GZIP, BR")).toBe("br");
     expect(preferredEncoding("*")).toBe("br");
   });
+
+  test("the same answers when they are remembered, past the bound and for long headers", () => {
+    for (let round = 0; round < 2; round++) {
+      for (let i = 0; i < 250; i++) {
+        expect(preferredEncoding(`gzip;q=0.${i % 10}, br;q=0`)).toBe(i % 10 === 0 ? null : "gzip");
+      }
+      expect(preferredEncoding(`${"x-padding, ".repeat(30)}br`)).toBe("br");
+      expect(preferredEncoding(`${"x-padding, ".repeat(30)}br;q=0`)).toBeNull();
+      expect(preferredEncoding("gzip, deflate, br, zstd")).toBe("br");
+    }
+  });
 });

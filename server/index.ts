@@ -5,12 +5,11 @@
  */
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { pino } from "pino";
 import type { ServerBuild } from "react-router";
 import { createApp } from "#server/app.ts";
 import { startEmulatorFor } from "#server/auth-emulator.ts";
 import { EnvError, parseEnv } from "#server/env.ts";
-import { LOG_OPTIONS } from "#server/log-safety.ts";
+import { serverLoggers } from "#server/log-safety.ts";
 import { startLocalInboxFor } from "#server/mail/catcher.ts";
 import { startMetricsServer } from "#server/metrics-server.ts";
 import { DatabaseStartError } from "#db/client.ts";
@@ -51,7 +50,7 @@ async function main() {
   )) as ServerBuild;
 
   // 5. The database, migrated, and what runs on it (waitlist, outbox worker, sessions).
-  const log = pino({ level: env.logLevel, ...LOG_OPTIONS });
+  const { log, requestLines } = serverLoggers(env.logLevel);
   let services;
   try {
     services = await openServices(env, log, { localRelay: inbox.localRelay });
@@ -68,6 +67,7 @@ async function main() {
     mode: "production",
     ...services,
     loggerInstance: log,
+    requestLines,
   });
 
   // 7. Listen on METRICS_PORT when it is set, then on the site's port: whoever waits for the site

@@ -3,6 +3,7 @@
  * replay it. Passwords and tokens never reach a log call; emails are shortened; the pino
  * instance also censors the headers that carry credentials, in case an error object holds them.
  */
+import { pino, type Logger } from "pino";
 
 /** jane.doe@example.com → j***@example.com; anything that is not an email → "***". */
 export function maskEmail(email: string | null | undefined): string | null {
@@ -70,3 +71,24 @@ export const LOG_OPTIONS = {
   redact: LOG_REDACT,
   serializers: { err: (e: unknown) => serializeError(e) },
 };
+
+/**
+ * The loggers of a server process, both writing to stdout through one destination:
+ *
+ * - `log`, with LOG_OPTIONS, for everything a request or job has to say;
+ * - `requestLines`, for the one line per request (server/request-log.ts) and nothing else. That
+ *   line is a fixed set of numbers and strings (method, path, status, time, address, uid) under
+ *   keys none of LOG_REDACT's paths names, so redaction could never change a byte of it; it is
+ *   skipped because its leading wildcards make pino run the redactor on every field of every line.
+ *
+ * Writes are synchronous, as Node's own stdout is on Linux for files and pipes: a line is on its
+ * way when it is logged (none waits in memory to be lost in a crash), and none costs a round trip
+ * through the thread pool, which took more time than the write itself, once per request.
+ */
+export function serverLoggers(level: string): { log: Logger; requestLines: Logger } {
+  const destination = pino.destination({ dest: 1, sync: true });
+  return {
+    log: pino({ level, ...LOG_OPTIONS }, destination),
+    requestLines: pino({ level }, destination),
+  };
+}

@@ -12,6 +12,7 @@ import type { RenderedPage } from "#server/render-page.ts";
 
 export type CachedPage = {
   status: number;
+  /** Named in lower case, as Fastify sends them, so that no request has to lower them. */
   headers: Record<string, string>;
   identity: Buffer;
   br: Buffer;
@@ -25,7 +26,9 @@ export const NOT_FOUND_KEY = "*";
 function compressOnce(page: RenderedPage): CachedPage {
   return {
     status: page.status,
-    headers: page.headers,
+    headers: Object.fromEntries(
+      Object.entries(page.headers).map(([name, value]) => [name.toLowerCase(), value]),
+    ),
     identity: page.body,
     // Paid once per page and process: the smallest Brotli and gzip there are.
     br: brotliCompressSync(page.body, {

@@ -101,6 +101,30 @@ describe("counting", () => {
   });
 });
 
+test("a view from our own page, reached by a name other than SITE_URL's, is direct", async () => {
+  const { db } = database();
+  await db.execute(sql`DELETE FROM page_views`);
+  const views = createPageViews({
+    db,
+    log: pino({ level: "silent" }),
+    siteUrl: "https://tieout.ai",
+    flushMs: 60_000,
+  });
+  // inject's requests come to Host localhost:80.
+  views.count(await seen({ "user-agent": PERSON, referer: "http://localhost/dpa" }), "/");
+  views.count(await seen({ "user-agent": PERSON, referer: "https://example.com/" }), "/");
+  views.count(await seen({ "user-agent": PERSON }), "/");
+  await views.stop();
+  const rows = await queryRows<{ source: string; views: number }>(
+    db,
+    sql`SELECT source, views::int AS views FROM page_views ORDER BY source`,
+  );
+  expect(rows).toEqual([
+    { source: DIRECT, views: 2 },
+    { source: "example.com", views: 1 },
+  ]);
+});
+
 test("made-up sources cannot grow the table: past the day's bound they count as (other)", async () => {
   const { db } = database();
   await db.execute(sql`DELETE FROM page_views`);

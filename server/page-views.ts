@@ -95,9 +95,10 @@ function isKnownBot(agent: string): boolean {
 /** Whether a page request is a person's view: a GET, not a prefetch, not a known bot. */
 export function isCountable(req: FastifyRequest): boolean {
   if (req.method !== "GET") return false;
-  const purpose = req.headers["sec-purpose"] ?? req.headers["purpose"] ?? req.headers["x-moz"];
+  const headers = req.headers;
+  const purpose = headers["sec-purpose"] ?? headers["purpose"] ?? headers["x-moz"];
   if (typeof purpose === "string" && /prefetch|prerender/i.test(purpose)) return false;
-  const agent = req.headers["user-agent"];
+  const agent = headers["user-agent"];
   return typeof agent === "string" && agent !== "" && !isKnownBot(agent);
 }
 
@@ -134,11 +135,13 @@ export function createPageViews({
   let flushing: Promise<void> = Promise.resolve();
 
   const add = (key: string, views: number) => {
-    if (!counts.has(key) && counts.size >= MAX_KEYS) {
+    let current = counts.get(key);
+    if (current === undefined && counts.size >= MAX_KEYS) {
       const [day = "", path = ""] = key.split("\n");
       key = `${day}\n${path}\n${OTHER}`;
+      current = counts.get(key);
     }
-    counts.set(key, (counts.get(key) ?? 0) + views);
+    counts.set(key, (current ?? 0) + views);
   };
 
   async function write() {
@@ -173,7 +176,9 @@ export function createPageViews({
       if (!isCountable(req)) return;
       const day = today();
       if (sourcesOf.day !== day) sourcesOf = { day, seen: new Set() };
-      let source = viewSource(req.url, req.headers.referer, ownHosts, req.hostname);
+      // The request's host name matters only against a referrer: most views come without one.
+      const referer = req.headers.referer;
+      let source = viewSource(req.url, referer, ownHosts, referer ? req.hostname : undefined);
       if (!sourcesOf.seen.has(source)) {
         if (sourcesOf.seen.size >= MAX_SOURCES_PER_DAY) source = OTHER;
         else sourcesOf.seen.add(source);

@@ -6,11 +6,10 @@
  */
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { pino } from "pino";
 import type { ServerBuild } from "react-router";
 import { createApp } from "#server/app.ts";
 import { parseEnv } from "#server/env.ts";
-import { LOG_OPTIONS } from "#server/log-safety.ts";
+import { serverLoggers } from "#server/log-safety.ts";
 import { openServices } from "#server/services.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -18,7 +17,7 @@ const env = parseEnv(process.env);
 const build = (await import(
   pathToFileURL(path.join(root, "build/server/index.js")).href
 )) as ServerBuild;
-const log = pino({ level: env.logLevel, ...LOG_OPTIONS });
+const { log, requestLines } = serverLoggers(env.logLevel);
 const services = await openServices(env, log);
 const app = await createApp({
   env,
@@ -27,6 +26,7 @@ const app = await createApp({
   mode: "production",
   ...services,
   loggerInstance: log,
+  requestLines,
 });
 await app.listen({ port: env.port, host: env.host });
 console.log("listening");

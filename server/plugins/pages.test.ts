@@ -2,6 +2,7 @@
  * The pages plugin's own rules, with a renderer that writes a small page and counts its calls in
  * place of React Router (the whole path, React Router included, is in tests/e2e/hostile-cache.spec.ts).
  */
+import { connect, type AddressInfo } from "node:net";
 import { brotliDecompressSync } from "node:zlib";
 import Fastify from "fastify";
 import type { ServerBuild } from "react-router";
@@ -177,6 +178,36 @@ describe("the pages plugin", () => {
     });
     expect(form.statusCode).toBe(200);
     expect(renders).toEqual(["POST /contact"]);
+  });
+
+  test("a target whose escapes do not decode, or that reads as a host, names no page: 400", async () => {
+    const { server } = await app();
+    await server.listen({ port: 0, host: "127.0.0.1" });
+    const { port } = server.server.address() as AddressInfo;
+    /** The status line's code for a request target sent as it is (inject would normalise it). */
+    const statusOf = (target: string) =>
+      new Promise<number>((resolve, reject) => {
+        const socket = connect(port, "127.0.0.1", () =>
+          socket.end(`GET ${target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`),
+        );
+        let answer = "";
+        socket.on("data", (chunk: Buffer) => (answer += chunk.toString("latin1")));
+        socket.on("end", () => resolve(Number(answer.slice(9, 12))));
+        socket.on("error", reject);
+      });
+    const answers: Record<string, number> = {};
+    for (const target of ["/%E0%A4%A", "/contact%", "//[", "/\\[", "/contact", "/a:b", "/[x]"])
+      answers[target] = await statusOf(target);
+    await server.close();
+    expect(answers).toEqual({
+      "/%E0%A4%A": 400,
+      "/contact%": 400,
+      "//[": 400,
+      "/\\[": 400,
+      "/contact": 200,
+      "/a:b": 404,
+      "/[x]": 404,
+    });
   });
 
   test("without the cache (development) every request is rendered", async () => {

@@ -48,10 +48,12 @@ const COMPRESS_MIN_BYTES = 1024;
 const ROUTE_DISCOVERY_PATH = "/__manifest";
 
 function sendCached(req: FastifyRequest, reply: FastifyReply, page: CachedPage) {
-  reply.status(page.status).headers(page.headers).header("ETag", page.etag);
+  // Header names in lower case, as the cache keeps them (server/page-cache.ts): Fastify sends them
+  // so, and a name already in lower case needs no new string on every request.
+  reply.status(page.status).headers(page.headers).header("etag", page.etag);
   if (req.headers["if-none-match"] === page.etag) return reply.status(304).send();
   const encoding = preferredEncoding(req.headers["accept-encoding"]);
-  if (encoding) return reply.header("Content-Encoding", encoding).send(page[encoding]);
+  if (encoding) return reply.header("content-encoding", encoding).send(page[encoding]);
   return reply.send(page.identity);
 }
 
@@ -70,11 +72,6 @@ function compressCheaply(req: FastifyRequest, type: string, body: Buffer) {
 
 export default async function pages(app: FastifyInstance, options: PagesOptions) {
   const { render, sessions, pageViews } = options;
-  // An admin action is answered 401, 403 or 503 before its body is read: whatever a non-admin
-  // sends (any content type, any size), the answer is the same refusal.
-  app.addHook("onRequest", async (req, reply) => {
-    if (req.method === "POST" && isAdminPage(req.url)) return options.requireAdminPost(req, reply);
-  });
   const pageCache = createPageCache();
   const pagePaths = staticPagePaths(options.routes);
   const personalQueries = personalQueryPaths(options.routes);
@@ -157,19 +154,38 @@ export default async function pages(app: FastifyInstance, options: PagesOptions)
   });
 
   // Form posts to pages (the waitlist form without JavaScript, and React Router's actions).
-  app.post("/*", async (req, reply) => {
-    const type = req.headers["content-type"] ?? "";
-    if (!type.startsWith("application/x-www-form-urlencoded")) {
-      return reply
-        .status(415)
-        .type("text/plain; charset=utf-8")
-        .send("Forms are sent as application/x-www-form-urlencoded.");
-    }
-    return renderPage(req, reply);
-  });
+  app.post(
+    "/*",
+    {
+      // An admin action is answered 401, 403 or 503 before its body is read: whatever a non-admin
+      // sends (any content type, any size), the answer is the same refusal. A hook of this route
+      // alone, so that reading a page (every other request here) does not pass through it.
+      onRequest: async (req, reply) => {
+        if (isAdminPage(req.url)) return options.requireAdminPost(req, reply);
+      },
+    },
+    async (req, reply) => {
+      const type = req.headers["content-type"] ?? "";
+      if (!type.startsWith("application/x-www-form-urlencoded")) {
+        return reply
+          .status(415)
+          .type("text/plain; charset=utf-8")
+          .send("Forms are sent as application/x-www-form-urlencoded.");
+      }
+      return renderPage(req, reply);
+    },
+  );
 }
 
+/**
+ * A target that starts with one `/` and holds no `%` (nor a tab or line break, which the URL parser
+ * drops, so that `/<tab>/` would read as `//`): its path always decodes, as the parser escapes what
+ * it must as whole UTF-8 sequences. Most targets are such; the others are parsed.
+ */
+const PLAIN_PATH = /^\/(?![/\\])[^%\t\n\r]*$/;
+
 function decodablePath(rawUrl: string): boolean {
+  if (PLAIN_PATH.test(rawUrl)) return true;
   try {
     decodeURIComponent(new URL(rawUrl, "http://localhost").pathname);
     return true;

@@ -1,0 +1,66 @@
+import Fastify from "fastify";
+import { pino } from "pino";
+import { describe, expect, test } from "vitest";
+import { LOG_OPTIONS } from "#server/log-safety.ts";
+import { OneLinePerRequest } from "#server/request-log.ts";
+
+/**
+ * A server logging as server/index.ts does (the request's logger with LOG_OPTIONS, and with
+ * `fast` the redaction-free logger for ordinary request lines), into memory.
+ */
+async function logged(fast: boolean, url: string, uid: string | null = null) {
+  const lines: string[] = [];
+  const destination = { write: (line: string) => void lines.push(line) };
+  // A fixed clock, so that two runs can be compared byte for byte.
+  const timestamp = () => ',"time":0';
+  const log = pino({ ...LOG_OPTIONS, timestamp }, destination);
+  const requestLines = pino({ timestamp }, destination);
+  const app = Fastify({
+    loggerInstance: log,
+    logController: new OneLinePerRequest(fast ? requestLines : undefined),
+    genReqId: () => "request-1",
+  });
+  app.decorateRequest("sessionUid", null);
+  app.addHook("onRequest", (req, _reply, done) => {
+    req.sessionUid = uid;
+    done();
+  });
+  app.get("/*", async (req, reply) => {
+    if (req.url.startsWith("/fail")) throw new Error("broken");
+    return reply.type("text/plain").send("ok");
+  });
+  await app.inject({ url });
+  await app.close();
+  // The duration differs from run to run; everything else must not.
+  return lines.map((line) => line.replace(/"ms":[\d.]+/, '"ms":0'));
+}
+
+describe("the line per request", () => {
+  test("is the same line with or without the redaction-free logger", async () => {
+    for (const [url, uid] of [
+      ["/", null],
+      ["/reset?oobCode=secret-code", null],
+      ['/a"quote\\and\u00e9', "uid-1"],
+    ] as const) {
+      const lines = await logged(true, url, uid);
+      expect(lines).toEqual(await logged(false, url, uid));
+      expect(lines).toHaveLength(1);
+      expect(JSON.parse(lines[0]!)).toMatchObject({
+        level: 30,
+        reqId: "request-1",
+        method: "GET",
+        status: 200,
+        ip: "127.0.0.1",
+        msg: "request",
+      });
+      expect(lines[0]).not.toContain("secret-code");
+    }
+  });
+
+  test("a failure still goes through the request's logger, with its error", async () => {
+    const lines = await logged(true, "/fail");
+    expect(lines).toEqual(await logged(false, "/fail"));
+    const failed = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(failed.at(-1)).toMatchObject({ level: 50, status: 500, msg: "request failed" });
+  });
+});
