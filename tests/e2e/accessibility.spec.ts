@@ -258,21 +258,28 @@ test.describe("visible focus on every control", () => {
         forward.push(stop);
       }
       expect(forward[0]!.name).toContain("Skip to content");
-      // Every control on the page was reached: none is skipped or traps the keyboard.
-      const controls = await page.evaluate(
-        () =>
-          [
-            ...document.querySelectorAll<HTMLElement>(
-              "a[href], button, input, select, textarea, video[controls], [tabindex]",
-            ),
-          ].filter(
-            (el) =>
-              el.tabIndex >= 0 &&
-              !(el as HTMLButtonElement).disabled &&
-              (el as HTMLInputElement).type !== "hidden" &&
-              el.checkVisibility({ visibilityProperty: true }),
-          ).length,
-      );
+      // Every control on the page was reached: none is skipped or traps the keyboard. A group of
+      // radio buttons is one stop, as browsers make it (the arrow keys move within it).
+      const controls = await page.evaluate(() => {
+        const radioGroups = new Set<string>();
+        return [
+          ...document.querySelectorAll<HTMLElement>(
+            "a[href], button, input, select, textarea, video[controls], [tabindex]",
+          ),
+        ].filter((el) => {
+          const input = el as HTMLInputElement;
+          if (input.type === "radio") {
+            if (radioGroups.has(input.name)) return false;
+            radioGroups.add(input.name);
+          }
+          return (
+            el.tabIndex >= 0 &&
+            !(el as HTMLButtonElement).disabled &&
+            input.type !== "hidden" &&
+            el.checkVisibility({ visibilityProperty: true })
+          );
+        }).length;
+      });
       expect(forward.length, "controls reached by Tab").toBe(controls);
 
       // Backwards, from wherever forward ended: headings scroll in at the top, under the header.
