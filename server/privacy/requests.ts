@@ -59,8 +59,6 @@ const AUTOMATIC = "automatic";
 const confirmMailKey = (id: number) => `privacy-confirm-mail:${id}`;
 const accessMailKey = (id: number) => `privacy-access-mail:${id}`;
 const correctedMailKey = (id: number) => `privacy-corrected-mail:${id}`;
-/** Every outbox row of privacy requests: each holds an address, and an access mail the data. */
-const PRIVACY_MAIL = "privacy-%";
 
 const MESSAGES: Record<PrivacyRequestField, string> = {
   email: "Enter the email address the request is about, such as name@yourfirm.com.",
@@ -323,13 +321,15 @@ export function createPrivacyRequests({ db, env, log, accounts, store }: Deps): 
           expired.map((r) => confirmMailKey(r.id)),
         ),
       );
-      // Mails of completed requests once sent (or long failed): each held an address or data.
+      // Mails of confirmed requests once sent (or long failed): each held an address or data.
+      // Driven from the requests that can still have one, each mail found by its key's index:
+      // older requests' mails went in earlier sweeps (a mail fails within a day of its request).
       await tx.execute(sql`
         DELETE FROM outbox o USING privacy_requests r
-        WHERE o.key LIKE ${PRIVACY_MAIL}
-          AND o.key IN ('privacy-confirm-mail:' || r.id, 'privacy-access-mail:' || r.id,
+        WHERE o.key IN ('privacy-confirm-mail:' || r.id, 'privacy-access-mail:' || r.id,
                         'privacy-corrected-mail:' || r.id)
-          AND r.state <> 'unconfirmed'
+          AND (r.state = 'open' OR (r.state = 'completed'
+               AND r.completed_at > now() - make_interval(days => ${FAILED_MAIL_KEPT_DAYS + 2})))
           AND (o.status = 'sent' OR (o.status = 'failed'
                AND o.failed_at < now() - make_interval(days => ${FAILED_MAIL_KEPT_DAYS})))`);
     });
