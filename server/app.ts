@@ -24,7 +24,7 @@ import staticAssets from "#server/plugins/static-assets.ts";
 import subprocessorFeed from "#server/plugins/subprocessor-feed.ts";
 import waitlistApi from "#server/plugins/waitlist-api.ts";
 import { createPageRenderer } from "#server/render-page.ts";
-import { OneLinePerRequest } from "#server/request-log.ts";
+import { deferredChildLogger, OneLinePerRequest } from "#server/request-log.ts";
 import { responseHeaders } from "#server/security-headers.ts";
 import { readStylesheets } from "#server/static-assets.ts";
 import type { Services } from "#server/services.ts";
@@ -68,7 +68,9 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   const { env, mode, sessions, verifyIdToken, waitlist } = options;
   const headers = responseHeaders(env, mode);
   const app = Fastify({
-    ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: false }),
+    ...(options.loggerInstance
+      ? { loggerInstance: options.loggerInstance, childLoggerFactory: deferredChildLogger }
+      : { logger: false }),
     logController: new OneLinePerRequest(options.requestLines),
     // Limits for unkind clients: small bodies and headers, and no request may dawdle.
     bodyLimit: 16 * 1024,

@@ -2,13 +2,13 @@ import Fastify from "fastify";
 import { pino } from "pino";
 import { describe, expect, test } from "vitest";
 import { LOG_OPTIONS } from "#server/log-safety.ts";
-import { OneLinePerRequest } from "#server/request-log.ts";
+import { deferredChildLogger, OneLinePerRequest } from "#server/request-log.ts";
 
 /**
  * A server logging as server/index.ts does (the request's logger with LOG_OPTIONS, and with
  * `fast` the redaction-free logger for ordinary request lines), into memory.
  */
-async function logged(fast: boolean, url: string, uid: string | null = null) {
+async function logged(fast: boolean, url: string, uid: string | null = null, deferred = fast) {
   const lines: string[] = [];
   const destination = { write: (line: string) => void lines.push(line) };
   // A fixed clock, so that two runs can be compared byte for byte.
@@ -19,6 +19,7 @@ async function logged(fast: boolean, url: string, uid: string | null = null) {
     loggerInstance: log,
     logController: new OneLinePerRequest(fast ? requestLines : undefined),
     genReqId: () => "request-1",
+    ...(deferred ? { childLoggerFactory: deferredChildLogger } : {}),
   });
   app.decorateRequest("sessionUid", null);
   app.addHook("onRequest", (req, _reply, done) => {
@@ -27,6 +28,11 @@ async function logged(fast: boolean, url: string, uid: string | null = null) {
   });
   app.get("/*", async (req, reply) => {
     if (req.url.startsWith("/fail")) throw new Error("broken");
+    if (req.url.startsWith("/say")) {
+      req.log.warn({ event: "test.said", password: "hunter22" }, "said");
+      req.log.child({ part: "inner" }).info("from a child");
+      req.log.debug("below the level");
+    }
     return reply.type("text/plain").send("ok");
   });
   await app.inject({ url });
@@ -62,5 +68,18 @@ describe("the line per request", () => {
     expect(lines).toEqual(await logged(false, "/fail"));
     const failed = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(failed.at(-1)).toMatchObject({ level: 50, status: 500, msg: "request failed" });
+  });
+
+  test("a request's own logger, made only when used, writes what Fastify's would", async () => {
+    const lines = await logged(false, "/say", "uid-1", true);
+    expect(lines).toEqual(await logged(false, "/say", "uid-1", false));
+    const said = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(said[0]).toMatchObject({
+      reqId: "request-1",
+      event: "test.said",
+      password: "[redacted]",
+    });
+    expect(said[1]).toMatchObject({ reqId: "request-1", part: "inner", msg: "from a child" });
+    expect(said).toHaveLength(3);
   });
 });

@@ -4,6 +4,7 @@ import {
   type FastifyReply,
   type FastifyRequest,
 } from "fastify";
+import type { Bindings, ChildLoggerOptions } from "pino";
 
 /**
  * One log line per request, when it completes, instead of Fastify's two. With `requestLines`
@@ -34,4 +35,64 @@ export class OneLinePerRequest extends LogController {
       this.requestLines.info({ [this.requestIdLogLabel]: req.id, ...line }, "request");
     else req.log.info(line, "request");
   }
+}
+
+/**
+ * Fastify's logger for one request (`req.log`, with its request id), made when the request first
+ * has something to say. Fastify makes it for every request, and most never use it: their one line
+ * goes through `requestLines`. The logger made is the one Fastify would have made (same parent,
+ * bindings and options), so every line it writes is the same.
+ */
+class DeferredChildLogger implements FastifyBaseLogger {
+  #made: FastifyBaseLogger | undefined;
+
+  constructor(
+    private readonly parent: FastifyBaseLogger,
+    private readonly bindings: Bindings,
+    private readonly options: ChildLoggerOptions,
+  ) {}
+
+  get #logger(): FastifyBaseLogger {
+    return (this.#made ??= this.parent.child(this.bindings, this.options));
+  }
+
+  get level() {
+    return this.#logger.level;
+  }
+  set level(level: string) {
+    this.#logger.level = level;
+  }
+  fatal(...args: unknown[]) {
+    Reflect.apply(this.#logger.fatal, this.#logger, args);
+  }
+  error(...args: unknown[]) {
+    Reflect.apply(this.#logger.error, this.#logger, args);
+  }
+  warn(...args: unknown[]) {
+    Reflect.apply(this.#logger.warn, this.#logger, args);
+  }
+  info(...args: unknown[]) {
+    Reflect.apply(this.#logger.info, this.#logger, args);
+  }
+  debug(...args: unknown[]) {
+    Reflect.apply(this.#logger.debug, this.#logger, args);
+  }
+  trace(...args: unknown[]) {
+    Reflect.apply(this.#logger.trace, this.#logger, args);
+  }
+  silent(...args: unknown[]) {
+    Reflect.apply(this.#logger.silent, this.#logger, args);
+  }
+  child(bindings: Bindings, options?: ChildLoggerOptions): FastifyBaseLogger {
+    return this.#logger.child(bindings, options);
+  }
+}
+
+/** Fastify's `childLoggerFactory`: each request's logger is made only if it is used. */
+export function deferredChildLogger(
+  parent: FastifyBaseLogger,
+  bindings: Bindings,
+  options: ChildLoggerOptions,
+): FastifyBaseLogger {
+  return new DeferredChildLogger(parent, bindings, options);
 }
