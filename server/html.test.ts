@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { cspHash, finishPage } from "#server/html.ts";
+import { compactManifest, cspHash, finishPage } from "#server/html.ts";
 import { HYDRATION_LOADER } from "#server/hydration-loader.ts";
 import {
   DEFER_ATTRIBUTE,
@@ -51,6 +51,25 @@ describe("finishPage", () => {
     );
     expect(scriptHashes).toContain(cspHash(MODULE));
     expect(scriptHashes).toContain(cspHash(HYDRATION_LOADER));
+  });
+
+  test("prints React Router's manifest without indents, hashing the script as sent", () => {
+    const manifest = { entry: { module: "/assets/entry.client.js", imports: [] }, version: "1" };
+    const script = (json: string) =>
+      `import * as route0 from "/assets/root.js";\n  window.__reactRouterManifest = ${json};\n  import("/assets/entry.client.js");`;
+    const pretty = script(JSON.stringify(manifest, null, 2));
+    const source = page(` ${DEFER_ATTRIBUTE}="${DEFER_VALUE}"`).replace(MODULE, pretty);
+    const { html, scriptHashes } = finishPage(source, new Map());
+    const compact = script(JSON.stringify(manifest));
+    expect(html).toContain(`id="${DEFERRED_APP_ID}" async="">${compact}</script>`);
+    expect(scriptHashes).toContain(cspHash(compact));
+    expect(scriptHashes).not.toContain(cspHash(pretty));
+  });
+
+  test("a manifest that does not parse is left as it was", () => {
+    const odd = 'window.__reactRouterManifest = {\n  "entry": oops\n};';
+    expect(compactManifest(odd)).toBe(odd);
+    expect(compactManifest(MODULE)).toBe(MODULE);
   });
 
   test("the hash is the one browsers compute", () => {

@@ -41,6 +41,23 @@ const INERT_TYPE = "text/plain";
 /** Scripts that are data, not code: the browser never runs them, so the policy need not allow them. */
 const DATA_BLOCK_TYPES = ["application/ld+json", INERT_TYPE];
 
+/**
+ * React Router prints its route manifest inside the module script with two-space indents. The
+ * same JSON without them is about 80 bytes less per page after compression, every page. A script
+ * that does not read as expected is left exactly as it is.
+ */
+const MANIFEST_ASSIGNMENT = /(window\.__reactRouterManifest = )(\{[\s\S]*?\n\});/;
+export function compactManifest(script: string): string {
+  const found = MANIFEST_ASSIGNMENT.exec(script);
+  if (!found) return script;
+  try {
+    const compact = JSON.stringify(JSON.parse(found[2] ?? ""));
+    return script.replace(found[0], () => `${found[1]}${compact};`);
+  } catch {
+    return script;
+  }
+}
+
 /*
  * React hydrates the whole document and expects each element it rendered to be where it put it.
  * So elements it hydrates in place are never removed: the ones to neutralise get an attribute React
@@ -54,7 +71,12 @@ export function finishPage(source: string, stylesheets: Stylesheets): FinishedPa
   const href = NAMED_STYLESHEET.exec(source)?.[1];
   const css = href === undefined ? undefined : stylesheets.get(href);
   const headStart = `<script>${HYDRATION_LOADER}</script>${css === undefined ? "" : `<style>${cssForPage(css, source)}</style>`}`;
-  let html = source.replace(HEAD_OPEN, (tag) => `${tag}${headStart}`);
+  let html = source
+    .replace(HEAD_OPEN, (tag) => `${tag}${headStart}`)
+    // React does not compare a script's text when hydrating, and the hashes below are of the result.
+    .replace(MODULE_SCRIPT, (script, body: string) =>
+      script.replace(body, () => compactManifest(body)),
+    );
 
   const extraScriptHashes: string[] = [];
   const htmlTag = html.slice(0, html.indexOf(">", html.indexOf("<html")) + 1);

@@ -2,8 +2,8 @@
  * The stylesheet cut down to what one page needs before React runs (decisions 006 and 009): the
  * server inlines the result, so its size is paid on every first visit and its rules are parsed
  * before the first paint. Three cuts, each keeping anything it cannot prove unused:
- * - utilities: a rule whose selector names no class found in the page's markup goes, also inside
- *   the @media and @supports blocks that group variants;
+ * - utilities: a rule none of whose selectors can match the page's markup goes (a selector needs
+ *   every class it names), also inside the @media and @supports blocks that group variants;
  * - base: a rule whose every selector needs an element the page does not have goes (the date
  *   picker's parts on a page without an input, `sub` and `sup` on a page without them);
  * - custom properties: a theme variable, a `--tw-*` default or an `@property` that nothing kept
@@ -134,12 +134,22 @@ export function cssForPage(css: string, html: string): string {
   }
   const elements = new Set([...html.matchAll(ELEMENT)].map(([, name = ""]) => name.toLowerCase()));
 
-  const usesPageClass = (rule: Rule): boolean => {
-    const names = [...rule.prelude.matchAll(CLASS_TOKEN)].map(([, token = ""]) =>
-      token.replace(/\\(.)/g, "$1"),
-    );
-    return names.length === 0 || names.some((name) => classes.has(name));
+  const classesIn = (text: string) =>
+    [...text.matchAll(CLASS_TOKEN)].map(([, token = ""]) => token.replace(/\\(.)/g, "$1"));
+  // A selector needs every class it names outside `:not()`: `.group:hover .group-hover\:x`
+  // matches nothing on a page that has `group` but not `group-hover:x`. Where the selector is too
+  // involved to read that way (a list inside `:is()`, `:where()` or `:has()`, or a nested
+  // `:not()`), one class of the page is enough, as for the whole rule before.
+  const selectorUsesPageClasses = (selector: string): boolean => {
+    const outsideNot = selector.replace(/:not\([^()]*\)/g, "");
+    const involved = /:not\(/.test(outsideNot) || /:(?:is|where|has)\([^()]*,/.test(outsideNot);
+    const names = classesIn(involved ? selector : outsideNot);
+    if (names.length === 0) return true;
+    return involved ? names.some((name) => classes.has(name)) : names.every((n) => classes.has(n));
   };
+  const usesPageClass = (rule: Rule): boolean =>
+    classesIn(rule.prelude).length === 0 ||
+    splitOutside(rule.prelude, ",").some(selectorUsesPageClasses);
   const fitsPageElements = (rule: Rule): boolean =>
     rule.prelude.startsWith("@") ||
     splitOutside(rule.prelude, ",").some((selector) => selectorFits(selector, elements));

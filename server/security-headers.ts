@@ -11,7 +11,7 @@ export function baseSecurityHeaders(env: Env): Record<string, string> {
     "Cross-Origin-Resource-Policy": "same-origin",
     "X-Frame-Options": "DENY",
     "Permissions-Policy":
-      "camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()",
+      "camera=(), microphone=(), geolocation=(), payment=(), usb=()",
   };
   if (env.siteUrl.startsWith("https://")) {
     headers["Strict-Transport-Security"] = "max-age=63072000; includeSubDomains";

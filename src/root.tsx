@@ -33,14 +33,22 @@ import {
   RefusedScreen,
 } from "#src/features/errors/error-screens.tsx";
 import { errorDataOf } from "#src/lib/http-errors.ts";
+import { svgDataUrl } from "#src/lib/svg-data-url.ts";
 import appCss from "./app.css?url";
+import faviconSvg from "../public/favicon.svg?raw";
+
+/**
+ * The SVG icon travels inside every page (about 0.1 KB after compression), so a first visit asks
+ * for no icon while the page loads; browsers without SVG icons take the .ico (decision 026).
+ */
+const FAVICON = svgDataUrl(faviconSvg);
 
 export const links: Route.LinksFunction = () => [
   // In production the server inlines the rules each page uses and the app links the whole sheet
   // once it runs (decision 009); Vite's development server needs the link.
   ...(import.meta.env.DEV ? [{ rel: "stylesheet", href: appCss }] : []),
   { rel: "icon", href: "/favicon.ico", sizes: "32x32" },
-  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  { rel: "icon", href: FAVICON, type: "image/svg+xml" },
   { rel: "apple-touch-icon", href: "/apple-touch-icon.png" },
 ];
 

@@ -46,15 +46,12 @@ function LegalBlockView({ block }: { block: LegalBlock }) {
       );
     case "clause":
       return (
-        <div className="flex gap-3">
-          <span className="min-w-[2.6rem] shrink-0 font-semibold text-ink tabular-nums">
-            {block.number}
-          </span>
-          <div className="min-w-0 flex-1 space-y-3">
+        // Styled by its one class in app.css, not per part: see the note there.
+        <div className="legal-clause">
+          <span>{block.number}</span>
+          <div>
             <p>
-              {block.heading ? (
-                <strong className="font-semibold text-ink">{block.heading}. </strong>
-              ) : null}
+              {block.heading ? <strong>{block.heading}. </strong> : null}
               <LinkedText text={block.text} link={block.link} />
             </p>
             {block.items ? <BulletList items={block.items} /> : null}
@@ -135,22 +132,16 @@ export function LegalSectionView({
   return (
     <section
       aria-labelledby={section.id}
-      className={deferred ? "scroll-mt-24 render-when-near" : "scroll-mt-24"}
+      className={deferred ? "legal-section render-when-near" : "legal-section"}
     >
-      <h2
-        id={section.id}
-        className="group font-serif text-2xl font-semibold tracking-tight text-ink"
-      >
+      {/* Styled by the section's one class in app.css, like the clause. */}
+      <h2 id={section.id}>
         {sectionHeading(section)}
-        <a
-          href={`#${section.id}`}
-          className="ml-2 text-lg text-ledger opacity-0 group-hover:opacity-100 focus-visible:opacity-100"
-          aria-label={`Link to section ${sectionHeading(section)}`}
-        >
+        <a href={`#${section.id}`} aria-label={`Link to section ${sectionHeading(section)}`}>
           #
         </a>
       </h2>
-      <div className="mt-4 space-y-4">
+      <div>
         <LegalBlocks blocks={section.blocks} />
       </div>
     </section>
@@ -169,15 +160,10 @@ export function TableOfContents({ sections }: { sections: readonly LegalSection[
       >
         Contents
       </h2>
-      <ol className="mt-3 space-y-0.5 text-[0.92rem]">
+      <ol className="mt-3 legal-contents space-y-0.5 text-[0.92rem]">
         {sections.map((s) => (
           <li key={s.id}>
-            <a
-              href={`#${s.id}`}
-              className="flex min-h-8 items-center rounded-sm py-0.5 text-ink-soft hover:text-ledger-dark hover:underline"
-            >
-              {sectionHeading(s)}
-            </a>
+            <a href={`#${s.id}`}>{sectionHeading(s)}</a>
           </li>
         ))}
       </ol>
