@@ -47,6 +47,29 @@ test("the share image and icons are real images", async ({ request }) => {
   }
 });
 
+test("every page carries its SVG icon inline, the same drawing as /favicon.svg, so loading a page asks for no icon", async ({
+  page,
+  request,
+}) => {
+  const svg = (await (await request.get("/favicon.svg")).text()).trim();
+  for (const path of ["/", "/privacy-policy"]) {
+    await page.goto(path);
+    const href = await page
+      .locator('head link[rel="icon"][type="image/svg+xml"]')
+      .getAttribute("href");
+    expect(href?.startsWith("data:image/svg+xml,"), path).toBe(true);
+    expect(decodeURIComponent(href!.slice("data:image/svg+xml,".length))).toBe(svg);
+    // The browser draws it: an image made from the link's URL loads with a size.
+    const width = await page.evaluate(async (url) => {
+      const image = new Image();
+      image.src = url;
+      await image.decode();
+      return image.naturalWidth;
+    }, href!);
+    expect(width).toBeGreaterThan(0);
+  }
+});
+
 test("the home page describes the organisation in structured data", async ({
   request,
   baseURL,
