@@ -10,8 +10,7 @@ export function baseSecurityHeaders(env: Env): Record<string, string> {
     "Referrer-Policy": "strict-origin-when-cross-origin",
     "Cross-Origin-Resource-Policy": "same-origin",
     "X-Frame-Options": "DENY",
-    "Permissions-Policy":
-      "camera=(), microphone=(), geolocation=(), payment=(), usb=()",
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=(), usb=()",
   };
   if (env.siteUrl.startsWith("https://")) {
     headers["Strict-Transport-Security"] = "max-age=63072000; includeSubDomains";
