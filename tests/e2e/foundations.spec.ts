@@ -1,12 +1,14 @@
 /**
  * The 404 page logs the path as it loads, forms work on whatever host reached the site, and the
- * server always runs React's production build (decision 009).
+ * server always runs React's production build (decision 009); pages arrive in one round trip
+ * (decision 026).
  */
 import { request as httpRequest } from "node:http";
 import { E2E_PORT } from "#tests/support/e2e-env.ts";
 import { uniqueEmail } from "#tests/support/emulator.ts";
 import { expect, HYDRATED_PAGE, test } from "#tests/support/fixtures.ts";
 import { startServer } from "#tests/support/server.ts";
+import { ALL_PAGES } from "#tests/support/pages.ts";
 import { NOT_FOUND_RESPONSE, notFoundLog } from "#tests/support/console-messages.ts";
 
 test.describe("the not-found page", () => {
@@ -126,5 +128,36 @@ test("the server runs React's production build whatever NODE_ENV it is given", a
     } finally {
       await server.stop();
     }
+  }
+});
+
+/** A mobile network's first round trip: 10 TCP segments of 1,460 bytes, headers included. */
+const FIRST_WINDOW_BYTES = 10 * 1460;
+/** Documents whose own text takes them past it: decision 026 keeps them whole on one page. */
+const LONG_DOCUMENTS: readonly string[] = ["/terms-of-service", "/dpa"];
+
+/** The bytes of one response as they cross the wire: status line, headers and brotli'd body. */
+function wireBytes(path: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      { host: "localhost", port: E2E_PORT, path, headers: { "accept-encoding": "br" } },
+      (res) => {
+        expect(res.headers["content-encoding"], path).toBe("br");
+        let total = `HTTP/1.1 ${res.statusCode} ${res.statusMessage}\r\n\r\n`.length;
+        for (let i = 0; i < res.rawHeaders.length; i += 2)
+          total += `${res.rawHeaders[i]}: ${res.rawHeaders[i + 1]}\r\n`.length;
+        res.on("data", (chunk: Buffer) => (total += chunk.length));
+        res.on("end", () => resolve(total));
+      },
+    );
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+test("every page but the two long legal documents arrives within the first round trip", async () => {
+  for (const { path } of ALL_PAGES) {
+    if (LONG_DOCUMENTS.includes(path)) continue;
+    expect(await wireBytes(path), path).toBeLessThanOrEqual(FIRST_WINDOW_BYTES);
   }
 });
