@@ -33,7 +33,7 @@ import { enqueue, type EmailInput } from "#server/outbox/outbox.ts";
 import { gatherDataHeld } from "#server/privacy/data-held.ts";
 import { eraseSubscriberOf } from "#server/subprocessors/subscriptions.ts";
 import { eraseEntry } from "#server/waitlist/erasure.ts";
-import { hitRateLimit } from "#server/waitlist/rate-limit.ts";
+import { countSubmission } from "#server/waitlist/rate-limit.ts";
 import { hashToken, isWellFormedToken, newToken } from "#server/waitlist/tokens.ts";
 import { SECURITY_FACTS } from "#src/content/security-facts.ts";
 import { CONTROL_CHARACTER } from "#src/lib/form-text.ts";
@@ -351,18 +351,13 @@ export function createPrivacyRequests({ db, env, log, accounts, store }: Deps): 
 
     async submit(input, meta) {
       try {
-        const retryAfterSeconds = await hitRateLimit(
-          db,
-          `privacy:${meta.clientKey}`,
-          env.waitlistRateLimit,
-        );
-        if (retryAfterSeconds > 0) {
-          log.warn(
-            { event: "privacy.rate_limited", reqId: meta.requestId, retryAfterSeconds },
-            "privacy request refused: rate limit",
-          );
-          return { kind: "rate-limited", retryAfterSeconds };
-        }
+        const retryAfterSeconds = await countSubmission(db, log, {
+          form: "privacy",
+          key: `privacy:${meta.clientKey}`,
+          requestId: meta.requestId,
+          limitPerMinute: env.waitlistRateLimit,
+        });
+        if (retryAfterSeconds > 0) return { kind: "rate-limited", retryAfterSeconds };
         const parsed = parsePrivacyRequest(input);
         if (!parsed.ok) return { kind: "invalid", errors: parsed.errors };
         const { email, name, kind, details } = parsed;

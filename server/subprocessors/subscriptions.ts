@@ -22,7 +22,7 @@ import {
 } from "#server/mail/templates/subprocessor-mails.tsx";
 import { enqueue, type OutboxMessage } from "#server/outbox/outbox.ts";
 import { isDisposableEmail } from "#server/waitlist/disposable.ts";
-import { hitRateLimit } from "#server/waitlist/rate-limit.ts";
+import { countSubmission } from "#server/waitlist/rate-limit.ts";
 import { hashToken, isWellFormedToken, newToken } from "#server/waitlist/tokens.ts";
 import { daysBetween, type IsoDate } from "#src/content/dates.ts";
 import {
@@ -192,18 +192,13 @@ export function createSubprocessorSubscriptions({
 
     async subscribe(input, meta): Promise<SubscribeResult> {
       try {
-        const retryAfterSeconds = await hitRateLimit(
-          db,
-          `subprocessors:${meta.clientKey}`,
-          env.waitlistRateLimit,
-        );
-        if (retryAfterSeconds > 0) {
-          log.warn(
-            { event: "subprocessors.rate_limited", reqId: meta.requestId, retryAfterSeconds },
-            "subscription refused: rate limit",
-          );
-          return { kind: "rate-limited", retryAfterSeconds };
-        }
+        const retryAfterSeconds = await countSubmission(db, log, {
+          form: "subprocessors",
+          key: `subprocessors:${meta.clientKey}`,
+          requestId: meta.requestId,
+          limitPerMinute: env.waitlistRateLimit,
+        });
+        if (retryAfterSeconds > 0) return { kind: "rate-limited", retryAfterSeconds };
         const parsed = EmailSchema.safeParse(input.trim());
         if (!parsed.success) return { kind: "invalid", message: EMAIL_MESSAGE };
         const email = parsed.data;

@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import type { FastifyBaseLogger } from "fastify";
 import { queryRows, type Db } from "#db/client.ts";
 
 const WINDOW_SECONDS = 60;
@@ -20,6 +21,25 @@ export async function hitRateLimit(db: Db, key: string, limitPerMinute: number):
   );
   if (!row || row.hits <= limitPerMinute) return 0;
   return Math.max(1, row.retry_after);
+}
+
+/**
+ * A form's submission counted against its client's window. Over the limit, one warning line says
+ * so (`<form>.rate_limited`, with the request id) and the seconds to wait come back; otherwise 0.
+ */
+export async function countSubmission(
+  db: Db,
+  log: FastifyBaseLogger,
+  submission: { form: string; key: string; requestId: string | undefined; limitPerMinute: number },
+): Promise<number> {
+  const { form, key, requestId, limitPerMinute } = submission;
+  const retryAfterSeconds = await hitRateLimit(db, key, limitPerMinute);
+  if (retryAfterSeconds > 0)
+    log.warn(
+      { event: `${form}.rate_limited`, reqId: requestId, retryAfterSeconds },
+      `${form} submission refused: rate limit`,
+    );
+  return retryAfterSeconds;
 }
 
 /** Old windows are of no use: drop them now and then. */

@@ -27,7 +27,7 @@ import {
   type TokenPurpose,
   type TokenRow,
 } from "#server/waitlist/tokens.ts";
-import { hitRateLimit, pruneRateLimits } from "#server/waitlist/rate-limit.ts";
+import { countSubmission, pruneRateLimits } from "#server/waitlist/rate-limit.ts";
 import { transition } from "#src/features/waitlist/lifecycle.ts";
 import {
   DISPOSABLE_MESSAGE,
@@ -148,14 +148,13 @@ export function createWaitlistService({
 
     async submit(input: unknown, meta: SubmitMeta): Promise<SubmitResult> {
       try {
-        const retryAfterSeconds = await hitRateLimit(db, meta.clientKey, env.waitlistRateLimit);
-        if (retryAfterSeconds > 0) {
-          log.warn(
-            { event: "waitlist.rate_limited", reqId: meta.requestId, retryAfterSeconds },
-            "waitlist submission refused: rate limit",
-          );
-          return { kind: "rate-limited", retryAfterSeconds };
-        }
+        const retryAfterSeconds = await countSubmission(db, log, {
+          form: "waitlist",
+          key: meta.clientKey,
+          requestId: meta.requestId,
+          limitPerMinute: env.waitlistRateLimit,
+        });
+        if (retryAfterSeconds > 0) return { kind: "rate-limited", retryAfterSeconds };
         if (++submissions % 500 === 0) void pruneRateLimits(db).catch(() => {});
 
         const honeypot =
