@@ -117,7 +117,22 @@ describe("the form's fields", () => {
       kind: "correction",
       details: " ",
     });
-    expect(correction.ok).toBe(false);
+    expect(correction).toEqual({
+      ok: false,
+      errors: { details: expect.stringContaining("For a correction") as string },
+    });
+    // Too long is its own sentence, whatever the kind.
+    expect(
+      parsePrivacyRequest({
+        email: "a@b.co",
+        name: "A",
+        kind: "access",
+        details: "x".repeat(2001),
+      }),
+    ).toEqual({
+      ok: false,
+      errors: { details: expect.stringContaining("at most 2000 characters") as string },
+    });
     // PostgreSQL cannot store a NUL: refused with the field's sentence, never a failed insert.
     expect(
       parsePrivacyRequest({

@@ -64,8 +64,10 @@ const MESSAGES: Record<PrivacyRequestField, string> = {
   email: "Enter the email address the request is about, such as name@yourfirm.com.",
   name: `Enter your name, in at most ${MAX.name} characters of plain text.`,
   kind: "Choose what you are asking for: a copy of your data, its deletion, or a correction.",
-  details: `For a correction, say what should be corrected; at most ${MAX.details} characters of plain text.`,
+  details: `Keep the details to at most ${MAX.details} characters of plain text.`,
 };
+/** A correction's details are its point: without them there is nothing to correct. */
+const CORRECTION_NEEDS_DETAILS = "For a correction, say what is wrong and what it should say.";
 
 const EmailSchema = z.email().max(254);
 
@@ -87,12 +89,9 @@ export function parsePrivacyRequest(input: {
     errors.name = MESSAGES.name;
   const kind = PRIVACY_REQUEST_KINDS.find((k) => k === input.kind);
   if (!kind) errors.kind = MESSAGES.kind;
-  if (
-    details.length > MAX.details ||
-    CONTROL_CHARACTER.test(details) ||
-    (kind === "correction" && details === "")
-  )
+  if (details.length > MAX.details || CONTROL_CHARACTER.test(details))
     errors.details = MESSAGES.details;
+  else if (kind === "correction" && details === "") errors.details = CORRECTION_NEEDS_DETAILS;
   if (!kind || Object.keys(errors).length > 0) return { ok: false, errors };
   return { ok: true, email, name, kind, details };
 }
