@@ -110,6 +110,15 @@ async function lookAt(page: Page, downloads: string[]): Promise<string> {
 }
 
 async function press(control: Locator, input: Input) {
+  // On screen first, and a moment for the page to lay out what scrolled into view: sections far
+  // down are laid out only when near (content-visibility), so a press aimed in the same instant
+  // as the jump could land where the control was a frame before. Scrolling is not an interaction:
+  // the app still waits for the press itself.
+  await control.scrollIntoViewIfNeeded();
+  await control.evaluate(
+    () =>
+      new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))),
+  );
   if (input === "touch") await control.tap();
   else await control.click();
 }
