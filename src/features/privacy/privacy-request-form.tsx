@@ -13,6 +13,7 @@ import {
 import { Button } from "#src/ui/button.tsx";
 import { EmailField } from "#src/ui/email-field.tsx";
 import { Field } from "#src/ui/field.tsx";
+import { FormAlert } from "#src/ui/form-alert.tsx";
 
 export type PrivacyRequestReply =
   | { ok: true }
@@ -100,11 +101,7 @@ export function PrivacyRequestForm({ reply }: { reply: PrivacyRequestReply | und
   const errors = reply?.errors ?? {};
   return (
     <Form method="post" className="max-w-xl space-y-5">
-      {reply?.formError ? (
-        <p role="alert" className="font-medium text-danger">
-          {reply.formError}
-        </p>
-      ) : null}
+      <FormAlert message={reply?.formError} />
       <fieldset
         className="space-y-3"
         aria-describedby={errors.kind ? "privacy-kind-error" : undefined}

@@ -2,6 +2,7 @@ import { data, Form, useNavigation } from "react-router";
 import type { SubscribeResult } from "#src/lib/subprocessor-subscriptions.ts";
 import { Button } from "#src/ui/button.tsx";
 import { EmailField } from "#src/ui/email-field.tsx";
+import { FormAlert } from "#src/ui/form-alert.tsx";
 
 /** What the page shows after a post: the same "check your inbox" for a new and a known address. */
 export type SubscribeReply =
@@ -57,11 +58,7 @@ export function SubscribeForm({ reply }: { reply: SubscribeReply | undefined }) 
     );
   return (
     <Form method="post" className="max-w-md space-y-4">
-      {reply?.formError ? (
-        <p role="alert" className="font-medium text-danger">
-          {reply.formError}
-        </p>
-      ) : null}
+      <FormAlert message={reply?.formError} />
       <EmailField
         label="Email address"
         hint="We mail you once per change. Every notice has a one-click unsubscribe link."
