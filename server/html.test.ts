@@ -1,5 +1,11 @@
 import { describe, expect, test } from "vitest";
-import { compactManifest, cspHash, finishPage } from "#server/html.ts";
+import {
+  compactManifest,
+  cspHash,
+  finishPage,
+  lightenScrollRestoration,
+  restoreScrollScript,
+} from "#server/html.ts";
 import { HYDRATION_LOADER } from "#server/hydration-loader.ts";
 import {
   DEFER_ATTRIBUTE,
@@ -94,5 +100,45 @@ describe("the inlined loader", () => {
       HYDRATED_EVENT,
     ])
       expect(HYDRATION_LOADER).toContain(JSON.stringify(name));
+  });
+});
+
+describe("lightenScrollRestoration", () => {
+  const routerScript = `((storageKey2, restoreKey) => {
+    if (!window.history.state || !window.history.state.key) {
+      let key = Math.random().toString(32).slice(2);
+      window.history.replaceState({ key }, "");
+    }
+    try {
+      let positions = JSON.parse(sessionStorage.getItem(storageKey2) || "{}");
+      let storedY = positions[restoreKey || window.history.state.key];
+      if (typeof storedY === "number") {
+        window.scrollTo(0, storedY);
+      }
+    } catch (error) {
+      console.error(error);
+      sessionStorage.removeItem(storageKey2);
+    }
+  })("react-router-scroll-positions", null)`;
+
+  test("replaces React Router's scroll script with one that reads storage only for a known entry", () => {
+    const html = `<body><p>x</p><script>${routerScript}</script><script>window.__ctx = 1;</script></body>`;
+    const light = finishPage(html, new Map());
+    expect(light.html).toContain(
+      `<script>${restoreScrollScript("react-router-scroll-positions")}</script><script>window.__ctx = 1;</script>`,
+    );
+    expect(light.html).not.toContain("storageKey2");
+    expect(light.scriptHashes).toContain(
+      cspHash(restoreScrollScript("react-router-scroll-positions")),
+    );
+    expect(light.scriptHashes).not.toContain(cspHash(routerScript));
+  });
+
+  test("leaves a script it does not recognise, or one with a restore key, exactly as it was", () => {
+    const keyed = routerScript.replace(", null)", ', "k1")');
+    for (const body of [keyed, routerScript.replace("sessionStorage.getItem(storageKey2)", "x")]) {
+      const html = `<body><script>${body}</script></body>`;
+      expect(lightenScrollRestoration(html)).toBe(html);
+    }
   });
 });

@@ -161,3 +161,28 @@ test("every page but the two long legal documents arrives within the first round
     expect(await wireBytes(path), path).toBeLessThanOrEqual(FIRST_WINDOW_BYTES);
   }
 });
+
+test("a reader who leaves a long page and comes back, or reloads it, is where they left off", async ({
+  page,
+}) => {
+  await page.goto("/terms-of-service");
+  // A new entry has no key until the app starts; the page's scroll script then reads nothing.
+  expect(await page.evaluate(() => (history.state as { key?: string } | null)?.key)).toBeFalsy();
+  await page.mouse.wheel(0, 2400);
+  await page.locator(HYDRATED_PAGE).waitFor({ state: "attached" });
+  expect(await page.evaluate(() => (history.state as { key?: string } | null)?.key)).toBeTruthy();
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(2000);
+  const left = await page.evaluate(() => window.scrollY);
+
+  await page.getByRole("banner").getByRole("link", { name: "Sign In" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Sign In");
+  await page.goBack();
+  await expect(page).toHaveURL("/terms-of-service");
+  await expect.poll(() => page.evaluate(() => Math.round(window.scrollY))).toBe(Math.round(left));
+
+  await page.reload();
+  await expect.poll(() => page.evaluate(() => Math.round(window.scrollY))).toBe(Math.round(left));
+  // Reloaded, the page has not started its app: the position came from the page's own script or
+  // the browser, with the key the entry kept.
+  expect(await page.locator(HYDRATED_PAGE).count()).toBe(0);
+});
