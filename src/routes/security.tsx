@@ -14,6 +14,5 @@ export const meta: Route.MetaFunction = (args) =>
   });
 
 export default function Security() {
-  // Its sections are short: laid out at once, so the contents' links land on their headings.
-  return <LegalDocumentView document={SECURITY_PAGE} eyebrow="Trust" deferSections={false} />;
+  return <LegalDocumentView document={SECURITY_PAGE} eyebrow="Trust" />;
 }

@@ -13,7 +13,17 @@ for (const path of ["/terms-of-service", "/privacy-policy", "/dpa", "/security"]
       expect(href).toMatch(/^#[a-z0-9-]+$/);
       await expect(page.locator(`h2${href}`)).toHaveCount(1);
     }
-    // Following an entry lands on its heading, clear of the fixed header.
+    // Following an entry lands on its heading, at the top and clear of the fixed header, however
+    // far down the page the heading is and whatever the sections before it stood in for.
+    const middle = entries.nth(count - 3);
+    const heading = (await middle.getAttribute("href"))!;
+    await middle.click();
+    await expect(page).toHaveURL(new RegExp(`${heading}$`));
+    await expect
+      .poll(async () => (await page.locator(`h2${heading}`).boundingBox())?.y ?? -1)
+      .toBeGreaterThanOrEqual(64);
+    expect((await page.locator(`h2${heading}`).boundingBox())?.y).toBeLessThan(130);
+    // The last one, too, which the end of the page may keep from reaching the top.
     const last = entries.nth(count - 1);
     const target = (await last.getAttribute("href"))!;
     await last.click();

@@ -118,22 +118,10 @@ function BulletList({ items }: { items: readonly string[] }) {
   );
 }
 
-/**
- * `deferred`: laid out only when scrolled near, so long documents paint at once. Short sections
- * gain nothing from it, and their 800 px stand-in sizes throw a jump to a later section off.
- */
-export function LegalSectionView({
-  section,
-  deferred = true,
-}: {
-  section: LegalSection;
-  deferred?: boolean;
-}) {
+/** Laid out only when scrolled near, so long documents paint at once (src/app.css). */
+export function LegalSectionView({ section }: { section: LegalSection }) {
   return (
-    <section
-      aria-labelledby={section.id}
-      className={deferred ? "legal-section render-when-near" : "legal-section"}
-    >
+    <section aria-labelledby={section.id} className="legal-section render-when-near">
       {/* Styled by the section's one class in app.css, like the clause. */}
       <h2 id={section.id}>
         {sectionHeading(section)}

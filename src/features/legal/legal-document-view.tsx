@@ -15,7 +15,6 @@ import { Container } from "#src/ui/container.tsx";
 export function LegalDocumentView({
   document,
   eyebrow = "Legal",
-  deferSections = true,
   extraSections = [],
   intro,
   after,
@@ -23,8 +22,6 @@ export function LegalDocumentView({
   document: LegalDocument;
   /** The small line above the title. */
   eyebrow?: string;
-  /** Lay out sections only when scrolled near: for long documents (see LegalSectionView). */
-  deferSections?: boolean;
   extraSections?: readonly LegalSection[];
   intro?: ReactNode;
   after?: ReactNode;
@@ -51,7 +48,7 @@ export function LegalDocumentView({
             </div>
           ) : null}
           {document.sections.map((section) => (
-            <LegalSectionView key={section.id} section={section} deferred={deferSections} />
+            <LegalSectionView key={section.id} section={section} />
           ))}
           {after}
         </article>
