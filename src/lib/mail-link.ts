@@ -62,3 +62,21 @@ export async function readMailLink<Live extends object>(
   if (!live) return goneLink(200);
   return data({ kind: "ask" as const, ...live, token }, { headers: MAIL_LINK_HEADERS });
 }
+
+/**
+ * The action of a link's page: the button's POST, or a mail client's one-click unsubscribe (RFC
+ * 8058). `spend` uses the token, once; what it did becomes the page's view. A link that no longer
+ * works answers 410 Gone, and when the store cannot answer, a 503 says `unavailable`.
+ */
+export async function spendMailLink<Done extends { kind: string }>(
+  request: Request,
+  context: AppLoadContext,
+  spend: (token: string) => Promise<Done | { kind: "gone" } | { kind: "unavailable" }>,
+  unavailable: string,
+) {
+  const result = await spend(mailLinkToken(request, await request.formData()));
+  if (result.kind === "gone") return goneLink(410);
+  if (result.kind === "unavailable") throw failure(context, unavailable);
+  // What is left is one of the outcomes `spend` reports as done.
+  return data(result as Done, { headers: MAIL_LINK_HEADERS });
+}

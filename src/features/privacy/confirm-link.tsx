@@ -4,11 +4,10 @@
  * confirms and carries the request out. Whatever is or is not held under the address, the page
  * says the same (decision 030).
  */
-import { data, type AppLoadContext } from "react-router";
+import type { AppLoadContext } from "react-router";
 import { formatDate, type IsoDate } from "#src/content/dates.ts";
 import { SITE } from "#src/content/site.ts";
-import { failure } from "#src/lib/http-errors.ts";
-import { goneLink, MAIL_LINK_HEADERS, mailLinkToken, readMailLink } from "#src/lib/mail-link.ts";
+import { readMailLink, spendMailLink } from "#src/lib/mail-link.ts";
 import type { PrivacyRequestKind } from "#src/lib/privacy-requests.ts";
 import { GoneLinkCard, MailLinkCard } from "#src/ui/mail-link-card.tsx";
 
@@ -58,22 +57,18 @@ export function loadConfirmLink(request: Request, context: AppLoadContext) {
 }
 
 /** The one POST that acts: the page's button. */
-export async function actOnConfirmLink(request: Request, context: AppLoadContext) {
-  const form = await request.formData();
-  const result = await context.privacyRequests.confirm(mailLinkToken(request, form), {
-    clientKey: context.clientKey,
-    clientAddress: context.clientAddress,
-    requestId: context.requestId,
-  });
-  switch (result.kind) {
-    case "done":
-    case "open":
-      return data<ConfirmLinkView>(result, { headers: MAIL_LINK_HEADERS });
-    case "gone":
-      return goneLink(410);
-    case "unavailable":
-      throw failure(context, UNAVAILABLE);
-  }
+export function actOnConfirmLink(request: Request, context: AppLoadContext) {
+  return spendMailLink(
+    request,
+    context,
+    (token) =>
+      context.privacyRequests.confirm(token, {
+        clientKey: context.clientKey,
+        clientAddress: context.clientAddress,
+        requestId: context.requestId,
+      }),
+    UNAVAILABLE,
+  );
 }
 
 export function ConfirmLinkPage({ view }: { view: ConfirmLinkView }) {

@@ -4,21 +4,11 @@
  * one button; only its POST, or a mail client's one-click unsubscribe, confirms or erases. A link
  * that no longer works, however it came to be, gets the same calm page.
  */
-import { data, type AppLoadContext } from "react-router";
+import type { AppLoadContext } from "react-router";
 import { SITE } from "#src/content/site.ts";
-import { failure } from "#src/lib/http-errors.ts";
-import {
-  goneLink,
-  MAIL_LINK_HEADERS,
-  mailLinkMeta,
-  mailLinkToken,
-  readMailLink,
-} from "#src/lib/mail-link.ts";
+import { mailLinkMeta, readMailLink, spendMailLink } from "#src/lib/mail-link.ts";
 import type { pageMeta } from "#src/lib/meta.ts";
-import type {
-  SubscriptionLinkPurpose,
-  SubscriptionLinkResult,
-} from "#src/lib/subprocessor-subscriptions.ts";
+import type { SubscriptionLinkPurpose } from "#src/lib/subprocessor-subscriptions.ts";
 import { GoneLinkCard, MailLinkCard } from "#src/ui/mail-link-card.tsx";
 
 export type SubscriptionLinkView =
@@ -66,30 +56,22 @@ export function loadSubscriptionLink(
   );
 }
 
-function reply(result: SubscriptionLinkResult, context: { requestId: string }) {
-  switch (result.kind) {
-    case "confirmed":
-    case "unsubscribed":
-      return data<SubscriptionLinkView>({ kind: result.kind }, { headers: MAIL_LINK_HEADERS });
-    case "gone":
-      return goneLink(410);
-    case "unavailable":
-      throw failure(context, UNAVAILABLE);
-  }
-}
-
 /** The one POST that acts: the page's button, or a mail client's one-click unsubscribe. */
-export async function actOnSubscriptionLink(
+export function actOnSubscriptionLink(
   purpose: SubscriptionLinkPurpose,
   request: Request,
   context: AppLoadContext,
 ) {
-  const form = await request.formData();
-  const result = await context.subprocessors.useLink(purpose, mailLinkToken(request, form), {
-    clientKey: context.clientKey,
-    requestId: context.requestId,
-  });
-  return reply(result, context);
+  return spendMailLink(
+    request,
+    context,
+    (token) =>
+      context.subprocessors.useLink(purpose, token, {
+        clientKey: context.clientKey,
+        requestId: context.requestId,
+      }),
+    UNAVAILABLE,
+  );
 }
 
 export function SubscriptionLinkPage({

@@ -5,17 +5,10 @@
  * it came to be (bad, expired, used), gets the same calm page. Like the waitlist form (decision 014)
  * the action's outcome is one result type, LinkResult, turned into a status and a view here.
  */
-import { data, type AppLoadContext } from "react-router";
+import type { AppLoadContext } from "react-router";
 import { SITE } from "#src/content/site.ts";
-import type { LinkPurpose, LinkResult } from "#src/features/waitlist/types.ts";
-import { failure } from "#src/lib/http-errors.ts";
-import {
-  goneLink,
-  MAIL_LINK_HEADERS,
-  mailLinkMeta as linkPageMeta,
-  mailLinkToken,
-  readMailLink,
-} from "#src/lib/mail-link.ts";
+import type { LinkPurpose } from "#src/features/waitlist/types.ts";
+import { mailLinkMeta as linkPageMeta, readMailLink, spendMailLink } from "#src/lib/mail-link.ts";
 import type { pageMeta } from "#src/lib/meta.ts";
 import { GoneLinkCard, MailLinkCard } from "#src/ui/mail-link-card.tsx";
 
@@ -58,31 +51,18 @@ export function loadMailLink(purpose: LinkPurpose, request: Request, context: Ap
   );
 }
 
-/** Status and view for each outcome of pressing the button. */
-function mailLinkReply(result: LinkResult, context: { requestId: string }) {
-  switch (result.kind) {
-    case "confirmed":
-    case "removed":
-      return data<MailLinkView>({ kind: result.kind }, { headers: MAIL_LINK_HEADERS });
-    case "gone":
-      return goneLink(410);
-    case "unavailable":
-      throw failure(context, UNAVAILABLE);
-  }
-}
-
 /** The one POST that acts: the form's button, or a mail client's one-click unsubscribe (RFC 8058). */
-export async function actOnMailLink(
-  purpose: LinkPurpose,
-  request: Request,
-  context: AppLoadContext,
-) {
-  const form = await request.formData();
-  const result = await context.waitlist.useLink(purpose, mailLinkToken(request, form), {
-    clientKey: context.clientKey,
-    requestId: context.requestId,
-  });
-  return mailLinkReply(result, context);
+export function actOnMailLink(purpose: LinkPurpose, request: Request, context: AppLoadContext) {
+  return spendMailLink(
+    request,
+    context,
+    (token) =>
+      context.waitlist.useLink(purpose, token, {
+        clientKey: context.clientKey,
+        requestId: context.requestId,
+      }),
+    UNAVAILABLE,
+  );
 }
 
 export function MailLinkPage({ purpose, view }: { purpose: LinkPurpose; view: MailLinkView }) {
