@@ -13,7 +13,7 @@ import { pageMeta } from "#src/lib/meta.ts";
 export const MAIL_LINK_HEADERS = { "Cache-Control": "private, no-store" };
 
 /** The token as the form or the link carries it. */
-export function mailLinkToken(request: Request, form?: FormData): string {
+function mailLinkToken(request: Request, form?: FormData): string {
   const posted = form ? formText(form, "token") : "";
   return posted || (new URL(request.url).searchParams.get("token") ?? "");
 }
@@ -37,7 +37,7 @@ export function mailLinkMeta(
  * takes the higher status of the two, which would turn a success into a 410. The POST of a used
  * link answers 410 Gone.
  */
-export function goneLink(status: 200 | 410) {
+function goneLink(status: 200 | 410) {
   return data({ kind: "gone" as const }, { status, headers: MAIL_LINK_HEADERS });
 }
 
