@@ -2,7 +2,7 @@
 // answers at the address. Used through server/auth-emulator.ts by the server in emulator mode
 // (`npm start`, `npm run dev`, the tests).
 import { spawn } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -48,7 +48,11 @@ export async function startAuthEmulator({ projectId, host }) {
   let output = "";
   child.stdout.on("data", (chunk) => (output += chunk));
   child.stderr.on("data", (chunk) => (output += chunk));
-  const exited = new Promise((resolve) => child.once("exit", resolve));
+  // Its folder holds only the config written above: gone once the emulator is.
+  const exited = new Promise((resolve) => child.once("exit", resolve)).then((code) => {
+    rmSync(dir, { recursive: true, force: true });
+    return code;
+  });
   /** Asks the emulator to stop and resolves once it has (it may be reused at once by a new start). */
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");

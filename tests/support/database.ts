@@ -1,13 +1,13 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll } from "vitest";
 import { openDatabase, type Database } from "#db/client.ts";
 
 /** A real PGlite database, migrated, in a folder of its own: for tests of one server part. */
-function openTestDatabase(): Promise<Database> {
+async function openTestDatabase(): Promise<{ database: Database; dataDir: string }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "tieout-unit-db-"));
-  return openDatabase({ dataDir, databaseUrl: undefined });
+  return { database: await openDatabase({ dataDir, databaseUrl: undefined }), dataDir };
 }
 
 /**
@@ -16,10 +16,15 @@ function openTestDatabase(): Promise<Database> {
  */
 export function databaseForThisFile(): () => Database {
   let database: Database | undefined;
+  let dataDir: string | undefined;
   beforeAll(async () => {
-    database = await openTestDatabase();
+    ({ database, dataDir } = await openTestDatabase());
   }, 60_000);
-  afterAll(() => database?.close());
+  afterAll(async () => {
+    await database?.close();
+    // Each file's database is a folder of tens of MB: a full run would leave hundreds behind.
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
   return () => {
     if (!database) throw new Error("The test database is opened before the tests run.");
     return database;

@@ -3,7 +3,7 @@
  * PostgreSQL URL, a collector) or that kill the process. They run the same production build.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -42,8 +42,12 @@ async function freePort(): Promise<number> {
 
 // A test that times out never reaches its `finally`: its servers end with the worker at the latest.
 const running = new Set<ChildProcess>();
+// The data folders this worker made: kept while it runs (a test may restart a server on its
+// folder), removed when it ends, so a full run does not leave a database per server behind.
+const madeDataDirs = new Set<string>();
 process.on("exit", () => {
   for (const child of running) child.kill("SIGKILL");
+  for (const dir of madeDataDirs) rmSync(dir, { recursive: true, force: true });
 });
 
 export async function startServer(
@@ -53,7 +57,11 @@ export async function startServer(
 ): Promise<RunningServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), "tieout-test-"));
+  let dataDir = options.dataDir;
+  if (dataDir === undefined) {
+    dataDir = mkdtempSync(path.join(tmpdir(), "tieout-test-"));
+    madeDataDirs.add(dataDir);
+  }
   const child = spawn(
     process.execPath,
     [path.resolve(options.root ?? ".", "build/server/app.js")],
