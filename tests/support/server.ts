@@ -47,7 +47,14 @@ const running = new Set<ChildProcess>();
 const madeDataDirs = new Set<string>();
 process.on("exit", () => {
   for (const child of running) child.kill("SIGKILL");
-  for (const dir of madeDataDirs) rmSync(dir, { recursive: true, force: true });
+  // A server killed just now may still be closing its files: retried, and never an error here.
+  for (const dir of madeDataDirs) {
+    try {
+      rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+    } catch {
+      // left for the system's temporary-file cleaning
+    }
+  }
 });
 
 export async function startServer(
