@@ -63,18 +63,26 @@ export async function readMailLink<Live extends object>(
   return data({ kind: "ask" as const, ...live, token }, { headers: MAIL_LINK_HEADERS });
 }
 
+/** Who pressed the button, as the stores record and rate-limit it. */
+type LinkClient = { clientKey: string; clientAddress: string; requestId: string };
+
 /**
  * The action of a link's page: the button's POST, or a mail client's one-click unsubscribe (RFC
- * 8058). `spend` uses the token, once; what it did becomes the page's view. A link that no longer
- * works answers 410 Gone, and when the store cannot answer, a 503 says `unavailable`.
+ * 8058). `spend` uses the token, once, for `client`; what it did becomes the page's view. A link
+ * that no longer works answers 410 Gone, and when the store cannot answer, a 503 says `unavailable`.
  */
 export async function spendMailLink<Done extends { kind: string }>(
   request: Request,
   context: AppLoadContext,
-  spend: (token: string) => Promise<Done | { kind: "gone" } | { kind: "unavailable" }>,
+  spend: (
+    token: string,
+    client: LinkClient,
+  ) => Promise<Done | { kind: "gone" } | { kind: "unavailable" }>,
   unavailable: string,
 ) {
-  const result = await spend(mailLinkToken(request, await request.formData()));
+  const { clientKey, clientAddress, requestId } = context;
+  const token = mailLinkToken(request, await request.formData());
+  const result = await spend(token, { clientKey, clientAddress, requestId });
   if (result.kind === "gone") return goneLink(410);
   if (result.kind === "unavailable") throw failure(context, unavailable);
   // What is left is one of the outcomes `spend` reports as done.

@@ -1,3 +1,4 @@
+import type { Locator } from "@playwright/test";
 import { expect, test, waitForHydration } from "#tests/support/fixtures.ts";
 
 for (const path of ["/terms-of-service", "/privacy-policy", "/dpa", "/security"]) {
@@ -15,22 +16,20 @@ for (const path of ["/terms-of-service", "/privacy-policy", "/dpa", "/security"]
     }
     // Following an entry lands on its heading, at the top and clear of the fixed header, however
     // far down the page the heading is and whatever the sections before it stood in for.
-    const middle = entries.nth(count - 3);
-    const heading = (await middle.getAttribute("href"))!;
-    await middle.click();
-    await expect(page).toHaveURL(new RegExp(`${heading}$`));
-    await expect
-      .poll(async () => (await page.locator(`h2${heading}`).boundingBox())?.y ?? -1)
-      .toBeGreaterThanOrEqual(64);
-    expect((await page.locator(`h2${heading}`).boundingBox())?.y).toBeLessThan(130);
+    const follow = async (entry: Locator) => {
+      const target = (await entry.getAttribute("href"))!;
+      await entry.click();
+      await expect(page).toHaveURL(new RegExp(`${target}$`));
+      const heading = page.locator(`h2${target}`);
+      await expect
+        .poll(async () => (await heading.boundingBox())?.y ?? -1)
+        .toBeGreaterThanOrEqual(64);
+      return heading;
+    };
+    const middle = await follow(entries.nth(count - 3));
+    expect((await middle.boundingBox())?.y).toBeLessThan(130);
     // The last one, too, which the end of the page may keep from reaching the top.
-    const last = entries.nth(count - 1);
-    const target = (await last.getAttribute("href"))!;
-    await last.click();
-    await expect(page).toHaveURL(new RegExp(`${target}$`));
-    await expect
-      .poll(async () => (await page.locator(`h2${target}`).boundingBox())?.y ?? -1)
-      .toBeGreaterThanOrEqual(64);
+    await follow(entries.nth(count - 1));
   });
 }
 

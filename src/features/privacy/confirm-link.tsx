@@ -61,12 +61,7 @@ export function actOnConfirmLink(request: Request, context: AppLoadContext) {
   return spendMailLink(
     request,
     context,
-    (token) =>
-      context.privacyRequests.confirm(token, {
-        clientKey: context.clientKey,
-        clientAddress: context.clientAddress,
-        requestId: context.requestId,
-      }),
+    (token, client) => context.privacyRequests.confirm(token, client),
     UNAVAILABLE,
   );
 }

@@ -65,11 +65,7 @@ export function actOnSubscriptionLink(
   return spendMailLink(
     request,
     context,
-    (token) =>
-      context.subprocessors.useLink(purpose, token, {
-        clientKey: context.clientKey,
-        requestId: context.requestId,
-      }),
+    (token, client) => context.subprocessors.useLink(purpose, token, client),
     UNAVAILABLE,
   );
 }

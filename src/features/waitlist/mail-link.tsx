@@ -56,11 +56,7 @@ export function actOnMailLink(purpose: LinkPurpose, request: Request, context: A
   return spendMailLink(
     request,
     context,
-    (token) =>
-      context.waitlist.useLink(purpose, token, {
-        clientKey: context.clientKey,
-        requestId: context.requestId,
-      }),
+    (token, client) => context.waitlist.useLink(purpose, token, client),
     UNAVAILABLE,
   );
 }
