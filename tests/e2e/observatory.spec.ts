@@ -7,32 +7,14 @@
  * Ports 80 and 443 are shared by the whole machine, so these tests run one after the other in one
  * worker; when a port is taken the proxy refuses to start and the tests fail, saying which port.
  */
-import { randomBytes } from "node:crypto";
 import { idTokenFor } from "#tests/support/accounts.ts";
+import { BEHIND_PROXY, DEPLOYED_SITE_URL, PRODUCTION_FIREBASE } from "#tests/support/deployed.ts";
 import { expect, test } from "#tests/support/fixtures.ts";
 import { describeAll, describeShortfalls, runObservatory } from "#tests/support/observatory.ts";
 import { startServer, type RunningServer } from "#tests/support/server.ts";
 import { send, startTlsProxy, type TlsProxy } from "#tests/support/tls-proxy.ts";
 
 test.describe.configure({ mode: "serial", timeout: 90_000 });
-
-const SITE_URL = "https://localhost";
-const BEHIND_PROXY = { SITE_URL, TRUST_PROXY: "127.0.0.1" };
-
-/**
- * A real Firebase project's web configuration, as the public site is deployed. The values are
- * well-formed but unused: nothing here signs in against this server. In emulator mode the page's
- * CSP must allow the emulator's plain-HTTP origin in connect-src, which the Observatory rightly
- * counts as an insecure source on an HTTPS site; the sign-in test below uses emulator mode.
- */
-const PRODUCTION_FIREBASE = {
-  FIREBASE_API_KEY: "AIzaSyObservatoryTestKeyNotARealKey00",
-  FIREBASE_AUTH_DOMAIN: "tieout-observatory.firebaseapp.com",
-  FIREBASE_PROJECT_ID: "tieout-observatory",
-  FIREBASE_APP_ID: "1:000000000000:web:0000000000000000",
-  FIREBASE_AUTH_EMULATOR_HOST: "",
-  SESSION_SECRET: randomBytes(32).toString("base64url"),
-};
 
 test.describe("the production configuration behind the TLS proxy", () => {
   let app: RunningServer;
@@ -81,7 +63,7 @@ test.describe("forwarded headers from anyone but the configured proxy", () => {
   test("a forged X-Forwarded-Proto: https is not believed: the request is still redirected", async () => {
     // An https SITE_URL needs a TRUST_PROXY; this server's proxy is elsewhere (TEST-NET-1), so a
     // request from 127.0.0.1 is a client's, and its X-Forwarded-* headers are only claims.
-    const direct = await startServer({ SITE_URL, TRUST_PROXY: "192.0.2.10" });
+    const direct = await startServer({ SITE_URL: DEPLOYED_SITE_URL, TRUST_PROXY: "192.0.2.10" });
     try {
       const response = await send(`${direct.url}/some/path?q=1`, {
         headers: { "X-Forwarded-Proto": "https", "X-Forwarded-For": "203.0.113.7" },
@@ -122,7 +104,7 @@ test.describe("signing in over TLS (Auth emulator)", () => {
     const response = await send("https://localhost/api/session", {
       method: "POST",
       ca: proxy.cert,
-      headers: { Authorization: `Bearer ${await idTokenFor(newUser)}`, Origin: SITE_URL },
+      headers: { Authorization: `Bearer ${await idTokenFor(newUser)}`, Origin: DEPLOYED_SITE_URL },
     });
     expect(response.status, response.body).toBe(200);
     const cookies = response.headers["set-cookie"] ?? [];
