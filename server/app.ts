@@ -84,7 +84,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     // X-Forwarded-For and -Proto are believed only from the configured proxies.
     trustProxy: env.trustProxy.length > 0 ? [...env.trustProxy] : false,
     genReqId: () => randomUUID(),
-    clientErrorHandler: clientErrorHandler(headers),
+    clientErrorHandler: clientErrorHandler(headers, options.loggerInstance),
     frameworkErrors: frameworkErrors(headers),
   });
 

@@ -4,7 +4,13 @@
  * Pages render their own errors (src/features/errors).
  */
 import { STATUS_CODES } from "node:http";
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyServerOptions } from "fastify";
+import type {
+  FastifyBaseLogger,
+  FastifyError,
+  FastifyInstance,
+  FastifyReply,
+  FastifyServerOptions,
+} from "fastify";
 import fp from "fastify-plugin";
 
 const CLIENT_ERROR_TEXT: Record<number, string> = {
@@ -13,18 +19,31 @@ const CLIENT_ERROR_TEXT: Record<number, string> = {
   431: "The request's headers are too large.",
 };
 
+/** A request target as a log line may hold it: no query (it can carry a one-time code), bounded. */
+function loggablePath(url: string): string {
+  const queryAt = url.indexOf("?");
+  return (queryAt === -1 ? url : url.slice(0, queryAt)).slice(0, 200);
+}
+
 /**
- * For requests too broken to route (a malformed or oversized header, a bad URL): written straight
- * to the socket, since Fastify has no reply for them.
+ * For requests too broken to parse (a malformed or oversized header, headers that never finish):
+ * written straight to the socket, since Fastify has no reply for them, and one line in the log
+ * (`request.malformed`, with the parser's reason). A connection the client already dropped gets
+ * neither.
  */
 export function clientErrorHandler(
   headers: Readonly<Record<string, string>>,
+  log: FastifyBaseLogger | undefined,
 ): NonNullable<FastifyServerOptions["clientErrorHandler"]> {
   return (error, socket) => {
     if (!socket.writable) return;
     const code = (error as { code?: string }).code;
     const status =
       code === "HPE_HEADER_OVERFLOW" ? 431 : code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : 400;
+    log?.info(
+      { event: "request.malformed", status, reason: code ?? "unknown", ip: socket.remoteAddress },
+      "request refused: it could not be read",
+    );
     const body = `${CLIENT_ERROR_TEXT[status] ?? "Bad request."}\n`;
     const head = Object.entries({
       ...headers,
@@ -39,17 +58,33 @@ export function clientErrorHandler(
   };
 }
 
-/** For a URL the router cannot read (bad percent-encoding and the like). */
+/**
+ * For a URL the router cannot read (bad percent-encoding and the like). Fastify answers these
+ * outside its routes, where no request line is written: this writes it (`request.bad_url`), with
+ * the request id the answer carries.
+ */
 export function frameworkErrors(
   headers: Readonly<Record<string, string>>,
 ): NonNullable<FastifyServerOptions["frameworkErrors"]> {
-  return (_error, _req, reply) => {
+  return (error, req, reply) => {
     void (reply as FastifyReply)
       .headers(headers)
+      .header("x-request-id", req.id)
       .status(400)
       .header("Cache-Control", "no-store")
       .type("text/plain; charset=utf-8")
       .send("Bad request.");
+    req.log.info(
+      {
+        event: "request.bad_url",
+        method: req.method,
+        path: loggablePath(req.url),
+        status: 400,
+        reason: error.code,
+        ip: req.ip,
+      },
+      "request refused: its URL could not be read",
+    );
   };
 }
 

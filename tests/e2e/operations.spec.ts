@@ -82,6 +82,18 @@ test("logs: a request id on every line, security events kept, no secret or full 
     }
     expect(statuses).toEqual([202, 202, 429]);
 
+    // A URL the router cannot read, and a request that cannot even be parsed: a line each.
+    const unreadable = await fetch(`${server.url}/%ff?code=one-time-code-in-a-bad-url`);
+    expect(unreadable.status).toBe(400);
+    const unreadableId = unreadable.headers.get("x-request-id");
+    expect(unreadableId).toMatch(UUID);
+    const socket = connect(server.port, "127.0.0.1");
+    await new Promise((resolve) => socket.once("connect", resolve));
+    const malformed = readResponse(socket);
+    socket.write("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nA header without its colon\r\n\r\n");
+    expect(await malformed).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    socket.destroy();
+
     const crossSite = await post("/api/waitlist", {
       headers: { "Content-Type": "application/json", Origin: "https://evil.example" },
       body: "{}",
@@ -106,6 +118,12 @@ test("logs: a request id on every line, security events kept, no secret or full 
     expect(byEvent("admin.forbidden")[0]?.email).toBe(`${email[0]}***@example.com`);
     expect(byEvent("waitlist.rate_limited").map((l) => l.reqId)).toEqual([limitedId]);
     expect(byEvent("request.cross_site_refused")).toHaveLength(1);
+    expect(byEvent("request.bad_url").map((l) => [l.reqId, l.path, l.status])).toEqual([
+      [unreadableId, "/%ff", 400],
+    ]);
+    expect(byEvent("request.malformed").map((l) => [l.status, l.reason, l.ip])).toEqual([
+      [400, "HPE_INVALID_HEADER_TOKEN", "127.0.0.1"],
+    ]);
     expect(byEvent("admin.page_refused")[0]?.access).toBe("forbidden");
     expect(byEvent("waitlist.invalid")[0]?.fields).toEqual(["email"]);
     // Who and from where: the client address on every request line, the account when signed in.
@@ -117,7 +135,16 @@ test("logs: a request id on every line, security events kept, no secret or full 
     expect(signedInLines.map((l) => l.uid)).toEqual([uid, uid]);
 
     const everything = server.output();
-    for (const secret of [password, idToken, forged, cookieValue, email, lead, "tess-at-example"]) {
+    for (const secret of [
+      password,
+      idToken,
+      forged,
+      cookieValue,
+      email,
+      lead,
+      "tess-at-example",
+      "one-time-code",
+    ]) {
       expect(everything, `the logs hold ${secret.slice(0, 12)}…`).not.toContain(secret);
     }
   } finally {
