@@ -1,0 +1,171 @@
+/**
+ * No first press is lost on a page that belongs to someone (decision 009): the pages behind the
+ * links in the site's mails, a member's account, the administrator's pages. Every control on them
+ * is pressed by mouse and by touch as the very first action, and must work as on a ready page
+ * (tests/support/first-press.ts).
+ *
+ * Each press gets a world of its own, made the same way: a new lead and the link in its mail, a
+ * new member signed in, the administrator signed in (with entries of its own on the waitlist page,
+ * whose buttons change them). So the press on a ready page and the first press start from the
+ * same state, and what differs by construction (an address, a token; on the admin pages, figures
+ * and times) is masked before the two are compared. The server is this worker's own, with its
+ * mail caught by a real SMTP server, so no other spec's data shows on the admin pages.
+ */
+import routes from "#src/routes.ts";
+import {
+  createVerifiedAccount,
+  deleteAccount,
+  ensureAdmin,
+  signInBrowser,
+  type Account,
+} from "#tests/support/accounts.ts";
+import { E2E_ADMIN_EMAIL } from "#tests/support/e2e-env.ts";
+import { uniqueEmail } from "#tests/support/emulator.ts";
+import { expect, test } from "#tests/support/fixtures.ts";
+import {
+  firstPressMismatches,
+  INPUTS,
+  PUBLIC_PRESS_PAGES,
+  type Input,
+  type OpenVisit,
+} from "#tests/support/first-press.ts";
+import { confirmedLead, linkIn, waitForMails } from "#tests/support/mailbox.ts";
+import { startServer, type RunningServer } from "#tests/support/server.ts";
+import { startTestSmtp, type TestSmtp } from "#tests/support/test-smtp.ts";
+import { submitToWaitlist } from "#tests/support/waitlist-db.ts";
+
+let smtp: TestSmtp;
+let server: RunningServer;
+const members: Account[] = [];
+test.beforeAll(async () => {
+  smtp = await startTestSmtp();
+  server = await startServer({ SMTP_URL: smtp.url, ADMIN_EMAILS: E2E_ADMIN_EMAIL });
+  // One correction waits for the administrator on /admin/privacy, its form and button with it.
+  const email = uniqueEmail("press-correction");
+  await postForm("/privacy-request", {
+    email,
+    name: "Cora Rection",
+    kind: "correction",
+    details: "My company name is Ledger & Co, not Ledger Co.",
+  });
+  await spend(await mailLink(email, "/privacy-request/confirm?token="));
+});
+test.afterAll(async () => {
+  await Promise.all(members.map(deleteAccount));
+  await server?.stop();
+  await smtp?.close();
+});
+
+/** A form posted as a browser without JavaScript posts it. */
+async function postForm(path: string, fields: Record<string, string>) {
+  const answer = await fetch(`${server.url}${path}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(fields),
+  });
+  expect(answer.status, `POST ${path}`).toBeLessThan(300);
+}
+
+/** The link to `path` in the newest mail to `email`. */
+async function mailLink(email: string, path: string): Promise<string> {
+  const mails = await waitForMails(smtp, email, 1);
+  return linkIn(mails.at(-1)!, path);
+}
+
+/** Presses a mail link's button, as its owner would. */
+async function spend(link: string) {
+  await postForm(new URL(link).pathname, { token: new URL(link).searchParams.get("token")! });
+}
+
+/** The page behind a link in a new lead's, subscriber's or requester's first mail. */
+function mailLinkVisit(path: string, ask: (email: string) => Promise<void>): OpenVisit {
+  return async () => {
+    const email = uniqueEmail("press-link");
+    await ask(email);
+    const link = await mailLink(email, `${path}?token=`);
+    return { url: link, masks: [new URL(link).searchParams.get("token")!, email] };
+  };
+}
+
+const joinWaitlist = async (email: string) => {
+  expect((await submitToWaitlist(server.url, { name: "Lee Link", email })).status).toBe(202);
+};
+const subscribe = (email: string) => postForm("/subprocessors", { email });
+const askForCopy = (email: string) =>
+  postForm("/privacy-request", { email, name: "Rae Quest", kind: "access", details: "" });
+
+/** A member who just signed up and signed in. */
+const memberVisit: OpenVisit = async (context) => {
+  const member = await createVerifiedAccount("press-member");
+  members.push(member);
+  await signInBrowser(context, server.url, member);
+  return { url: `${server.url}/account`, masks: [member.email] };
+};
+
+/** Figures and times on the admin pages move with every visit: each counts, and takes time. */
+const FIGURES = /\d+/g;
+
+/** The administrator, signed in, on `path`. */
+function adminVisit(path: string): OpenVisit {
+  return async (context) => {
+    await signInBrowser(context, server.url, await ensureAdmin());
+    return { url: `${server.url}${path}`, masks: [FIGURES] };
+  };
+}
+
+/**
+ * The waitlist as the administrator sees it, searched for two entries of this visit's own: one
+ * that confirmed its address and one that did not. Their buttons act on them alone.
+ */
+const adminWaitlistVisit: OpenVisit = async (context) => {
+  const tag = `press${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+  const confirmed = `${tag}-confirmed@example-cpa.com`;
+  await confirmedLead(server.url, smtp, { name: "Cam Confirmed", email: confirmed });
+  await joinWaitlist(`${tag}-new@example-cpa.com`);
+  await signInBrowser(context, server.url, await ensureAdmin());
+  return { url: `${server.url}/admin/waitlist?q=${tag}`, masks: [tag, FIGURES] };
+};
+
+const OWNED_PAGES: Record<string, OpenVisit> = {
+  "/waitlist/confirm": mailLinkVisit("/waitlist/confirm", joinWaitlist),
+  "/waitlist/remove": mailLinkVisit("/waitlist/remove", joinWaitlist),
+  "/subprocessors/confirm": mailLinkVisit("/subprocessors/confirm", subscribe),
+  "/subprocessors/unsubscribe": mailLinkVisit("/subprocessors/unsubscribe", subscribe),
+  "/privacy-request/confirm": mailLinkVisit("/privacy-request/confirm", askForCopy),
+  "/account": memberVisit,
+  "/admin": adminVisit("/admin"),
+  "/admin/waitlist": adminWaitlistVisit,
+  "/admin/deliveries": adminVisit("/admin/deliveries"),
+  "/admin/activity": adminVisit("/admin/activity"),
+  "/admin/privacy": adminVisit("/admin/privacy"),
+};
+
+for (const [path, open] of Object.entries(OWNED_PAGES)) {
+  for (const input of Object.keys(INPUTS) as Input[]) {
+    test(`${path}, ${input}: the first press on every control works as on a ready page`, async ({
+      browser,
+    }) => {
+      test.setTimeout(300_000);
+      const { pressed, mismatches } = await firstPressMismatches(browser, input, open, "main");
+      test.info().annotations.push({ type: "controls", description: String(pressed) });
+      expect(pressed, "controls found").toBeGreaterThan(0);
+      expect(mismatches, "controls whose first press did not work").toEqual([]);
+    });
+  }
+}
+
+/**
+ * Every page of the site is pressed: the public ones in first-press.spec.ts, the rest here. A new
+ * route joins one or the other, or this fails. (/account/data is the account page's "Download my
+ * data", pressed there; any unknown path is the not-found page.)
+ */
+test("every route of the site is in a first-press test", () => {
+  const covered = new Set([
+    ...PUBLIC_PRESS_PAGES.map((p) => new URL(p, "http://site").pathname),
+    ...Object.keys(OWNED_PAGES),
+    "/account/data",
+  ]);
+  const paths = routes.filter((r) => r.path !== "*").map((r) => (r.index ? "/" : `/${r.path}`));
+  expect(paths.filter((p) => !covered.has(p))).toEqual([]);
+  expect(PUBLIC_PRESS_PAGES).toContain("/no-such-page");
+});

@@ -1,0 +1,230 @@
+/**
+ * Pressing every control of a page as the very first action after it loads (decision 009): found
+ * by role, not from a list, so a control added tomorrow is pressed by construction; pressed by
+ * mouse on a desktop and by touch on a phone, with the CPU slowed 4x so the app is still far from
+ * ready. What the visitor then sees once the app is ready must be what the same press gives on a
+ * page whose app was already running.
+ */
+import type {
+  Browser,
+  BrowserContext,
+  BrowserContextOptions,
+  Locator,
+  Page,
+} from "@playwright/test";
+import { HYDRATED_ATTRIBUTE } from "#src/lib/hydration-protocol.ts";
+import { expect, HYDRATED_PAGE, waitForHydration } from "#tests/support/fixtures.ts";
+import { ALL_PAGES } from "#tests/support/pages.ts";
+
+/** The pages anyone can open, each pressed on the suite's server (first-press.spec.ts). */
+export const PUBLIC_PRESS_PAGES = [
+  ...ALL_PAGES.map((p) => p.path),
+  "/account/deleted",
+  "/no-such-page",
+  "/auth/action?mode=resetPassword&oobCode=none",
+];
+
+/**
+ * A page to open for one press, made anew for each press so that every press starts from the same
+ * state: a new lead's link, a new member's account.
+ */
+export type Visit = {
+  /** The page's address: a path on the suite's server, or a whole URL on another. */
+  url: string;
+  /** What differs between two visits made the same way (an address, a token, a count), masked
+   * before two outcomes are compared. */
+  masks?: readonly (string | RegExp)[];
+};
+
+/** Makes a visit; `context` is the browser context that will open it (to sign it in). */
+export type OpenVisit = (context: BrowserContext) => Promise<Visit>;
+
+/** Where links are pressed: the whole page, or its main content. */
+export type Scope = "body" | "main";
+
+export const INPUTS = {
+  mouse: { viewport: { width: 1280, height: 800 } },
+  touch: { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true },
+} satisfies Record<string, BrowserContextOptions>;
+export type Input = keyof typeof INPUTS;
+
+/** Everything a visitor presses that is not a plain link: buttons and toggles of every kind. */
+const CONTROL_ROLES = [
+  "button",
+  "checkbox",
+  "switch",
+  "radio",
+  "tab",
+  "menuitem",
+  "combobox",
+] as const;
+/*
+ * Links are controls too (one may carry behaviour: the demo poster is a link that plays the clip in
+ * place). Those in the page's main content are pressed on every page; the header's and footer's,
+ * the same everywhere, on the home page. Links to a place on the same page, to mail or to another
+ * site do nothing the app could lose.
+ */
+const PRESSABLE_LINK = 'a[href^="/"]:not([href^="//"])';
+
+/** React Router's entry script: until it runs, the page is server HTML and the loader alone. */
+export const APP_ENTRY = /\/assets\/entry\.client-[\w-]+\.js$/;
+
+type Control = { describe: string; find: (page: Page) => Locator };
+
+async function discoverControls(page: Page, scope: Scope): Promise<Control[]> {
+  const controls: Control[] = [];
+  for (const role of CONTROL_ROLES) {
+    const all = page.getByRole(role);
+    for (let i = 0; i < (await all.count()); i++) {
+      if (!(await all.nth(i).isVisible())) continue;
+      controls.push({
+        describe: (await all.nth(i).ariaSnapshot()).trim(),
+        find: (p) => p.getByRole(role).nth(i),
+      });
+    }
+  }
+  const links = page.locator(`${scope} ${PRESSABLE_LINK}`);
+  for (let i = 0; i < (await links.count()); i++) {
+    if (!(await links.nth(i).isVisible())) continue;
+    controls.push({
+      describe: (await links.nth(i).ariaSnapshot()).trim(),
+      find: (p) => p.locator(`${scope} ${PRESSABLE_LINK}`).nth(i),
+    });
+  }
+  return controls;
+}
+
+/**
+ * What the visitor sees once the app runs and the press has had its whole effect: the address,
+ * downloads, header and main content, the same in two looks 300 ms apart, with the router idle.
+ * A press that leaves the page (Back) lands on one whose app waits for an interaction: the mouse
+ * gives it one, as a visitor's would.
+ */
+async function outcome(page: Page, downloads: string[]): Promise<string> {
+  let last = "";
+  for (let look = 0; look < 100; look++) {
+    await page.mouse.move(2 + (look % 5), 2);
+    const now = await lookAt(page, downloads).catch(() => "navigating");
+    if (now !== "busy" && now !== "navigating" && now === last) return now;
+    last = now;
+    await page.waitForTimeout(300);
+  }
+  throw new Error(`${page.url()} never settled`);
+}
+
+async function lookAt(page: Page, downloads: string[]): Promise<string> {
+  const busy = await page.evaluate((hydrated) => {
+    const router = (
+      window as { __reactRouterDataRouter?: { state: { navigation: { state: string } } } }
+    ).__reactRouterDataRouter;
+    return (
+      !document.documentElement.hasAttribute(hydrated) ||
+      document.readyState !== "complete" ||
+      router?.state.navigation.state !== "idle"
+    );
+  }, HYDRATED_ATTRIBUTE);
+  if (busy) return "busy";
+  const url = new URL(page.url());
+  return [
+    `url: ${url.pathname}${url.search}`,
+    `downloads: ${downloads.join(", ")}`,
+    `header: ${await page.getByRole("banner").ariaSnapshot({ timeout: 2_000 })}`,
+    `main: ${await page.locator("main").ariaSnapshot({ timeout: 2_000 })}`,
+  ].join("\n");
+}
+
+async function press(control: Locator, input: Input) {
+  // On screen first, and a moment for the page to lay out what scrolled into view: sections far
+  // down are laid out only when near (content-visibility), so a press aimed in the same instant
+  // as the jump could land where the control was a frame before. Scrolling is not an interaction:
+  // the app still waits for the press itself.
+  await control.scrollIntoViewIfNeeded();
+  await control.evaluate(
+    () =>
+      new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))),
+  );
+  if (input === "touch") await control.tap();
+  else await control.click();
+}
+
+/**
+ * Opens the visit's page with a page of the same site visited before it (so Back has somewhere to
+ * go), presses the control, and returns the outcome, masked. `early`: the CPU is slowed 4x and the
+ * press comes before the app runs.
+ */
+async function pressAndSee(
+  browser: Browser,
+  input: Input,
+  open: OpenVisit,
+  control: Control,
+  early: boolean,
+): Promise<string> {
+  const context = await browser.newContext({ ...INPUTS[input], acceptDownloads: true });
+  const page = await context.newPage();
+  try {
+    const visit = await open(context);
+    const downloads: string[] = [];
+    const errors: string[] = [];
+    page.on("download", (d) => downloads.push(d.suggestedFilename()));
+    page.on("pageerror", (error) => errors.push(error.message));
+    await page.goto(visit.url.startsWith("/") ? "/contact" : new URL("/contact", visit.url).href);
+    let release = () => {};
+    if (early) {
+      const cdp = await context.newCDPSession(page);
+      await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
+      // Pages that start their app at once (a signed-in visitor's, the reset-link page) could beat
+      // the press: the app's entry script is held until the press has been made.
+      const pressed = new Promise<void>((resolve) => (release = resolve));
+      await page.route(APP_ENTRY, async (route) => {
+        await pressed;
+        await route.continue();
+      });
+    }
+    await page.goto(visit.url);
+    if (early) {
+      await expect(page.locator(HYDRATED_PAGE)).toHaveCount(0);
+    } else {
+      await waitForHydration(page);
+    }
+    await press(control.find(page), input);
+    release();
+    const seen = await outcome(page, downloads);
+    const all = errors.length > 0 ? `${seen}\npage errors: ${errors.join("; ")}` : seen;
+    return (visit.masks ?? []).reduce<string>((text, mask) => text.replaceAll(mask, "…"), all);
+  } finally {
+    await context.close();
+  }
+}
+
+/**
+ * Every control of the visit's page, found by role in the HTML the server sent, pressed twice: on
+ * a page whose app is ready, and as the very first action on a page whose app is still far from
+ * ready. Each press gets a visit of its own. Returns how many controls were pressed, and those
+ * whose two outcomes differ, each with both outcomes.
+ */
+export async function firstPressMismatches(
+  browser: Browser,
+  input: Input,
+  open: OpenVisit,
+  scope: Scope,
+): Promise<{ pressed: number; mismatches: string[] }> {
+  // What the visitor can press is what the server's HTML shows before the app runs.
+  const context = await browser.newContext(INPUTS[input]);
+  const page = await context.newPage();
+  const visit = await open(context);
+  await page.route(APP_ENTRY, () => {});
+  await page.goto(visit.url);
+  const controls = await discoverControls(page, scope);
+  await context.close();
+
+  const mismatches: string[] = [];
+  for (const control of controls) {
+    const ready = await pressAndSee(browser, input, open, control, false);
+    const first = await pressAndSee(browser, input, open, control, true);
+    if (first !== ready)
+      mismatches.push(
+        `${control.describe}\n--- on a ready page:\n${ready}\n--- first press:\n${first}`,
+      );
+  }
+  return { pressed: controls.length, mismatches };
+}
