@@ -28,7 +28,7 @@ export const PUBLIC_PRESS_PAGES = [
  * A page to open for one press, made anew for each press so that every press starts from the same
  * state: a new lead's link, a new member's account.
  */
-export type Visit = {
+type Visit = {
   /** The page's address: a path on the suite's server, or a whole URL on another. */
   url: string;
   /** What differs between two visits made the same way (an address, a token, a count), masked
