@@ -28,8 +28,8 @@ function loggablePath(url: string): string {
 /**
  * For requests too broken to parse (a malformed or oversized header, headers that never finish):
  * written straight to the socket, since Fastify has no reply for them, and one line in the log
- * (`request.malformed`, with the parser's reason). A connection the client already dropped gets
- * neither.
+ * (`request.malformed`, with the parser's reason and the connection's far end). A connection the
+ * client already dropped gets neither.
  */
 export function clientErrorHandler(
   headers: Readonly<Record<string, string>>,
@@ -41,7 +41,7 @@ export function clientErrorHandler(
     const status =
       code === "HPE_HEADER_OVERFLOW" ? 431 : code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : 400;
     log?.info(
-      { event: "request.malformed", status, reason: code ?? "unknown", ip: socket.remoteAddress },
+      { event: "request.malformed", status, reason: code ?? "unknown", peer: socket.remoteAddress },
       "request refused: it could not be read",
     );
     const body = `${CLIENT_ERROR_TEXT[status] ?? "Bad request."}\n`;
@@ -81,7 +81,9 @@ export function frameworkErrors(
         path: loggablePath(req.url),
         status: 400,
         reason: error.code,
-        ip: req.ip,
+        // The connection's far end: a proxy's address behind one (its forwarded headers are not
+        // read for a request that cannot be routed).
+        peer: req.raw.socket.remoteAddress,
       },
       "request refused: its URL could not be read",
     );

@@ -118,10 +118,10 @@ test("logs: a request id on every line, security events kept, no secret or full 
     expect(byEvent("admin.forbidden")[0]?.email).toBe(`${email[0]}***@example.com`);
     expect(byEvent("waitlist.rate_limited").map((l) => l.reqId)).toEqual([limitedId]);
     expect(byEvent("request.cross_site_refused")).toHaveLength(1);
-    expect(byEvent("request.bad_url").map((l) => [l.reqId, l.path, l.status])).toEqual([
-      [unreadableId, "/%ff", 400],
+    expect(byEvent("request.bad_url").map((l) => [l.reqId, l.path, l.status, l.peer])).toEqual([
+      [unreadableId, "/%ff", 400, "127.0.0.1"],
     ]);
-    expect(byEvent("request.malformed").map((l) => [l.status, l.reason, l.ip])).toEqual([
+    expect(byEvent("request.malformed").map((l) => [l.status, l.reason, l.peer])).toEqual([
       [400, "HPE_INVALID_HEADER_TOKEN", "127.0.0.1"],
     ]);
     expect(byEvent("admin.page_refused")[0]?.access).toBe("forbidden");
