@@ -11,6 +11,7 @@ import type {
   BrowserContextOptions,
   Locator,
   Page,
+  Request,
 } from "@playwright/test";
 import { HYDRATED_ATTRIBUTE } from "#src/lib/hydration-protocol.ts";
 import { expect, HYDRATED_PAGE, waitForHydration } from "#tests/support/fixtures.ts";
@@ -95,18 +96,44 @@ async function discoverControls(page: Page, scope: Scope): Promise<Control[]> {
 }
 
 /**
- * What the visitor sees once the app runs and the press has had its whole effect: the address,
- * downloads, header and main content, the same in two looks 300 ms apart, with the router idle.
- * A press that leaves the page (Back) lands on one whose app waits for an interaction: the mouse
- * gives it one, as a visitor's would.
+ * The page's requests under way, and a count of every start and end so far. A clip's stream is
+ * left out: it lasts for as long as the clip plays.
  */
-async function outcome(page: Page, downloads: string[]): Promise<string> {
+type Network = { readonly pending: Set<Request>; events: number };
+
+function watchNetwork(page: Page): Network {
+  const network: Network = { pending: new Set(), events: 0 };
+  const counted = (request: Request) => request.resourceType() !== "media";
+  page.on("request", (request) => {
+    if (!counted(request)) return;
+    network.pending.add(request);
+    network.events++;
+  });
+  const ended = (request: Request) => {
+    if (network.pending.delete(request)) network.events++;
+  };
+  page.on("requestfinished", ended);
+  page.on("requestfailed", ended);
+  return network;
+}
+
+/**
+ * What the visitor sees once the app runs and the press has had its whole effect: the address,
+ * downloads, header and main content, the same in two looks 300 ms apart, with the router idle
+ * and no request under way or begun in between (signing out, say, is a request and then a
+ * navigation, with a button that says it is busy meanwhile). A press that leaves the page (Back)
+ * lands on one whose app waits for an interaction: the mouse gives it one, as a visitor's would.
+ */
+async function outcome(page: Page, downloads: string[], network: Network): Promise<string> {
   let last = "";
+  let eventsThen = -1;
   for (let look = 0; look < 100; look++) {
     await page.mouse.move(2 + (look % 5), 2);
     const now = await lookAt(page, downloads).catch(() => "navigating");
-    if (now !== "busy" && now !== "navigating" && now === last) return now;
+    const quiet = network.pending.size === 0 && network.events === eventsThen;
+    if (now !== "busy" && now !== "navigating" && now === last && quiet) return now;
     last = now;
+    eventsThen = network.events;
     await page.waitForTimeout(300);
   }
   throw new Error(`${page.url()} never settled`);
@@ -180,6 +207,7 @@ async function pressAndSee(
         await route.continue();
       });
     }
+    const network = watchNetwork(page);
     await page.goto(visit.url);
     if (early) {
       await expect(page.locator(HYDRATED_PAGE)).toHaveCount(0);
@@ -188,7 +216,7 @@ async function pressAndSee(
     }
     await press(control.find(page), input);
     release();
-    const seen = await outcome(page, downloads);
+    const seen = await outcome(page, downloads, network);
     const all = errors.length > 0 ? `${seen}\npage errors: ${errors.join("; ")}` : seen;
     return (visit.masks ?? []).reduce<string>((text, mask) => text.replaceAll(mask, "…"), all);
   } finally {
