@@ -6,6 +6,13 @@ import {
 } from "fastify";
 import type { Bindings, ChildLoggerOptions } from "pino";
 
+/** A request target as a log line holds it: the path only, since a query string can carry a
+ * one-time code (a password reset link). */
+export function loggedPath(url: string): string {
+  const queryAt = url.indexOf("?");
+  return queryAt === -1 ? url : url.slice(0, queryAt);
+}
+
 /**
  * One log line per request, when it completes, instead of Fastify's two. With `requestLines`
  * (server/log-safety.ts: the same destination and level as the app's logger, without redaction,
@@ -19,11 +26,9 @@ export class OneLinePerRequest extends LogController {
   }
   override incomingRequest() {}
   override requestCompleted(error: Error | null, req: FastifyRequest, reply: FastifyReply) {
-    // The path only: query strings can carry one-time codes (password reset links).
-    const queryAt = req.url.indexOf("?");
     const line = {
       method: req.method,
-      path: queryAt === -1 ? req.url : req.url.slice(0, queryAt),
+      path: loggedPath(req.url),
       status: reply.statusCode,
       ms: Math.round(reply.elapsedTime * 10) / 10,
       ip: req.ip,

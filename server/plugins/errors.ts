@@ -12,18 +12,13 @@ import type {
   FastifyServerOptions,
 } from "fastify";
 import fp from "fastify-plugin";
+import { loggedPath } from "#server/request-log.ts";
 
 const CLIENT_ERROR_TEXT: Record<number, string> = {
   400: "Bad request.",
   408: "The request took too long to arrive.",
   431: "The request's headers are too large.",
 };
-
-/** A request target as a log line may hold it: no query (it can carry a one-time code), bounded. */
-function loggablePath(url: string): string {
-  const queryAt = url.indexOf("?");
-  return (queryAt === -1 ? url : url.slice(0, queryAt)).slice(0, 200);
-}
 
 /**
  * For requests too broken to parse (a malformed or oversized header, headers that never finish):
@@ -78,7 +73,8 @@ export function frameworkErrors(
       {
         event: "request.bad_url",
         method: req.method,
-        path: loggablePath(req.url),
+        // Bounded: an unreadable URL is anyone's to make as long as the server allows.
+        path: loggedPath(req.url).slice(0, 200),
         status: 400,
         reason: error.code,
         // The connection's far end: a proxy's address behind one (its forwarded headers are not
