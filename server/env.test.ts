@@ -11,6 +11,9 @@ const REAL_FIREBASE = {
   FIREBASE_APP_ID: "1:123:web:abc",
 };
 
+/** What a public site needs besides: its relay for mail. */
+const RELAY = { SMTP_URL: "smtp://relay.example.com" };
+
 function problems(source: Record<string, string>): string[] {
   try {
     parseEnv(source);
@@ -52,8 +55,12 @@ describe("parseEnv", () => {
   test("SITE_URL follows PORT and loses a trailing slash", () => {
     expect(parseEnv({ PORT: "8080" }).siteUrl).toBe("http://localhost:8080");
     expect(
-      parseEnv({ ...REAL_FIREBASE, SITE_URL: "https://tieout.ai/", TRUST_PROXY: "loopback" })
-        .siteUrl,
+      parseEnv({
+        ...REAL_FIREBASE,
+        ...RELAY,
+        SITE_URL: "https://tieout.ai/",
+        TRUST_PROXY: "loopback",
+      }).siteUrl,
     ).toBe("https://tieout.ai");
   });
 
@@ -68,7 +75,7 @@ describe("parseEnv", () => {
   });
 
   test("an https origin needs a trusted TLS-terminating proxy, or every request would redirect", () => {
-    expect(problems({ ...REAL_FIREBASE, SITE_URL: "https://tieout.ai" })).toEqual([
+    expect(problems({ ...REAL_FIREBASE, ...RELAY, SITE_URL: "https://tieout.ai" })).toEqual([
       expect.stringMatching(/^TRUST_PROXY: required when SITE_URL is https/),
     ]);
     expect(problems({ SITE_URL: "http://localhost:3000" })).toEqual([]);
@@ -76,7 +83,7 @@ describe("parseEnv", () => {
 
   test("the Auth emulator (unsigned tokens) is refused for any origin but this machine, and from anywhere but loopback", () => {
     for (const SITE_URL of ["https://tieout.ai", "http://tieout.ai", "http://192.168.1.20:3000"]) {
-      expect(problems({ SITE_URL, TRUST_PROXY: "loopback" }), SITE_URL).toEqual([
+      expect(problems({ ...RELAY, SITE_URL, TRUST_PROXY: "loopback" }), SITE_URL).toEqual([
         expect.stringMatching(/^SITE_URL and FIREBASE_API_KEY: without FIREBASE_API_KEY/),
       ]);
     }
@@ -87,7 +94,12 @@ describe("parseEnv", () => {
     ]);
     expect(problems({ FIREBASE_AUTH_EMULATOR_HOST: "localhost:9199" })).toEqual([]);
     expect(
-      problems({ ...REAL_FIREBASE, SITE_URL: "https://tieout.ai", TRUST_PROXY: "loopback" }),
+      problems({
+        ...REAL_FIREBASE,
+        ...RELAY,
+        SITE_URL: "https://tieout.ai",
+        TRUST_PROXY: "loopback",
+      }),
     ).toEqual([]);
   });
 
@@ -118,7 +130,7 @@ describe("parseEnv", () => {
   test("a malformed value and a rule between variables are reported in the same error", () => {
     // zod skips an object's refinements once one of its fields fails; these rules run anyway.
     expect(
-      problems({ PORT: "abc", SITE_URL: "https://x.example", TRUST_PROXY: "loopback" }),
+      problems({ ...RELAY, PORT: "abc", SITE_URL: "https://x.example", TRUST_PROXY: "loopback" }),
     ).toEqual([
       "PORT: a port number from 1 to 65535",
       expect.stringMatching(/^SITE_URL and FIREBASE_API_KEY: without FIREBASE_API_KEY/),
@@ -206,6 +218,17 @@ describe("parseEnv", () => {
     expect(env.mail.from).toEqual({ name: "Tieout", address: "hello@tieout.ai" });
     expect(env.mail.dkim).toBeUndefined();
     expect(env.mail.catcher).toEqual({ smtpPort: 1025, webPort: 1080 });
+  });
+
+  test("a public site needs SMTP_URL, or its mail would be caught on the machine and reach no one", () => {
+    const site = { ...REAL_FIREBASE, SITE_URL: "https://tieout.ai", TRUST_PROXY: "loopback" };
+    expect(problems(site)).toEqual([
+      expect.stringMatching(/^SMTP_URL: required when SITE_URL is not this machine/),
+    ]);
+    expect(problems({ ...site, ...RELAY })).toEqual([]);
+    // A developer's machine, with the emulator or a real project, may use the local inbox.
+    expect(problems({ SITE_URL: "http://127.0.0.1:3000" })).toEqual([]);
+    expect(problems({ ...REAL_FIREBASE, SITE_URL: "http://localhost:3000" })).toEqual([]);
   });
 
   test("SMTP_URL: smtp or smtps, a host, an optional port and login; the password is never shown", () => {

@@ -362,6 +362,20 @@ function checkCombinations(v: Variables, ctx: z.RefinementCtx<Variables>) {
     );
   }
 
+  // Without a relay, start-up catches the site's mail on this machine: right for a developer,
+  // silent loss on a public site (no confirmation, invitation or privacy-request link would
+  // arrive). A staging site that should send nothing names a catcher's smtp:// address.
+  if (
+    valid("SITE_URL") &&
+    v.SITE_URL !== undefined &&
+    !isLocalOrigin(v.SITE_URL) &&
+    !given("SMTP_URL")
+  )
+    problem(
+      ["SMTP_URL"],
+      "required when SITE_URL is not this machine: without a relay the site's mail (waitlist confirmations, invitations, privacy-request links) is caught locally and reaches no one; a staging site may name a catcher's smtp:// address",
+    );
+
   if (usesRealFirebase(v)) {
     const required = [
       "FIREBASE_API_KEY",
