@@ -301,13 +301,19 @@ describe("parseEnv", () => {
 
   test("SIGNUP_MODE is open or invite, open by default; INVITE_TTL_DAYS a number of days, 14 by default", () => {
     expect(parseEnv({})).toMatchObject({ signupMode: "open", inviteTtlDays: 14 });
-    expect(parseEnv({ SIGNUP_MODE: "invite", INVITE_TTL_DAYS: "3" })).toMatchObject({
+    expect(
+      parseEnv({ SIGNUP_MODE: "invite", INVITE_TTL_DAYS: "3", ADMIN_EMAILS: "ops@tieout.ai" }),
+    ).toMatchObject({
       signupMode: "invite",
       inviteTtlDays: 3,
     });
     expect(problems({ SIGNUP_MODE: "closed", INVITE_TTL_DAYS: "0" }).sort()).toEqual([
       "INVITE_TTL_DAYS: a whole number of days from 1 to 365",
       "SIGNUP_MODE: open (anyone may sign up) or invite (only invited addresses)",
+    ]);
+    // Only an administrator invites: invite-only without one would let nobody in, ever.
+    expect(problems({ SIGNUP_MODE: "invite" })).toEqual([
+      expect.stringMatching(/^ADMIN_EMAILS: required when SIGNUP_MODE is invite/),
     ]);
     expect(problems({ INVITE_TTL_DAYS: "two weeks" })).toEqual([
       "INVITE_TTL_DAYS: a whole number of days from 1 to 365",

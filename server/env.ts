@@ -376,6 +376,18 @@ function checkCombinations(v: Variables, ctx: z.RefinementCtx<Variables>) {
       "required when SITE_URL is not this machine: without a relay the site's mail (waitlist confirmations, invitations, privacy-request links) is caught locally and reaches no one; a staging site may name a catcher's smtp:// address",
     );
 
+  // Invitations are sent from the admin alone: invite-only with no administrator shuts everyone
+  // out, for good.
+  if (
+    valid("SIGNUP_MODE", "ADMIN_EMAILS") &&
+    v.SIGNUP_MODE === "invite" &&
+    v.ADMIN_EMAILS.length === 0
+  )
+    problem(
+      ["ADMIN_EMAILS"],
+      "required when SIGNUP_MODE is invite: only an administrator can invite, so without one nobody could ever sign in",
+    );
+
   if (usesRealFirebase(v)) {
     const required = [
       "FIREBASE_API_KEY",
