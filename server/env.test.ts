@@ -1,15 +1,13 @@
 import { generateKeyPairSync } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { EnvError, parseEnv } from "#server/env.ts";
+import { realFirebaseProject } from "#tests/support/deployed.ts";
 
 /** A real Firebase project's settings, which a public https site needs. */
-const REAL_FIREBASE = {
-  SESSION_SECRET: "x".repeat(32),
-  FIREBASE_API_KEY: "AIzaSyExample",
-  FIREBASE_AUTH_DOMAIN: "tieout.firebaseapp.com",
-  FIREBASE_PROJECT_ID: "tieout",
-  FIREBASE_APP_ID: "1:123:web:abc",
-};
+const REAL_FIREBASE = { ...realFirebaseProject("tieout"), SESSION_SECRET: "x".repeat(32) };
 
 /** What a public site needs besides: its relay for mail. */
 const RELAY = { SMTP_URL: "smtp://relay.example.com" };
@@ -142,6 +140,7 @@ describe("parseEnv", () => {
       "FIREBASE_AUTH_DOMAIN",
       "FIREBASE_PROJECT_ID",
       "FIREBASE_APP_ID",
+      "GOOGLE_APPLICATION_CREDENTIALS",
       "SESSION_SECRET",
     ]);
   });
@@ -160,15 +159,10 @@ describe("parseEnv", () => {
       "FIREBASE_AUTH_DOMAIN",
       "FIREBASE_PROJECT_ID",
       "FIREBASE_APP_ID",
+      "GOOGLE_APPLICATION_CREDENTIALS",
       "SESSION_SECRET",
     ]);
-    const complete = {
-      SESSION_SECRET: "x".repeat(32),
-      FIREBASE_API_KEY: "AIzaSyExample",
-      FIREBASE_AUTH_DOMAIN: "tieout.firebaseapp.com",
-      FIREBASE_PROJECT_ID: "tieout",
-      FIREBASE_APP_ID: "1:123:web:abc",
-    };
+    const complete = REAL_FIREBASE;
     expect(parseEnv(complete).firebase.mode).toBe("production");
     expect(problems({ ...complete, FIREBASE_API_KEY: "key:with:colon" })).toEqual([
       "FIREBASE_API_KEY: must not contain a colon (paste the Web API key only)",
@@ -218,6 +212,52 @@ describe("parseEnv", () => {
     expect(env.mail.from).toEqual({ name: "Tieout", address: "hello@tieout.ai" });
     expect(env.mail.dkim).toBeUndefined();
     expect(env.mail.catcher).toEqual({ smtpPort: 1025, webPort: 1080 });
+  });
+
+  test("a real project refuses the emulator's variable, which would skip every signature, and a demo- id", () => {
+    expect(problems({ ...REAL_FIREBASE, FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099" })).toEqual([
+      expect.stringMatching(
+        /^FIREBASE_AUTH_EMULATOR_HOST: must be unset with a real Firebase project/,
+      ),
+    ]);
+    expect(problems({ ...REAL_FIREBASE, FIREBASE_AUTH_EMULATOR_HOST: "" })).toEqual([]);
+    expect(problems({ ...REAL_FIREBASE, FIREBASE_PROJECT_ID: "demo-tieout" })).toEqual([
+      "GOOGLE_APPLICATION_CREDENTIALS and FIREBASE_PROJECT_ID: the key belongs to project tieout, not demo-tieout",
+      expect.stringMatching(/^FIREBASE_PROJECT_ID: a real project's id/),
+    ]);
+  });
+
+  test("a real project needs its service-account key, checked at start-up, not at the first sign-in", () => {
+    const { GOOGLE_APPLICATION_CREDENTIALS: keyFile, ...withoutKey } = REAL_FIREBASE;
+    expect(problems(withoutKey)).toEqual([
+      expect.stringMatching(
+        /^GOOGLE_APPLICATION_CREDENTIALS: required with a real Firebase project/,
+      ),
+    ]);
+    expect(parseEnv(REAL_FIREBASE).firebase).toMatchObject({
+      serviceAccount: { path: keyFile, projectId: "tieout" },
+    });
+    const folder = mkdtempSync(path.join(tmpdir(), "env-test-"));
+    const write = (name: string, text: string) => {
+      writeFileSync(path.join(folder, name), text);
+      return path.join(folder, name);
+    };
+    const key = JSON.parse(readFileSync(keyFile, "utf8")) as Record<string, string>;
+    for (const bad of [
+      path.join(folder, "missing.json"),
+      write("not-json.json", "-----BEGIN PRIVATE KEY-----"),
+      write("user.json", JSON.stringify({ ...key, type: "authorized_user" })),
+      write("no-email.json", JSON.stringify({ ...key, client_email: undefined })),
+      write("bad-key.json", JSON.stringify({ ...key, private_key: "not a key" })),
+    ])
+      expect(problems({ ...REAL_FIREBASE, GOOGLE_APPLICATION_CREDENTIALS: bad }), bad).toEqual([
+        expect.stringMatching(
+          new RegExp(
+            `^GOOGLE_APPLICATION_CREDENTIALS: a readable service-account key file .* not ${bad}`,
+          ),
+        ),
+      ]);
+    rmSync(folder, { recursive: true });
   });
 
   test("a public site needs SMTP_URL, or its mail would be caught on the machine and reach no one", () => {

@@ -6,6 +6,7 @@
  * count as unset.
  */
 import { createPrivateKey } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { isIP } from "node:net";
 import { z } from "zod";
 import { SITE } from "#src/content/site.ts";
@@ -135,6 +136,34 @@ function isLocalOrigin(origin: string): boolean {
   return hostname === "localhost" || hostname === "[::1]" || /^127(?:\.\d{1,3}){3}$/.test(hostname);
 }
 
+/** A Firebase service account's key, as the console's "Generate new private key" writes it. */
+type ServiceAccount = { path: string; projectId: string; clientEmail: string };
+
+/** The key file at `path`, checked here so that a bad one stops start-up, not the first sign-in. */
+function readServiceAccount(path: string): ServiceAccount | string {
+  const wanted = `a readable service-account key file (JSON) of the Firebase project, not ${path}`;
+  let key: Record<string, unknown>;
+  try {
+    key = JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
+  } catch {
+    return wanted;
+  }
+  const { type, project_id, client_email, private_key } = key;
+  if (
+    type !== "service_account" ||
+    typeof project_id !== "string" ||
+    typeof client_email !== "string" ||
+    typeof private_key !== "string"
+  )
+    return `${wanted}: its type must be service_account, with project_id, client_email and private_key`;
+  try {
+    createPrivateKey(private_key);
+  } catch {
+    return `${wanted}: its private_key is not a private key`;
+  }
+  return { path, projectId: project_id, clientEmail: client_email };
+}
+
 /** Each variable on its own: its check, its type, its default. In the README table's order. */
 const VariablesSchema = z.object({
   NODE_ENV: variable(z.enum(["production", "development", "test"]).default("production")),
@@ -173,7 +202,20 @@ const VariablesSchema = z.object({
     z
       .string()
       .regex(/^[A-Za-z0-9.-]+:\d{1,5}$/, "host:port, for example 127.0.0.1:9099")
-      .default("127.0.0.1:9099"),
+      .optional(),
+  ),
+  GOOGLE_APPLICATION_CREDENTIALS: variable(
+    z
+      .string()
+      .transform((path, ctx) => {
+        const account = readServiceAccount(path);
+        if (typeof account === "string") {
+          ctx.addIssue(account);
+          return z.NEVER;
+        }
+        return account;
+      })
+      .optional(),
   ),
   SESSION_SECRET: variable(
     z
@@ -397,10 +439,34 @@ function checkCombinations(v: Variables, ctx: z.RefinementCtx<Variables>) {
     ] as const;
     for (const key of required.filter((k) => !given(k)))
       problem([key], "required when a real Firebase project is configured");
+    if (!given("GOOGLE_APPLICATION_CREDENTIALS"))
+      problem(
+        ["GOOGLE_APPLICATION_CREDENTIALS"],
+        "required with a real Firebase project: the path to its service-account key file (Firebase console, Project settings, Service accounts), with which the server checks accounts, revokes sessions and deletes accounts",
+      );
+    else if (
+      valid("GOOGLE_APPLICATION_CREDENTIALS", "FIREBASE_PROJECT_ID") &&
+      v.GOOGLE_APPLICATION_CREDENTIALS?.projectId !== v.FIREBASE_PROJECT_ID
+    )
+      problem(
+        ["GOOGLE_APPLICATION_CREDENTIALS", "FIREBASE_PROJECT_ID"],
+        `the key belongs to project ${v.GOOGLE_APPLICATION_CREDENTIALS?.projectId}, not ${v.FIREBASE_PROJECT_ID}`,
+      );
     if (!given("SESSION_SECRET"))
       problem(
         ["SESSION_SECRET"],
         "required with a real Firebase project (at least 32 random characters)",
+      );
+    // firebase-admin reads this variable itself, and with it skips every token's signature.
+    if (given("FIREBASE_AUTH_EMULATOR_HOST"))
+      problem(
+        ["FIREBASE_AUTH_EMULATOR_HOST"],
+        "must be unset with a real Firebase project: with it, firebase-admin asks the emulator instead and accepts unsigned tokens",
+      );
+    if (valid("FIREBASE_PROJECT_ID") && v.FIREBASE_PROJECT_ID?.startsWith("demo-"))
+      problem(
+        ["FIREBASE_PROJECT_ID"],
+        "a real project's id with a real Firebase project (demo- ids are the emulator's)",
       );
     if (v.FIREBASE_API_KEY?.includes(":"))
       problem(["FIREBASE_API_KEY"], "must not contain a colon (paste the Web API key only)");
@@ -417,7 +483,11 @@ function checkCombinations(v: Variables, ctx: z.RefinementCtx<Variables>) {
         ["SITE_URL", "FIREBASE_API_KEY"],
         "without FIREBASE_API_KEY the site runs on the Auth emulator, whose tokens are unsigned, so SITE_URL must be this machine (http://localhost:3000, unset, or another loopback origin); a public site needs a real Firebase project (FIREBASE_API_KEY, FIREBASE_AUTH_DOMAIN, FIREBASE_PROJECT_ID, FIREBASE_APP_ID)",
       );
-    if (valid("FIREBASE_AUTH_EMULATOR_HOST") && !isLoopbackHostPort(v.FIREBASE_AUTH_EMULATOR_HOST))
+    if (
+      valid("FIREBASE_AUTH_EMULATOR_HOST") &&
+      v.FIREBASE_AUTH_EMULATOR_HOST !== undefined &&
+      !isLoopbackHostPort(v.FIREBASE_AUTH_EMULATOR_HOST)
+    )
       problem(
         ["FIREBASE_AUTH_EMULATOR_HOST"],
         "the Auth emulator must listen on this machine's loopback, for example 127.0.0.1:9099",
@@ -466,11 +536,12 @@ function toEnv(v: Variables) {
           authDomain: v.FIREBASE_AUTH_DOMAIN!,
           projectId: v.FIREBASE_PROJECT_ID!,
           appId: v.FIREBASE_APP_ID!,
+          serviceAccount: v.GOOGLE_APPLICATION_CREDENTIALS!,
         }
       : {
           mode: "emulator" as const,
           projectId: v.FIREBASE_PROJECT_ID ?? "demo-tieout",
-          emulatorHost: v.FIREBASE_AUTH_EMULATOR_HOST,
+          emulatorHost: v.FIREBASE_AUTH_EMULATOR_HOST ?? "127.0.0.1:9099",
         },
     /**
      * Newest first: the first signs session cookies, every one verifies (rotation). Empty in

@@ -1,4 +1,4 @@
-import { getApps, initializeApp } from "firebase-admin/app";
+import { cert, getApps, initializeApp } from "firebase-admin/app";
 import { getAuth, type UserRecord } from "firebase-admin/auth";
 import type { Env } from "#server/env.ts";
 
@@ -65,13 +65,20 @@ export class TokenRefused extends Error {
 }
 
 /**
- * An `auth/…` code is Firebase's verdict on the token or account; anything else (a network error,
- * `app/…`, Firebase's own internal error) means we could not get a verdict.
+ * The codes by which Firebase judges a presented ID token: malformed, badly signed or for another
+ * project (`argument-error`), expired, revoked, or its account disabled. Every other failure (a
+ * quota, a permission or project problem, the network, Firebase's own error) means we got no
+ * verdict, and must not be taken for one: a refusal ends the account's sessions.
  */
-function isVerdict(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === "string" && code.startsWith("auth/") && code !== "auth/internal-error";
-}
+const TOKEN_VERDICTS = new Set([
+  "auth/argument-error",
+  "auth/id-token-expired",
+  "auth/id-token-revoked",
+  "auth/invalid-id-token",
+  "auth/user-disabled",
+]);
+
+const codeOf = (error: unknown) => (error as { code?: unknown } | null)?.code;
 
 /** A time Firebase writes as a date string, in seconds; null when absent or unreadable. */
 function seconds(date: string | undefined): number | null {
@@ -109,14 +116,23 @@ export function accountProblem(
  * emulator's tokens are unsigned).
  */
 export function createAccounts(env: Env): Accounts {
-  if (env.firebase.mode === "emulator") {
-    // firebase-admin reads this variable itself; env.ts already validated and defaulted it.
+  // firebase-admin reads this variable itself, and trusts unsigned tokens when it is set: set by
+  // us in emulator mode (env.ts validated it), and never left over with a real project.
+  if (env.firebase.mode === "emulator")
     process.env.FIREBASE_AUTH_EMULATOR_HOST = env.firebase.emulatorHost;
-  }
+  else delete process.env.FIREBASE_AUTH_EMULATOR_HOST;
   const name = `tieout-${env.firebase.projectId}`;
   const app =
     getApps().find((a) => a.name === name) ??
-    initializeApp({ projectId: env.firebase.projectId }, name);
+    initializeApp(
+      env.firebase.mode === "production"
+        ? {
+            projectId: env.firebase.projectId,
+            credential: cert(env.firebase.serviceAccount.path),
+          }
+        : { projectId: env.firebase.projectId },
+      name,
+    );
   const auth = getAuth(app);
 
   /** The account's record, or null when Firebase says there is no such account. */
@@ -124,10 +140,10 @@ export function createAccounts(env: Env): Accounts {
     try {
       return await auth.getUser(uid);
     } catch (error) {
-      if ((error as { code?: unknown }).code === "auth/user-not-found") return null;
-      throw isVerdict(error)
-        ? new TokenRefused("account lookup refused")
-        : new AccountsUnavailable(error);
+      // Firebase's one verdict on a lookup: no such account. A disabled or revoked one is read
+      // from the record; anything else is a failure to ask.
+      if (codeOf(error) === "auth/user-not-found") return null;
+      throw new AccountsUnavailable(error);
     }
   }
 
@@ -165,17 +181,15 @@ export function createAccounts(env: Env): Accounts {
       try {
         await auth.deleteUser(uid);
       } catch (error) {
-        if ((error as { code?: unknown }).code === "auth/user-not-found") return;
-        throw isVerdict(error)
-          ? new TokenRefused("account deletion refused")
-          : new AccountsUnavailable(error);
+        if (codeOf(error) === "auth/user-not-found") return;
+        throw new AccountsUnavailable(error);
       }
     },
     async findByEmail(email) {
       try {
         return (await auth.getUserByEmail(email)).uid;
       } catch (error) {
-        const code = (error as { code?: unknown }).code;
+        const code = codeOf(error);
         // An address Firebase would never accept cannot be an account's either.
         if (code === "auth/user-not-found" || code === "auth/invalid-email") return null;
         throw new AccountsUnavailable(error);
@@ -186,7 +200,7 @@ export function createAccounts(env: Env): Accounts {
       try {
         decoded = await auth.verifyIdToken(idToken);
       } catch (error) {
-        throw isVerdict(error)
+        throw TOKEN_VERDICTS.has(codeOf(error) as string)
           ? new TokenRefused("the token did not verify")
           : new AccountsUnavailable(error);
       }

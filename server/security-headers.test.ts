@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { parseEnv } from "#server/env.ts";
+import { publicSite } from "#tests/support/deployed.ts";
 import { baseSecurityHeaders, contentSecurityPolicy } from "#server/security-headers.ts";
 
 const NONE = { scriptHashes: [], styleHashes: [] };
@@ -17,15 +18,7 @@ describe("security headers", () => {
 
   test("HSTS and upgrade-insecure-requests only when the public origin is HTTPS", () => {
     const http = parseEnv({});
-    const https = parseEnv({
-      SITE_URL: "https://tieout.ai",
-      TRUST_PROXY: "10.0.0.0/8",
-      SESSION_SECRET: "x".repeat(32),
-      FIREBASE_API_KEY: "AIzaSyExample",
-      FIREBASE_AUTH_DOMAIN: "tieout.firebaseapp.com",
-      FIREBASE_PROJECT_ID: "tieout",
-      FIREBASE_APP_ID: "1:123:web:abc",
-    });
+    const https = parseEnv({ ...publicSite(), TRUST_PROXY: "10.0.0.0/8" });
     expect(baseSecurityHeaders(http)["Strict-Transport-Security"]).toBeUndefined();
     expect(baseSecurityHeaders(https)["Strict-Transport-Security"]).toBe(
       "max-age=63072000; includeSubDomains",

@@ -3,16 +3,9 @@ import { describe, expect, test } from "vitest";
 import { parseEnv } from "#server/env.ts";
 import requestGuards from "#server/plugins/request-guards.ts";
 import securityHeaders from "#server/plugins/security-headers.ts";
+import { publicSite } from "#tests/support/deployed.ts";
 
-const HTTPS_ENV = {
-  SITE_URL: "https://tieout.ai",
-  TRUST_PROXY: "loopback",
-  SESSION_SECRET: "a session secret that is long enough to sign",
-  FIREBASE_API_KEY: "AIzaSyExample",
-  FIREBASE_AUTH_DOMAIN: "tieout.firebaseapp.com",
-  FIREBASE_PROJECT_ID: "tieout",
-  FIREBASE_APP_ID: "1:123:web:abc",
-};
+const HTTPS_ENV = publicSite();
 
 async function app(raw: Record<string, string>) {
   const env = parseEnv(raw);
