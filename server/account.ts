@@ -3,13 +3,13 @@
  * signed-in account, signing it out everywhere, and deleting it. Firebase holds the account;
  * this database holds its sessions and, under its email, perhaps a waitlist entry.
  */
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { eq, or, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "#db/client.ts";
 import { sessions, waitlistEntries } from "#db/schema.ts";
 import { TokenRefused, type Accounts, type VerifiedToken } from "#server/firebase-admin.ts";
 import type { SessionStore } from "#server/session-store.ts";
-import { heldUnderAddress } from "#server/privacy/data-held.ts";
+import { entryForExport, heldUnderAddress } from "#server/privacy/data-held.ts";
 import { eraseEntry } from "#server/waitlist/erasure.ts";
 import type { AccountDataExport, AccountPort } from "#src/lib/account.ts";
 
@@ -60,6 +60,11 @@ export function createAccountService({
       // An unverified address may be someone else's: what is held under it is not this person's.
       const held =
         details.emailVerified && details.email ? await heldUnderAddress(db, details.email) : null;
+      // The entry this account joined through its invitation is its own, verified or not: the
+      // invitation link proved the mailbox (decision 024).
+      const [joined] = held?.waitlistEntry
+        ? []
+        : await db.select().from(waitlistEntries).where(eq(waitlistEntries.joinedUid, uid));
       return {
         exportedAt: new Date().toISOString(),
         account: details,
@@ -70,7 +75,7 @@ export function createAccountService({
           endedAt: row.endedAt?.toISOString() ?? null,
           userAgent: row.userAgent,
         })),
-        waitlistEntry: held?.waitlistEntry ?? null,
+        waitlistEntry: held?.waitlistEntry ?? (joined ? entryForExport(joined) : null),
         subprocessorSubscription: held?.subprocessorSubscription ?? null,
         privacyRequests: held?.privacyRequests ?? [],
         auditEntries: held?.auditEntries ?? [],
@@ -105,19 +110,19 @@ export function createAccountService({
         // still exists, signed out, without a waitlist entry; signing in again and deleting
         // again finishes the job. The other order could leave an entry nobody can reach.
         await db.transaction(async (tx) => {
-          await tx
-            .update(sessions)
-            .set({ revokedAt: new Date() })
-            .where(and(eq(sessions.uid, uid), isNull(sessions.revokedAt)));
-          // verifyIdToken read the account from Firebase just now: its email and verification.
-          if (token.email && token.email_verified) {
-            const [entry] = await tx
-              .select({ id: waitlistEntries.id })
-              .from(waitlistEntries)
-              .where(sql`lower(${waitlistEntries.email}) = lower(${token.email})`)
-              .for("update");
-            if (entry) await eraseEntry(tx, entry.id);
-          }
+          // The account's sessions go with it: their rows hold its email and browsers.
+          await tx.delete(sessions).where(eq(sessions.uid, uid));
+          // The entry it joined through its invitation, and (verifyIdToken read the account from
+          // Firebase just now) the one under its verified address.
+          const owned = [eq(waitlistEntries.joinedUid, uid)];
+          if (token.email && token.email_verified)
+            owned.push(sql`lower(${waitlistEntries.email}) = lower(${token.email})`);
+          const entries = await tx
+            .select({ id: waitlistEntries.id })
+            .from(waitlistEntries)
+            .where(or(...owned))
+            .for("update");
+          for (const entry of entries) await eraseEntry(tx, entry.id);
         });
         await accounts.deleteAccount(uid);
       } catch (error) {

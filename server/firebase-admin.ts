@@ -66,9 +66,9 @@ export class TokenRefused extends Error {
 
 /**
  * The codes by which Firebase judges a presented ID token: malformed, badly signed or for another
- * project (`argument-error`), expired, revoked, or its account disabled. Every other failure (a
- * quota, a permission or project problem, the network, Firebase's own error) means we got no
- * verdict, and must not be taken for one: a refusal ends the account's sessions.
+ * project (`argument-error`), expired, revoked, or its account disabled or gone. Every other
+ * failure (a quota, a permission or project problem, the network, Firebase's own error) means we
+ * got no verdict, and must not be taken for one: a refusal ends the account's sessions.
  */
 const TOKEN_VERDICTS = new Set([
   "auth/argument-error",
@@ -76,6 +76,8 @@ const TOKEN_VERDICTS = new Set([
   "auth/id-token-revoked",
   "auth/invalid-id-token",
   "auth/user-disabled",
+  // In emulator mode firebase-admin reads the token's account itself: it may be gone.
+  "auth/user-not-found",
 ]);
 
 const codeOf = (error: unknown) => (error as { code?: unknown } | null)?.code;

@@ -127,8 +127,12 @@ export function createPageRenderer(options: PageRendererOptions) {
       if (value === undefined) continue;
       headers.set(key, Array.isArray(value) ? value.join(", ") : value);
     }
-    const formBody = method === "POST" ? encodeForm(req.body as FormFields) : undefined;
-    if (formBody !== undefined) headers.delete("content-length");
+    // A posted form reaches React Router URL-encoded, whichever encoding it came in (or none).
+    const formBody = method === "POST" ? encodeForm((req.body ?? {}) as FormFields) : undefined;
+    if (formBody !== undefined) {
+      headers.delete("content-length");
+      headers.set("content-type", "application/x-www-form-urlencoded;charset=UTF-8");
+    }
     const request = new Request(`${origin}${target}`, { method, headers, body: formBody });
     const sessionUser = session ? { uid: session.uid, email: session.email } : null;
     const response = await handleRequest(request, {

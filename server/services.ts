@@ -19,6 +19,7 @@ import { createMetrics } from "#server/metrics.ts";
 import { createDeliveries } from "#server/outbox/deliveries.ts";
 import { createEmailSender } from "#server/outbox/email.ts";
 import { startOutboxWorker } from "#server/outbox/worker.ts";
+import { startHousekeeping } from "#server/housekeeping.ts";
 import { createPageViews } from "#server/page-views.ts";
 import { createPrivacyRequests } from "#server/privacy/requests.ts";
 import { createSubprocessorSubscriptions } from "#server/subprocessors/subscriptions.ts";
@@ -84,6 +85,7 @@ export async function openServices(
   });
   privacyRequests.onEnqueued(() => outbox.wake());
   privacyRequests.start();
+  const housekeeping = startHousekeeping({ db: database.db, log });
   const pageViews = env.pageViews
     ? createPageViews({
         db: database.db,
@@ -112,6 +114,7 @@ export async function openServices(
     async close() {
       await pageViews?.stop();
       await privacyRequests.stop();
+      await housekeeping.stop();
       await outbox.stop();
       await backups?.close();
       await database.close();

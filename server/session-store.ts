@@ -4,7 +4,7 @@
  * good, including any copy of its cookie.
  */
 import { randomBytes } from "node:crypto";
-import { and, desc, eq, gt, isNull, lt, ne, notInArray } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, ne, notInArray } from "drizzle-orm";
 import type { Db } from "#db/client.ts";
 import { sessions } from "#db/schema.ts";
 import { hitRateLimit } from "#server/waitlist/rate-limit.ts";
@@ -65,7 +65,6 @@ type LiveSession = {
 };
 
 export function createSessionStore(db: Db): SessionStore {
-  let created = 0;
   return {
     async create({ uid, email, emailVerified, expiresAt, signedInAt, userAgent }) {
       const id = randomBytes(18).toString("base64url");
@@ -96,14 +95,7 @@ export function createSessionStore(db: Db): SessionStore {
             notInArray(sessions.id, newest),
           ),
         );
-      // Expired rows are of no use to anyone: sweep them now and then.
-      if (++created % 200 === 0) {
-        const dayAgo = new Date(Date.now() - 24 * 60 * 60 * 1000);
-        void db
-          .delete(sessions)
-          .where(lt(sessions.expiresAt, dayAgo))
-          .catch(() => {});
-      }
+      // Expired rows are deleted by server/housekeeping.ts.
       return id;
     },
     hitSignInLimit(client, perMinute) {

@@ -1,10 +1,10 @@
 /**
- * Which request bodies are read: JSON (Fastify's own parser) and HTML forms. Anything else is
- * refused with 415 before a route sees it.
+ * Which request bodies are read: JSON (Fastify's own parser) and HTML forms, URL-encoded or
+ * multipart. Anything else is refused with 415 before a route sees it.
  */
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
-import { parseForm } from "#server/form-body.ts";
+import { parseForm, parseMultipartForm } from "#server/form-body.ts";
 
 async function forms(app: FastifyInstance) {
   app.removeContentTypeParser("text/plain");
@@ -14,6 +14,12 @@ async function forms(app: FastifyInstance) {
     (_req, body, done) => {
       done(null, parseForm(body as string));
     },
+  );
+  app.addContentTypeParser(
+    "multipart/form-data",
+    { parseAs: "buffer" },
+    (req: FastifyRequest, body: string | Buffer) =>
+      parseMultipartForm(body as Buffer, req.headers["content-type"] ?? ""),
   );
 }
 

@@ -165,12 +165,17 @@ export default async function pages(app: FastifyInstance, options: PagesOptions)
       },
     },
     async (req, reply) => {
-      const type = req.headers["content-type"] ?? "";
-      if (!type.startsWith("application/x-www-form-urlencoded")) {
+      // A form, in either of its encodings, or nothing at all: a mail client's one-click
+      // unsubscribe (RFC 8058) may send its POST without a body, the token being in the link.
+      const type = (req.headers["content-type"] ?? "").toLowerCase();
+      const form =
+        type.startsWith("application/x-www-form-urlencoded") ||
+        type.startsWith("multipart/form-data");
+      if (!form && !(type === "" && req.body === undefined)) {
         return reply
           .status(415)
           .type("text/plain; charset=utf-8")
-          .send("Forms are sent as application/x-www-form-urlencoded.");
+          .send("Forms are sent as application/x-www-form-urlencoded or multipart/form-data.");
       }
       return renderPage(req, reply);
     },

@@ -42,13 +42,6 @@ export async function countSubmission(
   return retryAfterSeconds;
 }
 
-/** Old windows are of no use: drop them now and then. */
-export async function pruneRateLimits(db: Db): Promise<void> {
-  await db.execute(
-    sql`DELETE FROM rate_limit_windows WHERE window_start < now() - interval '10 minutes'`,
-  );
-}
-
 /** Whose window a waitlist submission counts against: the client's address (as TRUST_PROXY says). */
 export function waitlistClientKey(req: { ip: string }): string {
   return `waitlist:${req.ip}`;

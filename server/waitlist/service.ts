@@ -27,7 +27,7 @@ import {
   type TokenPurpose,
   type TokenRow,
 } from "#server/waitlist/tokens.ts";
-import { countSubmission, pruneRateLimits } from "#server/waitlist/rate-limit.ts";
+import { countSubmission } from "#server/waitlist/rate-limit.ts";
 import { transition } from "#src/features/waitlist/lifecycle.ts";
 import {
   DISPOSABLE_MESSAGE,
@@ -139,7 +139,6 @@ export function createWaitlistService({
       gt(waitlistTokens.expiresAt, sql`now()`),
     );
   }
-  let submissions = 0;
 
   return {
     onEnqueued(listener) {
@@ -155,7 +154,6 @@ export function createWaitlistService({
           limitPerMinute: env.waitlistRateLimit,
         });
         if (retryAfterSeconds > 0) return { kind: "rate-limited", retryAfterSeconds };
-        if (++submissions % 500 === 0) void pruneRateLimits(db).catch(() => {});
 
         const honeypot =
           typeof input === "object" && input !== null
@@ -222,17 +220,20 @@ export function createWaitlistService({
     async checkLink(purpose, token) {
       if (!isWellFormedToken(token)) return null;
       const [row] = await db
-        .select({ email: waitlistEntries.email })
+        .select({ email: waitlistEntries.email, state: waitlistEntries.state })
         .from(waitlistTokens)
         .innerJoin(waitlistEntries, eq(waitlistEntries.id, waitlistTokens.entryId))
         .where(liveToken(purpose, token));
-      return row ? { maskedEmail: maskEmail(row.email) ?? "***" } : null;
+      return row
+        ? { maskedEmail: maskEmail(row.email) ?? "***", joined: row.state === "joined" }
+        : null;
     },
 
     async useLink(purpose, token, meta): Promise<LinkResult> {
       if (!isWellFormedToken(token)) return { kind: "gone" };
       try {
         let notices = 0;
+        let member = false;
         const done = await db.transaction(async (tx) => {
           // One statement takes the token: of two presses at once, only one finds it unused.
           const [used] = await tx
@@ -258,7 +259,15 @@ export function createWaitlistService({
               if (confirmed) notices = await enqueue(tx, messagesOnConfirm(confirmed, env));
             }
           } else {
-            await eraseEntry(tx, used.entryId);
+            const [entry] = await tx
+              .select({ state: waitlistEntries.state })
+              .from(waitlistEntries)
+              .where(eq(waitlistEntries.id, used.entryId))
+              .for("update");
+            // A joined entry belongs to its account now: erasing it would shut the member out
+            // (invite-only admits by entry). The account page downloads or deletes it.
+            if (entry?.state === "joined") member = true;
+            else await eraseEntry(tx, used.entryId);
           }
           return true;
         });
@@ -267,7 +276,9 @@ export function createWaitlistService({
           { event: `waitlist.link_${purpose}`, reqId: meta.requestId, done },
           done ? "waitlist link used" : "waitlist link no longer works",
         );
-        return done ? { kind: purpose === "confirm" ? "confirmed" : "removed" } : { kind: "gone" };
+        if (!done) return { kind: "gone" };
+        if (member) return { kind: "member" };
+        return { kind: purpose === "confirm" ? "confirmed" : "removed" };
       } catch (error) {
         log.error(
           { err: error, event: "waitlist.unavailable", reqId: meta.requestId },

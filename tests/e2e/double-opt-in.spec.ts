@@ -159,6 +159,21 @@ test("a mail client's one-click unsubscribe (RFC 8058: a POST without cookies or
   });
   expect(answer.status).toBe(200);
   expect(await answer.text()).toContain("You have left the waitlist");
+
+  // RFC 8058 prefers multipart/form-data; some clients send no body at all. Both act.
+  const multipart = new FormData();
+  multipart.set("List-Unsubscribe", "One-Click");
+  for (const [email, body] of [
+    ["uma@example-cpa.com", multipart],
+    ["ugo@example-cpa.com", undefined],
+  ] as const) {
+    await post({ name: "Una Unsub", email });
+    const { header: headerOf } = await confirmationTo(email);
+    const link = /^<(.+)>$/.exec(headerOf("List-Unsubscribe") ?? "")?.[1];
+    const done = await fetch(link!, { method: "POST", body, redirect: "manual" });
+    expect(done.status, email).toBe(200);
+    expect(await done.text()).toContain("You have left the waitlist");
+  }
 });
 
 test("a throwaway address is refused with a field error, and gets no mail", async ({ page }) => {

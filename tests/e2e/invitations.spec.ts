@@ -5,6 +5,7 @@
  * the new account joins: `joined` in the list and in the CSV. Without an invitation the site says
  * plainly that access is by invitation; an account made directly at Firebase gets no session.
  */
+import { readFile } from "node:fs/promises";
 import type { Browser, Page } from "@playwright/test";
 import { signInBrowser, signOut, type Account } from "#tests/support/accounts.ts";
 import { FORBIDDEN_RESPONSE } from "#tests/support/console-messages.ts";
@@ -175,6 +176,72 @@ test("the joined account signs in again without the link; a second invitation is
     }
   } finally {
     await deleteAccountOf(lead);
+  }
+});
+
+test("a member who joined from the invitation, address never verified: the waitlist's remove link leaves the entry to the account, whose download has it and whose deletion erases it", async ({
+  admin,
+  browser,
+  page,
+}) => {
+  const lead = uniqueEmail("member");
+  await confirmedLead(server.url, smtp, { name: "Mo Member", email: lead });
+  const [confirmation] = await waitForMails(smtp, lead, 1);
+  const remove = linkIn(confirmation!, "/waitlist/remove?token=");
+  const link = await invite(browser, admin, lead);
+  await page.goto(link);
+  await waitForHydration(page);
+  await createAccount(page);
+  await expect(page).toHaveURL(`${server.url}/`);
+
+  // Opening the remove link says there is nothing to remove; a mail client's one-click
+  // unsubscribe (multipart, as RFC 8058 prefers) changes nothing either.
+  const visitor = await browser.newContext();
+  try {
+    const opened = await visitor.newPage();
+    await opened.goto(remove);
+    await expect(
+      opened.getByRole("heading", { level: 1, name: "You have joined Tieout" }),
+    ).toBeVisible();
+    await expect(opened.getByRole("button")).toHaveCount(0);
+  } finally {
+    await visitor.close();
+  }
+  const body = new FormData();
+  body.set("List-Unsubscribe", "One-Click");
+  const unsubscribed = await fetch(remove, { method: "POST", body });
+  expect(unsubscribed.status).toBe(200);
+  expect(await unsubscribed.text()).toContain("You have joined Tieout");
+  const { idToken } = await signInWithPassword(lead, PASSWORD);
+  const again = await fetch(`${server.url}/api/session`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${idToken}` },
+  });
+  expect(again.status).toBe(200);
+  await signOut(server.url, (again.headers.get("set-cookie") ?? "").split(";")[0]!);
+
+  await page.goto(`${server.url}/account`);
+  await expect(page.getByText("Not yet")).toBeVisible();
+  await waitForHydration(page);
+  const downloading = page.waitForEvent("download");
+  await page.getByRole("button", { name: "Download my data" }).press("Enter");
+  const held = JSON.parse(await readFile(await (await downloading).path(), "utf8")) as {
+    waitlistEntry: { email: string; state: string } | null;
+  };
+  expect(held.waitlistEntry).toMatchObject({ email: lead, state: "joined" });
+
+  const section = page.getByRole("region", { name: "Delete my account" });
+  await section.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await section.getByRole("button", { name: "Delete my account" }).click();
+  await expect(page).toHaveURL(/\/account\/deleted$/);
+  expect(await accountExists(lead)).toBe(false);
+
+  const { cookie } = await signInBrowser(page.context(), server.url, admin);
+  try {
+    const csv = await (await page.request.get(`${server.url}/api/admin/waitlist.csv`)).text();
+    expect(csv).not.toContain(lead);
+  } finally {
+    await signOut(server.url, cookie);
   }
 });
 

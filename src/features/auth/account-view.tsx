@@ -261,8 +261,8 @@ function DataSection() {
     <Section title="Download my data">
       <p className="text-ink-soft">
         A JSON file of everything we hold about you: your account, your sessions (when they began,
-        were last seen and from which browser) and your waitlist entry, if your verified email has
-        one.
+        were last seen and from which browser) and your waitlist entry: the one you joined from, or
+        the one under your email once it is verified.
       </p>
       {/* A plain form: the browser saves the answer as a file, with or without JavaScript. */}
       <form method="post" action="/account/data">
@@ -323,8 +323,8 @@ function DeleteSection({ posted }: { posted?: string }) {
   return (
     <Section title="Delete my account">
       <p className="text-ink-soft">
-        Deletes your account for good, ends every session and erases your waitlist entry (when your
-        email is verified). This cannot be undone.
+        Deletes your account for good, erases its sessions and your waitlist entry (the one you
+        joined from, or the one under your verified email). This cannot be undone.
       </p>
       <form method="post" noValidate onSubmit={(e) => void handleSubmit(e)} className="space-y-5">
         <input type="hidden" name="intent" value="delete-account" />
@@ -374,8 +374,8 @@ export function AccountDeletedView() {
           Your account is deleted
         </h1>
         <p>
-          Your account is gone, every session of it has ended, and your waitlist entry (if your
-          verified email had one) is erased. Nothing more is needed from you.
+          Your account is gone, its sessions are erased, and so is your waitlist entry, if you had
+          one. Nothing more is needed from you.
         </p>
       </div>
     </Container>

@@ -14,9 +14,10 @@ import { GoneLinkCard, MailLinkCard } from "#src/ui/mail-link-card.tsx";
 
 /** What the page shows: the button for a live link, or the outcome of pressing it. */
 export type MailLinkView =
-  | { kind: "ask"; maskedEmail: string; token: string }
+  | { kind: "ask"; maskedEmail: string; joined: boolean; token: string }
   | { kind: "confirmed" }
   | { kind: "removed" }
+  | { kind: "member" }
   | { kind: "gone" };
 
 const TEXT = {
@@ -66,6 +67,7 @@ export function MailLinkPage({ purpose, view }: { purpose: LinkPurpose; view: Ma
   const back = { to: "/waitlist", label: "Go to the waitlist" };
   switch (view.kind) {
     case "ask":
+      if (purpose === "remove" && view.joined) return <JoinedCard />;
       return (
         <MailLinkCard
           title={text.title}
@@ -88,7 +90,22 @@ export function MailLinkPage({ purpose, view }: { purpose: LinkPurpose; view: Ma
           Your entry is erased, and we will not email you about the waitlist again.
         </MailLinkCard>
       );
+    case "member":
+      return <JoinedCard />;
     case "gone":
       return <GoneLinkCard back={back} />;
   }
+}
+
+/** A remove link whose entry has joined: nothing to remove here, the account holds it. */
+function JoinedCard() {
+  return (
+    <MailLinkCard
+      title={`You have joined ${SITE.name}`}
+      back={{ to: "/account", label: "Go to your account" }}
+    >
+      Your waitlist entry became part of your account when you joined, so there is nothing to remove
+      here. To download or delete what we hold about you, sign in and open your account.
+    </MailLinkCard>
+  );
 }

@@ -11,9 +11,16 @@ export type SubmitResult =
   | { kind: "rate-limited"; retryAfterSeconds: number }
   | { kind: "unavailable" };
 
-/** What pressing the button behind a mail's link did; "gone": the link no longer works. */
+/**
+ * What pressing the button behind a mail's link did; "gone": the link no longer works; "member":
+ * a remove link whose entry has joined, which it leaves to the account (decision 029).
+ */
 export type LinkResult =
-  { kind: "confirmed" } | { kind: "removed" } | { kind: "gone" } | { kind: "unavailable" };
+  | { kind: "confirmed" }
+  | { kind: "removed" }
+  | { kind: "member" }
+  | { kind: "gone" }
+  | { kind: "unavailable" };
 
 export type LinkPurpose = "confirm" | "remove";
 
@@ -100,7 +107,11 @@ export type WaitlistPort = {
   /** The invited address behind a live invitation link; null when it no longer works. Reads only. */
   checkInvitation: (token: string) => Promise<{ email: string } | null>;
   /** Whose link this is (the address masked) while it still works; null otherwise. Reads only. */
-  checkLink: (purpose: LinkPurpose, token: string) => Promise<{ maskedEmail: string } | null>;
+  /** Whose link this is while it works, and whether its entry has joined (an account holds it). */
+  checkLink: (
+    purpose: LinkPurpose,
+    token: string,
+  ) => Promise<{ maskedEmail: string; joined: boolean } | null>;
   /** Uses the link once: confirms or erases the entry. */
   useLink: (purpose: LinkPurpose, token: string, meta: SubmitMeta) => Promise<LinkResult>;
 };

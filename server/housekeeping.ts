@@ -1,0 +1,53 @@
+/**
+ * What nobody needs once its time is past, deleted on a timer rather than on traffic: rate-limit
+ * windows (which hold client addresses) ten minutes after they close, and sessions (email, browser,
+ * times) a day after they expire. A quiet site keeps no more than a busy one. Every instance runs
+ * it; the deletes are idempotent, so two at once only repeat each other.
+ */
+import type { FastifyBaseLogger } from "fastify";
+import { sql } from "drizzle-orm";
+import { queryRows, type Db } from "#db/client.ts";
+
+const EVERY_MS = 10 * 60 * 1000;
+
+/** One pass: how many rows of each kind it deleted. */
+export async function sweepExpired(
+  db: Db,
+): Promise<{ rateLimitWindows: number; sessions: number }> {
+  const [windows] = await queryRows<{ n: number }>(
+    db,
+    sql`WITH gone AS (
+          DELETE FROM rate_limit_windows WHERE window_start < now() - interval '10 minutes'
+          RETURNING 1)
+        SELECT count(*)::int AS n FROM gone`,
+  );
+  const [sessions] = await queryRows<{ n: number }>(
+    db,
+    sql`WITH gone AS (
+          DELETE FROM sessions WHERE expires_at < now() - interval '1 day' RETURNING 1)
+        SELECT count(*)::int AS n FROM gone`,
+  );
+  return { rateLimitWindows: windows?.n ?? 0, sessions: sessions?.n ?? 0 };
+}
+
+export function startHousekeeping({ db, log }: { db: Db; log: FastifyBaseLogger }) {
+  let running: Promise<void> = Promise.resolve();
+  const run = () => {
+    running = running.then(() =>
+      sweepExpired(db).then(
+        (deleted) => log.debug({ event: "housekeeping.swept", ...deleted }, "expired rows deleted"),
+        (error: unknown) =>
+          log.warn({ err: error, event: "housekeeping.failed" }, "expired rows not deleted"),
+      ),
+    );
+  };
+  run();
+  const timer = setInterval(run, EVERY_MS);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
