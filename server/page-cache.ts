@@ -8,6 +8,7 @@
  */
 import { createHash } from "node:crypto";
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
+import type { Encoding } from "#server/encoding.ts";
 import type { RenderedPage } from "#server/render-page.ts";
 
 export type CachedPage = {
@@ -17,7 +18,11 @@ export type CachedPage = {
   identity: Buffer;
   br: Buffer;
   gzip: Buffer;
-  etag: string;
+  /**
+   * One strong validator per encoding (RFC 9110 8.8.3): a cache holding the brotli bytes must not
+   * hear "not modified" for a client that cannot read them.
+   */
+  etag: Record<Encoding | "identity", string>;
 };
 
 /** The one entry every path that names no page shares: the not-found page is the same. */
@@ -38,8 +43,13 @@ function compressOnce(page: RenderedPage): CachedPage {
       },
     }),
     gzip: gzipSync(page.body, { level: 9 }),
-    etag: `"${createHash("sha256").update(page.body).digest("base64url").slice(0, 22)}"`,
+    etag: etagsOf(page.body),
   };
+}
+
+function etagsOf(body: Buffer): CachedPage["etag"] {
+  const hash = createHash("sha256").update(body).digest("base64url").slice(0, 22);
+  return { identity: `"${hash}"`, br: `"${hash}-br"`, gzip: `"${hash}-gz"` };
 }
 
 /** Whether every visitor may get these bytes: a 200 or 404 page, no cookie, nothing private. */

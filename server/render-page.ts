@@ -168,9 +168,11 @@ export function createPageRenderer(options: PageRendererOptions) {
     }
     // A redirect depends on who asked (signed in or not): never kept by a browser or proxy.
     if (response.status >= 300 && response.status < 400) out["cache-control"] ??= "no-store";
-    if (sessionUser) {
-      // It names the visitor or depends on who they are: never kept by any shared cache.
+    if (sessionUser || method !== "GET") {
+      // It names the visitor or depends on who they are, or answers what they posted (a form's
+      // errors repeat what was typed): never kept by any cache.
       out["cache-control"] = "private, no-store";
+      if (!sessionUser) out["vary"] = "Cookie, Accept-Encoding";
     } else {
       // The same for every anonymous visitor: a shared cache may keep it, and must ask again.
       out["cache-control"] ??= "public, no-cache";

@@ -16,6 +16,15 @@ export default function handleRequest(
   routerContext: EntryContext,
   loadContext: AppLoadContext,
 ): Promise<Response> {
+  // React Router keeps a route's action and loader headers only through that route's `headers`
+  // export. Retry-After (a rate-limited form, a 503) must reach the visitor from any route, so it
+  // is carried here, where no route can forget it.
+  const { actionHeaders, loaderHeaders } = routerContext.staticHandlerContext;
+  for (const headers of [...Object.values(actionHeaders), ...Object.values(loaderHeaders)]) {
+    const retryAfter = headers.get("Retry-After");
+    if (retryAfter && !responseHeaders.has("Retry-After"))
+      responseHeaders.set("Retry-After", retryAfter);
+  }
   return new Promise((resolve, reject) => {
     let status = responseStatusCode;
     const { pipe, abort } = renderToPipeableStream(

@@ -50,9 +50,10 @@ const ROUTE_DISCOVERY_PATH = "/__manifest";
 function sendCached(req: FastifyRequest, reply: FastifyReply, page: CachedPage) {
   // Header names in lower case, as the cache keeps them (server/page-cache.ts): Fastify sends them
   // so, and a name already in lower case needs no new string on every request.
-  reply.status(page.status).headers(page.headers).header("etag", page.etag);
-  if (req.headers["if-none-match"] === page.etag) return reply.status(304).send();
   const encoding = preferredEncoding(req.headers["accept-encoding"]);
+  const etag = page.etag[encoding ?? "identity"];
+  reply.status(page.status).headers(page.headers).header("etag", etag);
+  if (req.headers["if-none-match"] === etag) return reply.status(304).send();
   if (encoding) return reply.header("content-encoding", encoding).send(page[encoding]);
   return reply.send(page.identity);
 }
@@ -142,7 +143,7 @@ export default async function pages(app: FastifyInstance, options: PagesOptions)
     if (!compressed) return reply.send(page.body);
     return reply
       .header("Content-Encoding", compressed.encoding)
-      .header("Vary", "Accept-Encoding")
+      .header("Vary", page.headers["vary"] ?? "Accept-Encoding")
       .send(compressed.body);
   }
 

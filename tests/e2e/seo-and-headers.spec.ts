@@ -208,6 +208,31 @@ test("anonymous pages are served from memory: the same bytes, an ETag, and 304 o
   expect(etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
   const again = await request.get("/contact", { headers: { "If-None-Match": etag! } });
   expect(again.status()).toBe(304);
+
+  // Each encoding has its validator: brotli bytes are never "not modified" for a plain client.
+  const tags = new Map<string, string>();
+  for (const encoding of ["br", "gzip", "identity"]) {
+    const answer = await request.get("/contact", { headers: { "Accept-Encoding": encoding } });
+    tags.set(encoding, answer.headers()["etag"]!);
+  }
+  expect(new Set(tags.values()).size).toBe(3);
+  const plain = await request.get("/contact", {
+    headers: { "Accept-Encoding": "identity", "If-None-Match": tags.get("br")! },
+  });
+  expect(plain.status()).toBe(200);
+});
+
+test("the answer to a posted form repeats what was typed: no cache keeps it", async ({
+  request,
+}) => {
+  const refused = await request.post("/waitlist", {
+    form: { name: "Nadia Notkept", email: "nadia@not-an-address" },
+    headers: { "Accept-Encoding": "br" },
+  });
+  expect(refused.status()).toBe(422);
+  expect(await refused.text()).toContain("Nadia Notkept");
+  expect(refused.headers()["cache-control"]).toBe("private, no-store");
+  expect(refused.headers()["vary"]).toBe("Cookie, Accept-Encoding");
 });
 
 test("HTML is compressed for browsers that accept it", async ({ request }) => {

@@ -28,6 +28,16 @@ test("the rate limit answers 429 with Retry-After, per client, and stores nothin
       }
     }
     expect(statuses).toEqual([202, 202, 202, 429, 429]);
+
+    // The form without JavaScript says the same, and nothing keeps the answer.
+    const form = await fetch(`${server.url}/waitlist`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ name: "Limited page", email: "limited-page@example.com" }),
+    });
+    expect(form.status).toBe(429);
+    expect(Number(form.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(form.headers.get("cache-control")).toBe("private, no-store");
   } finally {
     await server.stop();
   }
