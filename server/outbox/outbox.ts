@@ -4,7 +4,8 @@
  * rendered now, so each attempt sends the same thing; the worker (worker.ts) delivers it.
  */
 import { randomUUID } from "node:crypto";
-import type { Db } from "#db/client.ts";
+import { sql } from "drizzle-orm";
+import { queryRows, type Db } from "#db/client.ts";
 import { outbox } from "#db/schema.ts";
 import type { Mailbox } from "#server/env.ts";
 
@@ -112,6 +113,24 @@ function newMessageId(from: Mailbox): string {
  * database, so the message commits with its cause). A key already there is skipped: one cause,
  * one message, however often the cause is retried. Resolves with how many rows are new.
  */
+/**
+ * Deletes every mail in the outbox addressed to `address` (any case), whatever caused it and
+ * whatever became of it: an erasure leaves no copy waiting or sent. The number deleted.
+ */
+export async function deleteMailTo(tx: Db, address: string): Promise<number> {
+  const [gone] = await queryRows<{ n: number }>(
+    tx,
+    sql`WITH gone AS (
+          DELETE FROM outbox
+          WHERE channel = 'email' AND EXISTS (
+            SELECT 1 FROM jsonb_array_elements(payload -> 'to') AS recipient
+            WHERE lower(recipient ->> 'address') = lower(${address}))
+          RETURNING 1)
+        SELECT count(*)::int AS n FROM gone`,
+  );
+  return gone?.n ?? 0;
+}
+
 export async function enqueue(tx: Db, messages: OutboxMessage[]): Promise<number> {
   if (messages.length === 0) return 0;
   const rows = messages.map((message) => {

@@ -326,3 +326,42 @@ test("the sweep closes a request never confirmed once its link expires, and remo
   });
   expect(await mailsTo(email)).toEqual([]);
 });
+
+test("a deletion also erases the copy an earlier access request left waiting to be sent", async () => {
+  const email = uniqueEmail("privacy-earlier-copy");
+  await joinWaitlist(email, "Pat Person", "Person CPA", "our plans for the busy season");
+  await ask(email, "access");
+  expect(await service().confirm(await linkTokenFor(email), meta)).toMatchObject({
+    kind: "done",
+  });
+  // The copy waits (the relay is down); its request is completed and no longer names the address.
+  expect((await mailsTo(email)).some((m) => m.key.startsWith("privacy-access-mail"))).toBe(true);
+  await ask(email, "deletion");
+  expect(await service().confirm(await linkTokenFor(email), meta)).toEqual({
+    kind: "done",
+    request: "deletion",
+  });
+  expect(await mailsTo(email)).toEqual([]);
+});
+
+test("a privacy mail that failed long after its request closed goes a week after it failed", async () => {
+  const email = uniqueEmail("privacy-late-failure");
+  await ask(email, "access");
+  const id = await newestRequestId();
+  await service().confirm(await linkTokenFor(email), meta);
+  // The site was down for days: the mail was given up ten days after the request was completed.
+  await database().db.execute(
+    sql`UPDATE privacy_requests SET completed_at = now() - interval '20 days' WHERE id = ${id}`,
+  );
+  await database().db.execute(
+    sql`UPDATE outbox SET status = 'failed', failed_at = now() - interval '6 days'
+        WHERE key LIKE ${`privacy-%-mail:${id}`}`,
+  );
+  await service().sweep();
+  expect((await mailsTo(email)).length).toBeGreaterThan(0);
+  await database().db.execute(
+    sql`UPDATE outbox SET failed_at = now() - interval '8 days' WHERE key LIKE ${`privacy-%-mail:${id}`}`,
+  );
+  await service().sweep();
+  expect(await mailsTo(email)).toEqual([]);
+});

@@ -29,7 +29,7 @@ import {
   renderPrivacyConfirm,
   renderPrivacyCorrected,
 } from "#server/mail/templates/privacy-mails.tsx";
-import { enqueue, type EmailInput } from "#server/outbox/outbox.ts";
+import { deleteMailTo, enqueue, type EmailInput } from "#server/outbox/outbox.ts";
 import { gatherDataHeld } from "#server/privacy/data-held.ts";
 import { eraseSubscriberOf } from "#server/subprocessors/subscriptions.ts";
 import { eraseEntry } from "#server/waitlist/erasure.ts";
@@ -262,6 +262,9 @@ export function createPrivacyRequests({ db, env, log, accounts, store }: Deps): 
           ids.flatMap((id) => [confirmMailKey(id), accessMailKey(id), correctedMailKey(id)]),
         ),
       );
+      // And every other mail to the address, whatever caused it: requests completed earlier (their
+      // rows no longer name the address) may have left a copy of the data waiting to be sent.
+      await deleteMailTo(tx, request.email);
       const outcome = erased.length > 0 ? `erased: ${erased.join(", ")}` : "nothing held";
       return close(tx, request.id, outcome, { adminEmail: null, clientAddress: AUTOMATIC });
     });
@@ -320,17 +323,14 @@ export function createPrivacyRequests({ db, env, log, accounts, store }: Deps): 
           expired.map((r) => confirmMailKey(r.id)),
         ),
       );
-      // Mails of confirmed requests once sent (or long failed): each held an address or data.
-      // Driven from the requests that can still have one, each mail found by its key's index:
-      // older requests' mails went in earlier sweeps (a mail fails within a day of its request).
+      // Privacy mails once sent, or failed a week ago (the admin's deliveries page shows a
+      // failure meanwhile): each held an address or data. Judged by the mail's own times, since a
+      // mail can fail days after its request closed (the relay or the site down meanwhile).
       await tx.execute(sql`
-        DELETE FROM outbox o USING privacy_requests r
-        WHERE o.key IN ('privacy-confirm-mail:' || r.id, 'privacy-access-mail:' || r.id,
-                        'privacy-corrected-mail:' || r.id)
-          AND (r.state = 'open' OR (r.state = 'completed'
-               AND r.completed_at > now() - make_interval(days => ${FAILED_MAIL_KEPT_DAYS + 2})))
-          AND (o.status = 'sent' OR (o.status = 'failed'
-               AND o.failed_at < now() - make_interval(days => ${FAILED_MAIL_KEPT_DAYS})))`);
+        DELETE FROM outbox
+        WHERE key LIKE 'privacy-%-mail:%'
+          AND (status = 'sent' OR (status = 'failed'
+               AND failed_at < now() - make_interval(days => ${FAILED_MAIL_KEPT_DAYS})))`);
     });
     return completed;
   }
