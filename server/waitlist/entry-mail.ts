@@ -20,7 +20,8 @@ type Rendered = { subject: string; html: string; text: string };
  */
 export function mailToEntry(
   env: Env,
-  entry: { id: number; name: string; email: string },
+  /** Without a name, the mail goes to the bare address. */
+  entry: { id: number; name?: string; email: string },
   key: string,
   render: (footer: WaitlistFooterLinks) => Rendered,
   tokens: TokenRow[],

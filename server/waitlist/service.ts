@@ -75,14 +75,14 @@ function messagesFor(row: WaitlistRow, env: Env, tokens: TokenRow[]): OutboxMess
   const confirm = newToken();
   tokens.push(tokenRow(row.id, "confirm", confirm));
   const messages: OutboxMessage[] = [
+    // To the bare address: its owner has not confirmed, so the typed name stays out of the mail.
     mailToEntry(
       env,
-      row,
+      { id: row.id, email: row.email },
       confirmMailKey(row.id),
       (footer) =>
         renderWaitlistConfirm({
           ...footer,
-          name: row.name,
           confirmUrl: siteLink(env, `/waitlist/confirm?token=${confirm}`),
         }),
       tokens,

@@ -61,6 +61,8 @@ test("a new address gets one confirmation mail; the same address in another case
   expect(confirm.startsWith(`${server.url}/waitlist/confirm?token=`)).toBe(true);
   expect(mail.subject).toBe("Confirm your place on the Tieout waitlist");
   expect(mail.html).toContain(confirm);
+  // Anyone can enter anyone's address: what they typed stays out of an unconfirmed inbox.
+  expect(`${header("To")} ${mail.text} ${mail.html}`).not.toContain("Olive");
   expect(header("List-Unsubscribe")).toBe(`<${remove}>`);
   expect(header("List-Unsubscribe-Post")).toBe("List-Unsubscribe=One-Click");
   // Long enough for the worker to have sent a second mail, had the repeat caused one.

@@ -11,9 +11,11 @@ import {
 } from "#server/mail/templates/layout.tsx";
 import { WaitlistFooter, waitlistTextFooter } from "#server/mail/templates/waitlist-footer.tsx";
 
+/**
+ * No name in it: the address has not confirmed yet, so nothing the form's sender typed reaches its
+ * inbox (anyone can enter anyone's address, with any name).
+ */
 export type WaitlistConfirmMail = {
-  /** The visitor's name as they typed it. */
-  name: string;
   confirmUrl: string;
   removeUrl: string;
   siteUrl: string;
@@ -21,10 +23,10 @@ export type WaitlistConfirmMail = {
 
 const TITLE = `Confirm your place on the ${SITE.name} waitlist`;
 
-function WaitlistConfirmBody({ name, confirmUrl, removeUrl, siteUrl }: WaitlistConfirmMail) {
+function WaitlistConfirmBody({ confirmUrl, removeUrl, siteUrl }: WaitlistConfirmMail) {
   return (
     <>
-      <MailText>Hello {name},</MailText>
+      <MailText>Hello,</MailText>
       <MailText>
         Thank you for joining the {SITE.name} waitlist. Please confirm that this is your address, so
         we can email you when your spot opens.
@@ -39,9 +41,9 @@ function WaitlistConfirmBody({ name, confirmUrl, removeUrl, siteUrl }: WaitlistC
   );
 }
 
-function waitlistConfirmText({ name, confirmUrl, removeUrl, siteUrl }: WaitlistConfirmMail) {
+function waitlistConfirmText({ confirmUrl, removeUrl, siteUrl }: WaitlistConfirmMail) {
   return [
-    `Hello ${name},`,
+    "Hello,",
     "",
     `Thank you for joining the ${SITE.name} waitlist. Please confirm that this is your address, so we can email you when your spot opens:`,
     "",

@@ -20,6 +20,27 @@ describe("parseWaitlistEntry", () => {
     });
   });
 
+  test("a name and a company are one line; the use case keeps its paragraphs", () => {
+    const result = parseWaitlistEntry({
+      name: "customer,\r\n\r\nYour account is suspended.\tVerify now",
+      email: "ada@example.com",
+      company: "Lovelace\n  & Co",
+      message: "Tax season.\n\nWorkpapers too.",
+    });
+    expect(result).toMatchObject({
+      ok: true,
+      entry: {
+        name: "customer, Your account is suspended. Verify now",
+        company: "Lovelace & Co",
+        message: "Tax season.\n\nWorkpapers too.",
+      },
+    });
+    expect(parseWaitlistEntry({ name: " \n\t ", email: "ada@example.com" })).toMatchObject({
+      ok: false,
+      fieldErrors: { name: "Please enter your name." },
+    });
+  });
+
   test("names each missing or malformed field", () => {
     const result = parseWaitlistEntry({ name: "", email: "not-an-email" });
     expect(result).toEqual({

@@ -31,18 +31,28 @@ export function searchableText(text: string, max = 200): string {
     .slice(0, max);
 }
 
-const text = (field: string, max: number) =>
+/**
+ * Typed text, at most `max` characters without control characters. A one-line field (a name, a
+ * company) has its line breaks and runs of spaces made one space: it is shown on one line, in the
+ * admin's list and in a mail's greeting, where a typed line break could start a paragraph of
+ * someone else's choosing.
+ */
+const text = (field: string, max: number, lines: "one" | "many" = "one") =>
   z
     .string({ error: `${field} must be text.` })
-    .trim()
-    .max(max, `${field} must be at most ${max.toLocaleString("en-US")} characters.`)
-    .refine(
-      (v) => !CONTROL_CHARACTER.test(v),
-      `${field} contains characters that cannot be saved (control characters).`,
+    .transform((v) => (lines === "one" ? v.replace(/\s+/g, " ") : v).trim())
+    .pipe(
+      z
+        .string()
+        .max(max, `${field} must be at most ${max.toLocaleString("en-US")} characters.`)
+        .refine(
+          (v) => !CONTROL_CHARACTER.test(v),
+          `${field} contains characters that cannot be saved (control characters).`,
+        ),
     );
 
-const optionalText = (field: string, max: number) =>
-  text(field, max)
+const optionalText = (field: string, max: number, lines: "one" | "many" = "one") =>
+  text(field, max, lines)
     .nullish()
     .transform((v) => (v ? v : null));
 
@@ -60,14 +70,14 @@ const attribution = (max: number) =>
     });
 
 const WaitlistEntrySchema = z.object({
-  name: text("Full name", WAITLIST_LIMITS.name).min(1, "Please enter your name."),
+  name: text("Full name", WAITLIST_LIMITS.name).refine((v) => v !== "", "Please enter your name."),
   email: z
     .string({ error: "Email must be text." })
     .trim()
     .max(WAITLIST_LIMITS.email, `Email must be at most ${WAITLIST_LIMITS.email} characters.`)
     .pipe(z.email("Please enter a valid email address.")),
   company: optionalText("Company", WAITLIST_LIMITS.company),
-  message: optionalText("Use case", WAITLIST_LIMITS.message),
+  message: optionalText("Use case", WAITLIST_LIMITS.message, "many"),
   utm_source: attribution(WAITLIST_LIMITS.attribution),
   utm_medium: attribution(WAITLIST_LIMITS.attribution),
   utm_campaign: attribution(WAITLIST_LIMITS.attribution),
