@@ -38,7 +38,9 @@ async function submitSignUp(page: Page, email: string, password: string) {
 }
 
 test.describe("sign-up", () => {
-  test("creates the account, says so, lands on / and shows Sign Out", async ({ page }) => {
+  test("creates the account, says so, lands on / and shows Sign Out; the address gets its verification mail", async ({
+    page,
+  }) => {
     const email = uniqueEmail("new");
     await page.goto("/signup");
     await waitForHydration(page);
@@ -56,6 +58,9 @@ test.describe("sign-up", () => {
     await expect(page).toHaveURL("/");
     await expect(header(page).getByRole("button", { name: "Sign Out" })).toBeVisible();
     await expect(header(page).getByRole("link", { name: "Sign In" })).toHaveCount(0);
+    await expect
+      .poll(async () => (await oobCodes(email)).map((c) => c.requestType))
+      .toEqual(["VERIFY_EMAIL"]);
   });
 
   test("refuses passwords that do not match, then ones that are too short", async ({ page }) => {

@@ -241,6 +241,9 @@ export function AuthProvider({
           await withInvitation(invited, async () => {
             const credential = await sdk.createUserWithEmailAndPassword(auth, email, password);
             await requireSession(await syncSession(credential.user), () => sdk.signOut(auth));
+            // The address's verification mail, at once. Should it fail, the account stands and
+            // its page offers to send it again.
+            await sdk.sendEmailVerification(credential.user).catch(() => undefined);
           });
         } catch (error) {
           if (!(error instanceof NotInvitedError))
