@@ -5,7 +5,8 @@
  *
  * Until React has hydrated the page, every press is held and replayed once it has: a click (mouse,
  * touch, Enter or Space on a focused control) on anything at all, links included, and a form's
- * submission. Nothing is registered per control, so a control added tomorrow is covered without
+ * submission. Checkboxes and radios are the browser's to toggle at once (the choice shows without
+ * waiting); their last state is handed to React when it is ready. Nothing is registered per control, so a control added tomorrow is covered without
  * anyone remembering it. Exempt is what the browser alone does right: a modified or non-primary
  * click (open in a new tab), a click in a text field or on a native media player. A press that
  * React has not taken within NATIVE_FALLBACK_MS gets the browser's own default action instead: the
@@ -28,7 +29,9 @@ const SIGNS_OF_A_PERSON = ["pointerdown", "mousemove", "keydown", "touchstart", 
 /** Where a click belongs to the browser alone: text entry and native media controls. */
 const NATIVE_CONTROLS = "video,audio,textarea,select,[contenteditable]";
 /** Inputs that are pressed rather than typed in; a click on any other input is left alone. */
-const PRESSABLE_INPUT = /^(checkbox|radio|submit|image|button|reset)$/;
+const PRESSABLE_INPUT = /^(submit|image|button|reset)$/;
+/** Inputs the browser toggles itself: the choice shows at once, and React hears of it later. */
+const TOGGLE = /^(checkbox|radio)$/;
 
 export function installHydrationLoader(): void {
   const root = document.documentElement;
@@ -92,12 +95,34 @@ export function installHydrationLoader(): void {
     return element;
   };
 
+  /**
+   * Checkboxes and radios chosen before React was ready, with their last state. The browser shows
+   * the choice at once; once React is ready the press is made again from the other state, so the
+   * page's change handlers hear of it (and a state React put back while hydrating is set right).
+   */
+  const choices = new Map<HTMLInputElement, boolean>();
+
   window.addEventListener(
     "click",
     (event) => {
       if (ready() || native || !event.isTrusted || event.button !== 0) return;
       if (event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) return;
-      const element = pressedElement(event.target);
+      const target = event.target;
+      // The click has toggled the box already: the browser toggles, then dispatches.
+      if (target instanceof HTMLInputElement && TOGGLE.test(target.type)) {
+        start();
+        if (!choices.has(target))
+          held.push(() => {
+            target.checked = !choices.get(target);
+            target.click();
+          });
+        choices.set(target, target.checked);
+        return;
+      }
+      // A click on such an input's label reaches the input as a click of its own.
+      const labelled = target instanceof Element && target.closest("label")?.control;
+      if (labelled instanceof HTMLInputElement && TOGGLE.test(labelled.type)) return;
+      const element = pressedElement(target);
       if (element) hold(event, () => element.click());
     },
     true,

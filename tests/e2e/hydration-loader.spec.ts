@@ -29,6 +29,10 @@ document.addEventListener("click", (e) => {
   const pressed = e.target.closest("[id]");
   seen.push("click " + (pressed ? pressed.id : e.target.tagName));
 });
+document.addEventListener("change", (e) => {
+  if (e.target.type === "checkbox" || e.target.type === "radio")
+    seen.push("change " + e.target.id + " " + e.target.checked);
+});
 document.addEventListener("submit", (e) => {
   seen.push("submit " + (e.submitter ? e.submitter.value : e.target.id));
   if (!document.documentElement.hasAttribute("data-without-app")) e.preventDefault();
@@ -52,6 +56,9 @@ function pageHtml({ deferred = false, withoutApp = false } = {}): string {
   <button id="first" name="choice" value="first">First</button>
   <button id="second" name="choice" value="second">Second</button>
 </form>
+<label><input type="checkbox" id="agree"> Agree</label>
+<input type="radio" name="kind" id="copy" value="copy" checked><label for="copy">Copy</label>
+<input type="radio" name="kind" id="erase" value="erase"><label for="erase">Erase</label>
 <form id="search" method="post" action="/posted"><label>Term <input name="term" value="tie"></label></form>
 <script>${APP}</script>
 <script type="text/plain" id="${DEFERRED_APP_ID}">window.appStarts = (window.appStarts ?? 0) + 1;</script>
@@ -124,6 +131,39 @@ test("a form sent before the app is ready is sent once it is, by the same button
   await page.clock.runFor(NATIVE_FALLBACK_MS);
   expect(await seen(page)).toHaveLength(5);
   expect(posts).toEqual([]);
+});
+
+test("a checkbox or a radio shows its choice at once; the app hears of it when ready, even after putting the old state back", async ({
+  page,
+}) => {
+  await open(page, pageHtml());
+  // On the label's text, and on the box itself, twice: the last state is the one that counts.
+  await page.getByText("Agree").click();
+  await page.getByText("Agree").click();
+  await page.getByText("Agree").click();
+  await page.getByLabel("Copy").click();
+  await page.getByText("Erase").click();
+  await expect(page.getByLabel("Agree")).toBeChecked();
+  await expect(page.getByLabel("Erase")).toBeChecked();
+  // Hydrating, the app may render the server's state over the page.
+  await page.evaluate(() => {
+    (document.getElementById("agree") as HTMLInputElement).checked = false;
+    (document.getElementById("copy") as HTMLInputElement).checked = true;
+    (window as { seen?: string[] }).seen = [];
+  });
+  await hydrate(page);
+  // Each box once, with its last state; the radios in the order chosen, so the last one wins.
+  expect(await seen(page)).toEqual([
+    "click agree",
+    "change agree true",
+    "click copy",
+    "change copy true",
+    "click erase",
+    "change erase true",
+  ]);
+  await expect(page.getByLabel("Agree")).toBeChecked();
+  await expect(page.getByLabel("Erase")).toBeChecked();
+  await expect(page.getByLabel("Copy")).not.toBeChecked();
 });
 
 test("what the browser alone does right is never held", async ({ page }) => {
