@@ -148,10 +148,14 @@ export function createPageViews({
     if (counts.size === 0) return;
     const batch = counts;
     counts = new Map();
-    const rows = [...batch].map(([key, views]) => {
-      const [day = "", path = "", source = ""] = key.split("\n");
-      return sql`(${day}::date, ${path}, ${source}, ${views})`;
-    });
+    // In one order on every instance: two flushes at once then lock their rows in the same order,
+    // and one waits for the other instead of both deadlocking.
+    const rows = [...batch]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([key, views]) => {
+        const [day = "", path = "", source = ""] = key.split("\n");
+        return sql`(${day}::date, ${path}, ${source}, ${views})`;
+      });
     try {
       await db.execute(sql`
         INSERT INTO page_views (day, path, source, views) VALUES ${sql.join(rows, sql`, `)}

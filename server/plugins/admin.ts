@@ -41,7 +41,8 @@ export default async function admin(
   // Before every handler of this plugin: who may use it is decided here and only here.
   app.addHook("preHandler", requireAdmin);
 
-  app.get("/api/admin/waitlist.csv", async (req, reply) => {
+  // GET alone: a HEAD would be recorded as an export in the audit log without sending a row.
+  app.get("/api/admin/waitlist.csv", { exposeHeadRoute: false }, async (req, reply) => {
     let rows;
     try {
       rows = await waitlist.allForExport();

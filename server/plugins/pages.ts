@@ -32,14 +32,15 @@ export type PagesOptions = {
  * admin guard too, decision 013), however it is spelled: any case, doubled slashes, escapes.
  */
 function isAdminPage(url: string): boolean {
-  const path = url.split("?")[0] ?? "";
-  let decoded = path;
+  // Read as the page renderer reads it (origin + target): dot segments, `%2e%2e` and backslashes
+  // resolved by the URL parser, so `/x/../admin/waitlist` is the admin's page here as there.
+  let path = url.split("?")[0] ?? "";
   try {
-    decoded = decodeURIComponent(path);
+    path = decodeURIComponent(new URL(`http://localhost${url}`).pathname);
   } catch {
     // Not decodable: such a target names no page at all.
   }
-  return /^\/admin(?:[/.]|$)/i.test(decoded.replace(/\/{2,}/g, "/"));
+  return /^\/admin(?:[/.]|$)/i.test(path.replace(/\/{2,}/g, "/"));
 }
 
 /** Below this a response is sent as it is: compressing it would save less than it costs. */

@@ -39,7 +39,14 @@ const CURSOR = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z)_(\d{1,15})$/;
 /** A cursor's row, or null for one this list never wrote (it then starts at the newest). */
 function parseCursor(cursor: string): { at: string; id: number } | null {
   const match = CURSOR.exec(cursor);
-  return match ? { at: match[1]!, id: Number(match[2]) } : null;
+  if (!match) return null;
+  const at = match[1]!;
+  // A time that is not on the calendar (February 30th) is one no row was written at; the
+  // database would refuse it.
+  const time = Date.parse(at);
+  if (Number.isNaN(time) || new Date(time).toISOString().slice(0, 19) !== at.slice(0, 19))
+    return null;
+  return { at, id: Number(match[2]) };
 }
 
 const cursorOf = (row: { cursorAt: string; id: number }) => `${row.cursorAt}_${row.id}`;

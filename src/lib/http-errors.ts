@@ -25,9 +25,12 @@ export function failure(
   );
 }
 
-/** The message and request id an error response carries, if it carries them. */
+/**
+ * The message and request id an error response carries, if it is one of ours (refusal, failure).
+ * React Router's own error responses carry a string written for developers ("You made a POST
+ * request to … but did not provide an `action` …"): the visitor gets the screen's own sentence.
+ */
 export function errorDataOf(value: unknown): Partial<ErrorData> {
-  if (typeof value === "string") return { message: value };
   if (typeof value !== "object" || value === null) return {};
   const { message, requestId } = value as Record<string, unknown>;
   return {

@@ -1,3 +1,4 @@
+import { redirect } from "react-router";
 import { requireUser } from "#src/lib/guards.ts";
 import { failure } from "#src/lib/http-errors.ts";
 import { SIGNED_IN_ONLY } from "#src/lib/route-handle.ts";
@@ -5,6 +6,11 @@ import type { Route } from "./+types/account-data";
 
 /** "Download my data" (decision 029): a resource route, only a POST from the account page. */
 export const handle = SIGNED_IN_ONLY;
+
+/** Opened as an address (a reload, a bookmark): the account page, whose button downloads. */
+export function loader() {
+  return redirect("/account");
+}
 
 export async function action({ context }: Route.ActionArgs) {
   const user = await requireUser(context);

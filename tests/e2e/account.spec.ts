@@ -145,6 +145,11 @@ test("download my data: a JSON attachment with the account, its sessions, its wa
   });
   expect(answer.headers()["content-disposition"]).toMatch(/^attachment; filename=/);
   expect(answer.headers()["cache-control"]).toBe("private, no-store");
+
+  // Opened as an address (a reload of it, say): the page with the button, not an error.
+  await page.goto("/account/data");
+  await expect(page).toHaveURL(/\/account$/);
+  await expect(page.getByRole("button", { name: "Download my data" })).toBeVisible();
 });
 
 test.describe("refused passwords", () => {

@@ -29,3 +29,18 @@ test("a signed-in visitor who is not an administrator is told the admin page is 
   expect(data.status()).toBe(403);
   expect(await data.text()).toContain("This account may not see the waitlist.");
 });
+
+test("a form posted to a page that takes none is refused in the visitor's words, not the router's", async ({
+  request,
+}) => {
+  for (const target of ["/security", "/no-such-page"]) {
+    const answer = await request.post(target, { form: { a: "1" } });
+    expect(answer.status(), target).toBe(405);
+    // What the visitor reads: the page's main content (the router's own data for hydration
+    // carries its developer's sentence, which nothing shows).
+    const main = /<main[\s\S]*<\/main>/.exec(await answer.text())?.[0] ?? "";
+    expect(main).toContain("The address or the form sent was not one this page can answer.");
+    expect(main).not.toContain("did not provide an");
+    expect(main).not.toContain("routes/");
+  }
+});
