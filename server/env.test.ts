@@ -7,7 +7,11 @@ import { EnvError, parseEnv } from "#server/env.ts";
 import { realFirebaseProject } from "#tests/support/deployed.ts";
 
 /** A real Firebase project's settings, which a public https site needs. */
-const REAL_FIREBASE = { ...realFirebaseProject("tieout"), SESSION_SECRET: "x".repeat(32) };
+const REAL_FIREBASE = {
+  ...realFirebaseProject("tieout"),
+  SESSION_SECRET: "x".repeat(32),
+  SITE_URL: "http://localhost:3000",
+};
 
 /** What a public site needs besides: its relay for mail. */
 const RELAY = { SMTP_URL: "smtp://relay.example.com" };
@@ -140,6 +144,7 @@ describe("parseEnv", () => {
       "FIREBASE_AUTH_DOMAIN",
       "FIREBASE_PROJECT_ID",
       "FIREBASE_APP_ID",
+      "SITE_URL",
       "GOOGLE_APPLICATION_CREDENTIALS",
       "SESSION_SECRET",
     ]);
@@ -159,6 +164,7 @@ describe("parseEnv", () => {
       "FIREBASE_AUTH_DOMAIN",
       "FIREBASE_PROJECT_ID",
       "FIREBASE_APP_ID",
+      "SITE_URL",
       "GOOGLE_APPLICATION_CREDENTIALS",
       "SESSION_SECRET",
     ]);
@@ -258,6 +264,18 @@ describe("parseEnv", () => {
         ),
       ]);
     rmSync(folder, { recursive: true });
+  });
+
+  test("a real project needs SITE_URL, or its mail would link to localhost; HOST is an address", () => {
+    const withoutSite: Record<string, string> = { ...REAL_FIREBASE };
+    delete withoutSite.SITE_URL;
+    expect(problems(withoutSite)).toEqual([
+      expect.stringMatching(/^SITE_URL: required with a real Firebase project/),
+    ]);
+    for (const host of ["0.0.0.0", "::", "127.0.0.1", "localhost", "app.internal"])
+      expect(problems({ HOST: host }), host).toEqual([]);
+    for (const host of ["not a host!", "-x", "10.0.0.1:80"])
+      expect(problems({ HOST: host })[0], host).toMatch(/^HOST: an address or name to listen on/);
   });
 
   test("a public site needs SMTP_URL, or its mail would be caught on the machine and reach no one", () => {

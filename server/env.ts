@@ -168,7 +168,16 @@ function readServiceAccount(path: string): ServiceAccount | string {
 const VariablesSchema = z.object({
   NODE_ENV: variable(z.enum(["production", "development", "test"]).default("production")),
   PORT: variable(port(3000)),
-  HOST: variable(z.string().default("0.0.0.0")),
+  HOST: variable(
+    z
+      .string()
+      .trim()
+      .refine(
+        (host) => isIP(host) !== 0 || /^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$/.test(host),
+        "an address or name to listen on, such as 0.0.0.0, 127.0.0.1, :: or localhost",
+      )
+      .default("0.0.0.0"),
+  ),
   SITE_URL: variable(
     z
       .string()
@@ -439,6 +448,12 @@ function checkCombinations(v: Variables, ctx: z.RefinementCtx<Variables>) {
     ] as const;
     for (const key of required.filter((k) => !given(k)))
       problem([key], "required when a real Firebase project is configured");
+    // Its links (mail, sharing, canonical) would otherwise name http://localhost.
+    if (!given("SITE_URL"))
+      problem(
+        ["SITE_URL"],
+        "required with a real Firebase project: the site's public origin, such as https://tieout.ai (http://localhost:3000 for a site on this machine)",
+      );
     if (!given("GOOGLE_APPLICATION_CREDENTIALS"))
       problem(
         ["GOOGLE_APPLICATION_CREDENTIALS"],
