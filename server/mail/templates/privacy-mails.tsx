@@ -38,7 +38,7 @@ type ConfirmMail = { kind: PrivacyRequestKind; confirmUrl: string; siteUrl: stri
 /** Subject, HTML and text of the mail whose link confirms a request. */
 export function renderPrivacyConfirm(mail: ConfirmMail) {
   const title = "Confirm your privacy request";
-  const ask = `Someone, we hope you, asked us to ${WHAT[mail.kind]}. Nothing is done until you press the button and confirm on the page it opens.`;
+  const ask = `We were asked to ${WHAT[mail.kind]}. If that was you, press the button and confirm on the page it opens; nothing is done until you do.`;
   const later = `The link works for ${PRIVACY_LINK_DAYS} days. If you did not ask for this, ignore this mail: nothing will change.`;
   return {
     subject: title,

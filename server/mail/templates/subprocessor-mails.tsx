@@ -25,14 +25,22 @@ type Links = { siteUrl: string; unsubscribeUrl: string };
 
 const listUrl = (siteUrl: string) => `${siteUrl}/subprocessors`;
 
-function why(siteUrl: string) {
-  return `You receive this mail because this address subscribed to changes of ${SITE.name}'s sub-processors at ${listUrl(siteUrl)}.`;
+/** Why this mail came: asked for at the list (before confirming) or subscribed to (after). */
+function why(siteUrl: string, confirmed = true) {
+  return confirmed
+    ? `You receive this mail because this address subscribed to changes of ${SITE.name}'s sub-processors at ${listUrl(siteUrl)}.`
+    : `You receive this mail because this address was entered to follow changes of ${SITE.name}'s sub-processors at ${listUrl(siteUrl)}.`;
 }
 
-function Footer({ siteUrl, unsubscribeUrl, label }: Links & { label: string }) {
+function Footer({
+  siteUrl,
+  unsubscribeUrl,
+  label,
+  confirmed = true,
+}: Links & { label: string; confirmed?: boolean }) {
   return (
     <MailFooter>
-      {why(siteUrl)}{" "}
+      {why(siteUrl, confirmed)}{" "}
       <a href={unsubscribeUrl} style={{ color: MAIL_COLORS.soft }}>
         {label}
       </a>
@@ -44,7 +52,7 @@ function Footer({ siteUrl, unsubscribeUrl, label }: Links & { label: string }) {
 export type SubscriptionConfirmMail = Links & { confirmUrl: string };
 
 const CONFIRM_TITLE = `Confirm your subscription to ${SITE.name}'s sub-processor changes`;
-const CONFIRM_ASK = `Someone, we hope you, asked to be emailed whenever ${SITE.name} adds, replaces or stops using a sub-processor. Please confirm that this is your address.`;
+const CONFIRM_ASK = `We were asked to email this address whenever ${SITE.name} adds, replaces or stops using a sub-processor. If that was you, please confirm that this is your address.`;
 const CONFIRM_LATER =
   "The link works for 14 days. If you did not ask for this, ignore this mail: we will not write again unless you confirm.";
 
@@ -58,7 +66,7 @@ export function renderSubscriptionConfirm(mail: SubscriptionConfirmMail) {
       <p style={{ margin: "16px 0 0", fontSize: "14px", color: MAIL_COLORS.soft }}>
         {CONFIRM_LATER}
       </p>
-      <Footer {...mail} label="Cancel this subscription" />
+      <Footer {...mail} label="Cancel this subscription" confirmed={false} />
     </>,
   );
   const text = [
@@ -68,7 +76,7 @@ export function renderSubscriptionConfirm(mail: SubscriptionConfirmMail) {
     "",
     CONFIRM_LATER,
     "",
-    ...textFooter([why(mail.siteUrl), `Cancel this subscription: ${mail.unsubscribeUrl}`]),
+    ...textFooter([why(mail.siteUrl, false), `Cancel this subscription: ${mail.unsubscribeUrl}`]),
   ].join("\n");
   return { subject: CONFIRM_TITLE, html, text };
 }

@@ -19,7 +19,8 @@ export function InvitationOnlyNotice({ alert = false }: { alert?: boolean }) {
       <p className="font-semibold">Access to {SITE.name} is by invitation.</p>
       <p className="mt-1">
         We are opening the private beta a few firms at a time. Join the waitlist, and we will email
-        you an invitation when your spot opens.
+        you an invitation when your spot opens. Invited already? Open the link in your invitation
+        mail to create your account.
       </p>
       <p className="mt-2">
         <Link to="/waitlist" className={textLink}>

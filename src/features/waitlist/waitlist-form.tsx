@@ -208,7 +208,9 @@ export function WaitlistThanks() {
         your spot opens.
       </p>
       <p className="mt-3 leading-relaxed text-ink-soft">
-        A confirmation mail is on its way: please open the link in it to confirm your address.
+        If this address is new to the list, a confirmation mail is on its way: please open the link
+        in it to confirm your address. If it was on the list already, it keeps its place and no mail
+        is sent.
       </p>
       <Button asChild className="mt-7 w-full">
         <Link to="/login">Back to Login</Link>
