@@ -73,6 +73,17 @@ async function invite(browser: Browser, admin: Account, email: string): Promise<
   return linkIn(invitation!, "/signup?invite=");
 }
 
+/** The account signs in with its password alone, no invitation link, and gets a session. */
+async function expectSessionFor(email: string) {
+  const { idToken } = await signInWithPassword(email, PASSWORD);
+  const answer = await fetch(`${server.url}/api/session`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${idToken}` },
+  });
+  expect(answer.status).toBe(200);
+  await signOut(server.url, (answer.headers.get("set-cookie") ?? "").split(";")[0]!);
+}
+
 async function createAccount(page: Page) {
   await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
   await page.getByLabel("Confirm Password").fill(PASSWORD);
@@ -157,13 +168,7 @@ test("the joined account signs in again without the link; a second invitation is
 
   try {
     // Its address is not verified: the account that joined is what lets it in.
-    const { idToken } = await signInWithPassword(lead, PASSWORD);
-    const answer = await fetch(`${server.url}/api/session`, {
-      method: "POST",
-      headers: { Authorization: `Bearer ${idToken}` },
-    });
-    expect(answer.status).toBe(200);
-    await signOut(server.url, (answer.headers.get("set-cookie") ?? "").split(";")[0]!);
+    await expectSessionFor(lead);
 
     const { cookie } = await signInBrowser(page.context(), server.url, admin);
     try {
@@ -212,13 +217,7 @@ test("a member who joined from the invitation, address never verified: the waitl
   const unsubscribed = await fetch(remove, { method: "POST", body });
   expect(unsubscribed.status).toBe(200);
   expect(await unsubscribed.text()).toContain("You have joined Tieout");
-  const { idToken } = await signInWithPassword(lead, PASSWORD);
-  const again = await fetch(`${server.url}/api/session`, {
-    method: "POST",
-    headers: { Authorization: `Bearer ${idToken}` },
-  });
-  expect(again.status).toBe(200);
-  await signOut(server.url, (again.headers.get("set-cookie") ?? "").split(";")[0]!);
+  await expectSessionFor(lead);
 
   await page.goto(`${server.url}/account`);
   await expect(page.getByText("Not yet")).toBeVisible();
