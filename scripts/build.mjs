@@ -63,7 +63,10 @@ for await (const file of walk(path.join(root, "build/client"))) {
 
 // The loader every page carries inline (decision 018): compiled here, once, and baked into the
 // server bundle in place of server/hydration-loader.ts, which compiles it when run from source.
-const hydrationLoader = compileHydrationLoader();
+const hydrationLoaders = {
+  HYDRATION_LOADER: compileHydrationLoader({ toggles: true }),
+  HYDRATION_LOADER_NO_TOGGLES: compileHydrationLoader({ toggles: false }),
+};
 const loaderModule = path.join(root, "server/hydration-loader.ts");
 /** @type {import("esbuild").Plugin} */
 const compiledLoader = {
@@ -72,7 +75,9 @@ const compiledLoader = {
     pluginBuild.onLoad({ filter: /[\\/]server[\\/]hydration-loader\.ts$/ }, (args) =>
       args.path === loaderModule
         ? {
-            contents: `export const HYDRATION_LOADER = ${JSON.stringify(hydrationLoader)};`,
+            contents: Object.entries(hydrationLoaders)
+              .map(([name, text]) => `export const ${name} = ${JSON.stringify(text)};`)
+              .join("\n"),
             loader: "js",
           }
         : undefined,
@@ -110,5 +115,6 @@ await cp(path.join(root, "db/migrations"), path.join(root, "build/server/migrati
 await writeFile(path.join(root, "build/.stamp"), new Date().toISOString());
 console.log(
   `Build complete: ${compressed} public files precompressed (brotli and gzip); ` +
-    `page loader ${Buffer.byteLength(hydrationLoader)} bytes.`,
+    `page loader ${Buffer.byteLength(hydrationLoaders.HYDRATION_LOADER_NO_TOGGLES)} bytes ` +
+    `(${Buffer.byteLength(hydrationLoaders.HYDRATION_LOADER)} on pages with checkboxes or radios).`,
 );

@@ -1,1 +1,1 @@
-export function compileHydrationLoader(): string;
+export function compileHydrationLoader(options: { toggles: boolean }): string;

@@ -12,8 +12,12 @@ const root = path.resolve(import.meta.dirname, "..");
  */
 const LOADER_TARGET = ["chrome107", "edge107", "firefox104", "safari16"];
 
-/** @returns {string} the loader as one minified statement, without a trailing newline */
-export function compileHydrationLoader() {
+/**
+ * @param {{ toggles: boolean }} options whether checkboxes and radios toggle before React is ready
+ * (for pages that have them) or are held like any press
+ * @returns {string} the loader as one minified statement, without a trailing newline
+ */
+export function compileHydrationLoader({ toggles }) {
   const result = buildSync({
     stdin: {
       contents:
@@ -26,6 +30,7 @@ export function compileHydrationLoader() {
     format: "iife",
     platform: "browser",
     target: LOADER_TARGET,
+    define: { __LOADER_TOGGLES__: String(toggles) },
     minify: true,
     legalComments: "none",
     charset: "utf8",

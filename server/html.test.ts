@@ -6,7 +6,7 @@ import {
   lightenScrollRestoration,
   restoreScrollScript,
 } from "#server/html.ts";
-import { HYDRATION_LOADER } from "#server/hydration-loader.ts";
+import { HYDRATION_LOADER, HYDRATION_LOADER_NO_TOGGLES } from "#server/hydration-loader.ts";
 import {
   DEFER_ATTRIBUTE,
   DEFER_VALUE,
@@ -30,18 +30,32 @@ describe("finishPage", () => {
       new Map([["/assets/app.css", "@layer utilities{.flex{display:flex}.grid{display:grid}}"]]),
     );
     const css = "@layer utilities{.flex{display:flex}}";
-    expect(html).toContain(`<head><script>${HYDRATION_LOADER}</script><style>${css}</style><meta`);
+    expect(html).toContain(
+      `<head><script>${HYDRATION_LOADER_NO_TOGGLES}</script><style>${css}</style><meta`,
+    );
     // Nothing for the browser to fetch before the first paint.
     expect(html).not.toMatch(/<link[^>]*rel="stylesheet"/);
     expect(styleHashes).toEqual([cspHash(css)]);
-    expect(scriptHashes).toContain(cspHash(HYDRATION_LOADER));
+    expect(scriptHashes).toContain(cspHash(HYDRATION_LOADER_NO_TOGGLES));
+  });
+
+  test("a page with a checkbox or radio gets the loader that lets them toggle at once", () => {
+    for (const input of [
+      '<input type="checkbox" name="id"/>',
+      '<input name="kind" type="radio"/>',
+    ]) {
+      const { html, scriptHashes } = finishPage(page("").replace("Hello", input), new Map());
+      expect(html).toContain(`<head><script>${HYDRATION_LOADER}</script>`);
+      expect(scriptHashes).toContain(cspHash(HYDRATION_LOADER));
+    }
+    expect(HYDRATION_LOADER_NO_TOGGLES.length).toBeLessThan(HYDRATION_LOADER.length);
   });
 
   test("hashes every inline script it keeps, but not data blocks", () => {
     const { scriptHashes, html } = finishPage(page(""), new Map());
     expect(html).toContain('rel="modulepreload"');
     expect(scriptHashes.sort()).toEqual(
-      [cspHash(HYDRATION_LOADER), cspHash("window.__ctx = 1;"), cspHash(MODULE)].sort(),
+      [cspHash(HYDRATION_LOADER_NO_TOGGLES), cspHash("window.__ctx = 1;"), cspHash(MODULE)].sort(),
     );
   });
 
@@ -56,17 +70,26 @@ describe("finishPage", () => {
       `<script type="text/plain" id="${DEFERRED_APP_ID}" async="">${MODULE}</script>`,
     );
     expect(scriptHashes).toContain(cspHash(MODULE));
-    expect(scriptHashes).toContain(cspHash(HYDRATION_LOADER));
+    expect(scriptHashes).toContain(cspHash(HYDRATION_LOADER_NO_TOGGLES));
   });
 
-  test("prints React Router's manifest without indents, hashing the script as sent", () => {
-    const manifest = { entry: { module: "/assets/entry.client.js", imports: [] }, version: "1" };
+  test("prints React Router's manifest without indents or false flags, hashing the script as sent", () => {
+    const route = { id: "root", hasLoader: true, hasAction: false, css: [], module: "/r.js" };
+    const manifest = {
+      entry: { module: "/assets/entry.client.js", imports: [] },
+      routes: { root: route },
+      version: "1",
+    };
     const script = (json: string) =>
       `import * as route0 from "/assets/root.js";\n  window.__reactRouterManifest = ${json};\n  import("/assets/entry.client.js");`;
     const pretty = script(JSON.stringify(manifest, null, 2));
     const source = page(` ${DEFER_ATTRIBUTE}="${DEFER_VALUE}"`).replace(MODULE, pretty);
     const { html, scriptHashes } = finishPage(source, new Map());
-    const compact = script(JSON.stringify(manifest));
+    const compact = script(
+      JSON.stringify({ ...manifest, routes: { root: { ...route, hasAction: undefined } } }),
+    );
+    expect(compact).toContain('"hasLoader":true');
+    expect(compact).not.toContain("hasAction");
     expect(html).toContain(`id="${DEFERRED_APP_ID}" async="">${compact}</script>`);
     expect(scriptHashes).toContain(cspHash(compact));
     expect(scriptHashes).not.toContain(cspHash(pretty));
@@ -86,9 +109,11 @@ describe("finishPage", () => {
 
 describe("the inlined loader", () => {
   test("is the compiled module: one statement that can sit in a <script> element", () => {
-    expect(HYDRATION_LOADER).toMatch(/^\(\(\)=>\{[\s\S]*\}\)\(\);$/);
-    // Text that would end the element early, or change how the browser parses it.
-    expect(HYDRATION_LOADER).not.toMatch(/<\/script|<!--|<script/i);
+    for (const loader of [HYDRATION_LOADER, HYDRATION_LOADER_NO_TOGGLES]) {
+      expect(loader).toMatch(/^\(\(\)=>\{[\s\S]*\}\)\(\);$/);
+      // Text that would end the element early, or change how the browser parses it.
+      expect(loader).not.toMatch(/<\/script|<!--|<script/i);
+    }
   });
 
   test("speaks the protocol's names, written nowhere but in the protocol module", () => {
@@ -99,7 +124,8 @@ describe("the inlined loader", () => {
       HYDRATED_ATTRIBUTE,
       HYDRATED_EVENT,
     ])
-      expect(HYDRATION_LOADER).toContain(JSON.stringify(name));
+      for (const loader of [HYDRATION_LOADER, HYDRATION_LOADER_NO_TOGGLES])
+        expect(loader).toContain(JSON.stringify(name));
   });
 });
 

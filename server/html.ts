@@ -12,7 +12,7 @@
  * - every inline script and style is hashed, so the policy allows exactly those and nothing else.
  */
 import { createHash } from "node:crypto";
-import { HYDRATION_LOADER } from "#server/hydration-loader.ts";
+import { HYDRATION_LOADER, HYDRATION_LOADER_NO_TOGGLES } from "#server/hydration-loader.ts";
 import { cssForPage } from "#server/page-css.ts";
 import {
   DEFER_ATTRIBUTE,
@@ -43,15 +43,19 @@ const DATA_BLOCK_TYPES = ["application/ld+json", INERT_TYPE];
 
 /**
  * React Router prints its route manifest inside the module script with two-space indents. The
- * same JSON without them is about 80 bytes less per page after compression, every page. A script
- * that does not read as expected is left exactly as it is.
+ * same JSON without them is about 80 bytes less per page after compression, every page. A route's
+ * `has…: false` flags go too (about 40 bytes more): the router compares them only with `true`, so
+ * an absent flag reads as false. A script that does not read as expected is left exactly as it is.
  */
 const MANIFEST_ASSIGNMENT = /(window\.__reactRouterManifest = )(\{[\s\S]*?\n\});/;
+const FLAG = /^has[A-Z]/;
 export function compactManifest(script: string): string {
   const found = MANIFEST_ASSIGNMENT.exec(script);
   if (!found) return script;
   try {
-    const compact = JSON.stringify(JSON.parse(found[2] ?? ""));
+    const compact = JSON.stringify(JSON.parse(found[2] ?? ""), (key, value: unknown) =>
+      value === false && FLAG.test(key) ? undefined : value,
+    );
     return script.replace(found[0], () => `${found[1]}${compact};`);
   } catch {
     return script;
@@ -84,13 +88,20 @@ export function lightenScrollRestoration(html: string): string {
  * does not compare when hydrating (`type` on an inline script), and new ones are added as extra
  * children of <head> and <body>, which React 19 skips over.
  */
+/**
+ * A checkbox or radio in the page, which then gets the loader that lets them toggle before React
+ * is ready. Missed, such an input is held and replayed like any press: slower, never lost.
+ */
+const TOGGLE_INPUT = /<input\b[^>]*\btype="(?:checkbox|radio)"/i;
+
 export function finishPage(source: string, stylesheets: Stylesheets): FinishedPage {
   // The root names its stylesheet on <html> instead of linking it, so the browser fetches nothing
   // before the first paint; the page gets the rules its markup uses, and the root links the whole
   // sheet once React runs (decision 009).
   const href = NAMED_STYLESHEET.exec(source)?.[1];
   const css = href === undefined ? undefined : stylesheets.get(href);
-  const headStart = `<script>${HYDRATION_LOADER}</script>${css === undefined ? "" : `<style>${cssForPage(css, source)}</style>`}`;
+  const loader = TOGGLE_INPUT.test(source) ? HYDRATION_LOADER : HYDRATION_LOADER_NO_TOGGLES;
+  const headStart = `<script>${loader}</script>${css === undefined ? "" : `<style>${cssForPage(css, source)}</style>`}`;
   let html = source
     .replace(HEAD_OPEN, (tag) => `${tag}${headStart}`)
     // React does not compare a script's text when hydrating, and the hashes below are of the result.

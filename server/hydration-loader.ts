@@ -7,4 +7,7 @@
  */
 import { compileHydrationLoader } from "../scripts/hydration-loader.mjs";
 
-export const HYDRATION_LOADER: string = compileHydrationLoader();
+/** For pages with checkboxes or radios: those toggle at once, before React is ready. */
+export const HYDRATION_LOADER: string = compileHydrationLoader({ toggles: true });
+/** For every other page: every press held; 0.1 KB less to send (decision 009). */
+export const HYDRATION_LOADER_NO_TOGGLES: string = compileHydrationLoader({ toggles: false });

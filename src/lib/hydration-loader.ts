@@ -28,8 +28,17 @@ import {
 const SIGNS_OF_A_PERSON = ["pointerdown", "mousemove", "keydown", "touchstart", "focusin", "wheel"];
 /** Where a click belongs to the browser alone: text entry and native media controls. */
 const NATIVE_CONTROLS = "video,audio,textarea,select,[contenteditable]";
+/**
+ * Set when the build compiles the loader (scripts/hydration-loader.mjs): whether this copy lets
+ * checkboxes and radios toggle before React is ready. The server gives that copy to pages that
+ * have them and the smaller one, which holds them like any press, to every other page.
+ */
+declare const __LOADER_TOGGLES__: boolean;
+
 /** Inputs that are pressed rather than typed in; a click on any other input is left alone. */
-const PRESSABLE_INPUT = /^(submit|image|button|reset)$/;
+const PRESSABLE_INPUT = __LOADER_TOGGLES__
+  ? /^(submit|image|button|reset)$/
+  : /^(checkbox|radio|submit|image|button|reset)$/;
 /** Inputs the browser toggles itself: the choice shows at once, and React hears of it later. */
 const TOGGLE = /^(checkbox|radio)$/;
 
@@ -95,33 +104,31 @@ export function installHydrationLoader(): void {
     return element;
   };
 
-  /**
-   * Checkboxes and radios chosen before React was ready, with their last state. The browser shows
-   * the choice at once; once React is ready the press is made again from the other state, so the
-   * page's change handlers hear of it (and a state React put back while hydrating is set right).
-   */
-  const choices = new Map<HTMLInputElement, boolean>();
-
   window.addEventListener(
     "click",
     (event) => {
       if (ready() || native || !event.isTrusted || event.button !== 0) return;
       if (event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) return;
-      const target = event.target;
-      // The click has toggled the box already: the browser toggles, then dispatches.
-      if (target instanceof HTMLInputElement && TOGGLE.test(target.type)) {
+      // Any element of the page; `type` is read only to find checkboxes and radios.
+      const target = event.target as HTMLInputElement;
+      // A checkbox or radio: the browser has toggled it already (it toggles, then dispatches), so
+      // the choice shows at once. Once React is ready the press is made again from the other
+      // state, so the page's change handlers hear of it, even if hydrating put the old state back.
+      if (__LOADER_TOGGLES__ && TOGGLE.test(target.type)) {
         start();
-        if (!choices.has(target))
-          held.push(() => {
-            target.checked = !choices.get(target);
-            target.click();
-          });
-        choices.set(target, target.checked);
+        const chosen = target.checked;
+        held.push(() => {
+          target.checked = !chosen;
+          target.click();
+        });
         return;
       }
       // A click on such an input's label reaches the input as a click of its own.
-      const labelled = target instanceof Element && target.closest("label")?.control;
-      if (labelled instanceof HTMLInputElement && TOGGLE.test(labelled.type)) return;
+      if (
+        __LOADER_TOGGLES__ &&
+        TOGGLE.test((target.closest("label")?.control as HTMLInputElement | null)?.type ?? "")
+      )
+        return;
       const element = pressedElement(target);
       if (element) hold(event, () => element.click());
     },
