@@ -63,6 +63,12 @@ describe("the line per request", () => {
     }
   });
 
+  test("keeps at most 200 characters of a path, however long the client made it", async () => {
+    const long = `/${"a".repeat(15_000)}`;
+    const [line] = await logged(true, long);
+    expect(JSON.parse(line!)).toMatchObject({ path: `${long.slice(0, 200)}…` });
+  });
+
   test("a failure still goes through the request's logger, with its error", async () => {
     const lines = await logged(true, "/fail");
     expect(lines).toEqual(await logged(false, "/fail"));

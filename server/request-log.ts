@@ -6,11 +6,15 @@ import {
 } from "fastify";
 import type { Bindings, ChildLoggerOptions } from "pino";
 
+/** The most of a path a log line keeps: a client may send 16 KB of it, and lines stay short. */
+const MAX_LOGGED_PATH = 200;
+
 /** A request target as a log line holds it: the path only, since a query string can carry a
- * one-time code (a password reset link). */
+ * one-time code (a password reset link), and no longer than MAX_LOGGED_PATH. */
 export function loggedPath(url: string): string {
   const queryAt = url.indexOf("?");
-  return queryAt === -1 ? url : url.slice(0, queryAt);
+  const path = queryAt === -1 ? url : url.slice(0, queryAt);
+  return path.length > MAX_LOGGED_PATH ? `${path.slice(0, MAX_LOGGED_PATH)}…` : path;
 }
 
 /**

@@ -17,7 +17,7 @@ export type AdminOptions = {
 };
 
 const CSV_COLUMNS = [
-  "Joined (UTC)",
+  "Added (UTC)",
   "Name",
   "Email",
   "State",

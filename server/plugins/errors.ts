@@ -74,7 +74,7 @@ export function frameworkErrors(
         event: "request.bad_url",
         method: req.method,
         // Bounded: an unreadable URL is anyone's to make as long as the server allows.
-        path: loggedPath(req.url).slice(0, 200),
+        path: loggedPath(req.url),
         status: 400,
         reason: error.code,
         // The connection's far end: a proxy's address behind one (its forwarded headers are not

@@ -158,7 +158,7 @@ export function summarizeDataHeld(data: DataHeld): { heading: string; lines: str
             `Company: ${entry.company ?? "-"}`,
             `Message: ${entry.message ?? "-"}`,
             `State: ${entry.state ?? "-"}`,
-            `Joined the list: ${when(entry.createdAt)}`,
+            `Added to the list: ${when(entry.createdAt)}`,
           ]
         : ["No waitlist entry is held under this address."],
     },

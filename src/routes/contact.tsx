@@ -1,4 +1,5 @@
 import { Fragment } from "react";
+import { Link } from "react-router";
 import type { Route } from "./+types/contact";
 import { IN_SITEMAP } from "#src/lib/route-handle.ts";
 import { addressLines, SITE } from "#src/content/site.ts";
@@ -66,7 +67,14 @@ export default function Contact() {
           <div>
             <dt className="font-semibold">Privacy and data requests</dt>
             <dd className="mt-1 text-ink-soft">
-              Write to the same address with “Privacy request” in the subject line.
+              Use the{" "}
+              <Link
+                to="/privacy-request"
+                className="font-semibold text-ledger-dark underline underline-offset-4"
+              >
+                privacy request form
+              </Link>
+              , or write to the same address with “Privacy request” in the subject line.
             </dd>
           </div>
         </dl>

@@ -33,7 +33,12 @@ export function NoticesProvider({ children }: { children: ReactNode }) {
   const hydrated = useHydrated();
   const [announcerSink, setAnnouncerSink] = useState<HTMLDivElement | null>(null);
   const notify = useCallback((notice: NoticeInput) => {
-    setNotices((list) => [...list.slice(-2), { ...notice, id: nextId++ }]);
+    setNotices((list) => {
+      // A success answers the attempts that failed before it: their notices go with it.
+      const kept =
+        notice.variant === "destructive" ? list : list.filter((n) => n.variant !== "destructive");
+      return [...kept.slice(-2), { ...notice, id: nextId++ }];
+    });
   }, []);
   const dismiss = (id: number) => setNotices((list) => list.filter((n) => n.id !== id));
 

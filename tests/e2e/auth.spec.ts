@@ -81,6 +81,17 @@ test.describe("sign-up", () => {
     await page.getByRole("button", { name: "Create Account" }).click();
     await expectNotice(page, "Password Too Short", "Password must be at least 6 characters long.");
     await expect(page).toHaveURL("/signup");
+
+    // Put right, the account is made, and the notices of the failed tries go with the success.
+    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+    await page.getByLabel("Confirm Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Create Account" }).click();
+    await expectNotice(
+      page,
+      "Account Created!",
+      "Welcome! Your account has been successfully created.",
+    );
+    await expect(notices(page)).toHaveCount(1);
   });
 
   test.describe(() => {

@@ -351,7 +351,7 @@ test("the admin export never opens to a forged token or cookie", async () => {
         if (auth) headers.Authorization = auth;
         const sent = await send("GET", path, { headers });
         check(sent);
-        expect(sent.body).not.toContain("Joined (UTC)");
+        expect(sent.body).not.toContain("Added (UTC)");
         if (path.startsWith("/api/")) expect([401, 403]).toContain(sent.status);
       },
     ),

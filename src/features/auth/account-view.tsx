@@ -112,7 +112,7 @@ function EmailSection({ overview, posted }: { overview: AccountOverview; posted?
     <Section title="Your account">
       <dl className="grid gap-x-6 gap-y-2 sm:grid-cols-[auto_1fr]">
         <dt className="font-semibold">Email</dt>
-        <dd className="break-all">{overview.email ?? "No email address"}</dd>
+        <dd className="break-words">{overview.email ?? "No email address"}</dd>
         <dt className="font-semibold">Email verified</dt>
         <dd>{overview.emailVerified ? "Yes" : "Not yet"}</dd>
         {overview.createdAt ? (

@@ -113,7 +113,7 @@ export function EmailAction({ mode, code }: { mode: string | null; code: string 
           back={false}
           description={
             <>
-              For <strong className="font-semibold break-all text-ink">{state.email}</strong>
+              For <strong className="font-semibold break-words text-ink">{state.email}</strong>
             </>
           }
         >

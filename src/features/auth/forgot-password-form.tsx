@@ -54,7 +54,7 @@ export function ForgotPasswordForm() {
       <AuthCard title="Check Your Email" titleRef={heading} back={false}>
         <p className="leading-relaxed">
           We sent a password reset link to{" "}
-          <strong className="font-semibold break-all">{sentTo}</strong>.
+          <strong className="font-semibold break-words">{sentTo}</strong>.
         </p>
         <p className="mt-3 leading-relaxed text-ink-soft">
           It can take a minute to arrive. If you don&apos;t see it, check your spam or junk folder.

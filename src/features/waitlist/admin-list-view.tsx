@@ -49,6 +49,8 @@ const BUTTON: Record<AdminAction, string> = {
 
 const count = (n: number) => n.toLocaleString("en-US");
 const CELL = "px-3 py-3";
+/** The actions stay in view at the right edge while the wide table scrolls under them. */
+const ACTIONS_CELL = "sticky right-0 border-l border-rule";
 const CHECKBOX = "size-6 accent-ledger";
 
 /** The link to the same list (search and state kept) from another place in it. */
@@ -249,7 +251,7 @@ export function AdminListView({
                   <span className="sr-only">Select</span>
                 </th>
                 {[
-                  "Joined (UTC)",
+                  "Added (UTC)",
                   "Name",
                   "Email",
                   "State",
@@ -257,12 +259,14 @@ export function AdminListView({
                   "Use case",
                   "Source",
                   "Forwarded",
-                  "Actions",
                 ].map((h) => (
                   <th key={h} scope="col" className={`${CELL} font-semibold`}>
                     {h}
                   </th>
                 ))}
+                <th scope="col" className={`${CELL} ${ACTIONS_CELL} bg-ledger-soft font-semibold`}>
+                  Actions
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -305,7 +309,7 @@ export function AdminListView({
                         ? ` (${e.forwardAttempts} tries)`
                         : ""}
                     </td>
-                    <td className={CELL}>
+                    <td className={`${CELL} ${ACTIONS_CELL} bg-card`}>
                       <RowActions entry={e} />
                     </td>
                   </tr>

@@ -28,7 +28,7 @@ const TEXT = {
   },
   remove: {
     title: "Leave the waitlist",
-    ask: "Remove this address from the waitlist? Everything it entered is erased.",
+    ask: "Remove this address from the waitlist, with everything it entered:",
     button: "Remove me from the waitlist",
   },
 } as const;
