@@ -6,7 +6,7 @@ import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 
 import { cp } from "node:fs/promises";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import type { SQL } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
@@ -185,4 +185,16 @@ export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
     .execute<Record<string, unknown>>(query)
     .then((r) => r as { rows: T[] });
   return result.rows;
+}
+
+/**
+ * Runs a DELETE and says how many rows it deleted, the same on PGlite and node-postgres (whose
+ * results name that count differently).
+ */
+export async function deletedCount(db: Db, deletion: SQL): Promise<number> {
+  const [gone] = await queryRows<{ n: number }>(
+    db,
+    sql`WITH gone AS (${deletion} RETURNING 1) SELECT count(*)::int AS n FROM gone`,
+  );
+  return gone?.n ?? 0;
 }

@@ -1,16 +1,21 @@
 /** HTML form bodies (application/x-www-form-urlencoded) as the server reads and hands them on. */
 export type FormFields = Record<string, string | string[]>;
 
-/** application/x-www-form-urlencoded to an object; a repeated key becomes an array. */
-export function parseForm(body: string): FormFields {
+/** A form's fields, in order, as an object; a repeated key becomes an array. */
+function fieldsOf(pairs: Iterable<[string, string]>): FormFields {
   // No prototype: a field named toString or __proto__ is just a field.
   const fields = Object.create(null) as FormFields;
-  for (const [key, value] of new URLSearchParams(body)) {
+  for (const [key, value] of pairs) {
     const seen = Object.hasOwn(fields, key) ? fields[key] : undefined;
     fields[key] =
       seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
   }
   return fields;
+}
+
+/** application/x-www-form-urlencoded to an object; a repeated key becomes an array. */
+export function parseForm(body: string): FormFields {
+  return fieldsOf(new URLSearchParams(body));
 }
 
 /** A multipart body that is not a form of text fields: 400, or 415 for a file. */
@@ -36,14 +41,12 @@ export async function parseMultipartForm(body: Buffer, contentType: string): Pro
   } catch {
     throw new FormBodyError(400, "The form's multipart body could not be read.");
   }
-  const fields = Object.create(null) as FormFields;
+  const pairs: [string, string][] = [];
   for (const [key, value] of form) {
     if (typeof value !== "string") throw new FormBodyError(415, "Forms carry no files.");
-    const seen = Object.hasOwn(fields, key) ? fields[key] : undefined;
-    fields[key] =
-      seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
+    pairs.push([key, value]);
   }
-  return fields;
+  return fieldsOf(pairs);
 }
 
 /** The reverse of parseForm, for handing a posted form on to React Router. */

@@ -6,7 +6,7 @@
  */
 import type { FastifyBaseLogger } from "fastify";
 import { sql } from "drizzle-orm";
-import { queryRows, type Db } from "#db/client.ts";
+import { deletedCount, type Db } from "#db/client.ts";
 
 const EVERY_MS = 10 * 60 * 1000;
 
@@ -14,20 +14,16 @@ const EVERY_MS = 10 * 60 * 1000;
 export async function sweepExpired(
   db: Db,
 ): Promise<{ rateLimitWindows: number; sessions: number }> {
-  const [windows] = await queryRows<{ n: number }>(
-    db,
-    sql`WITH gone AS (
-          DELETE FROM rate_limit_windows WHERE window_start < now() - interval '10 minutes'
-          RETURNING 1)
-        SELECT count(*)::int AS n FROM gone`,
-  );
-  const [sessions] = await queryRows<{ n: number }>(
-    db,
-    sql`WITH gone AS (
-          DELETE FROM sessions WHERE expires_at < now() - interval '1 day' RETURNING 1)
-        SELECT count(*)::int AS n FROM gone`,
-  );
-  return { rateLimitWindows: windows?.n ?? 0, sessions: sessions?.n ?? 0 };
+  return {
+    rateLimitWindows: await deletedCount(
+      db,
+      sql`DELETE FROM rate_limit_windows WHERE window_start < now() - interval '10 minutes'`,
+    ),
+    sessions: await deletedCount(
+      db,
+      sql`DELETE FROM sessions WHERE expires_at < now() - interval '1 day'`,
+    ),
+  };
 }
 
 export function startHousekeeping({ db, log }: { db: Db; log: FastifyBaseLogger }) {

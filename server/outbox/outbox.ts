@@ -5,7 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
-import { queryRows, type Db } from "#db/client.ts";
+import { deletedCount, type Db } from "#db/client.ts";
 import { outbox } from "#db/schema.ts";
 import type { Mailbox } from "#server/env.ts";
 
@@ -113,24 +113,6 @@ function newMessageId(from: Mailbox): string {
  * database, so the message commits with its cause). A key already there is skipped: one cause,
  * one message, however often the cause is retried. Resolves with how many rows are new.
  */
-/**
- * Deletes every mail in the outbox addressed to `address` (any case), whatever caused it and
- * whatever became of it: an erasure leaves no copy waiting or sent. The number deleted.
- */
-export async function deleteMailTo(tx: Db, address: string): Promise<number> {
-  const [gone] = await queryRows<{ n: number }>(
-    tx,
-    sql`WITH gone AS (
-          DELETE FROM outbox
-          WHERE channel = 'email' AND EXISTS (
-            SELECT 1 FROM jsonb_array_elements(payload -> 'to') AS recipient
-            WHERE lower(recipient ->> 'address') = lower(${address}))
-          RETURNING 1)
-        SELECT count(*)::int AS n FROM gone`,
-  );
-  return gone?.n ?? 0;
-}
-
 export async function enqueue(tx: Db, messages: OutboxMessage[]): Promise<number> {
   if (messages.length === 0) return 0;
   const rows = messages.map((message) => {
@@ -150,4 +132,18 @@ export async function enqueue(tx: Db, messages: OutboxMessage[]): Promise<number
     .onConflictDoNothing({ target: outbox.key })
     .returning({ id: outbox.id });
   return inserted.length;
+}
+
+/**
+ * Deletes every mail in the outbox addressed to `address` (any case), whatever caused it and
+ * whatever became of it: an erasure leaves no copy waiting or sent. The number deleted.
+ */
+export function deleteMailTo(tx: Db, address: string): Promise<number> {
+  return deletedCount(
+    tx,
+    sql`DELETE FROM outbox
+        WHERE channel = 'email' AND EXISTS (
+          SELECT 1 FROM jsonb_array_elements(payload -> 'to') AS recipient
+          WHERE lower(recipient ->> 'address') = lower(${address}))`,
+  );
 }
