@@ -13,7 +13,7 @@ import { encodeForm, type FormFields } from "#server/form-body.ts";
 import { getPublicEnv } from "#server/public-env.ts";
 import { htmlSecurityHeaders } from "#server/security-headers.ts";
 import type { Sessions } from "#server/session.ts";
-import { waitlistClientKey } from "#server/waitlist/rate-limit.ts";
+import { clientKey } from "#server/waitlist/rate-limit.ts";
 import type { WaitlistService } from "#server/waitlist/service.ts";
 import type { AccountPort } from "#src/lib/account.ts";
 import type { ActivityPort } from "#src/lib/activity.ts";
@@ -138,7 +138,7 @@ export function createPageRenderer(options: PageRendererOptions) {
     const response = await handleRequest(request, {
       publicEnv,
       sessionUser,
-      clientKey: waitlistClientKey(req),
+      clientKey: clientKey(req),
       clientAddress: req.ip,
       signupMode: env.signupMode,
       requestId: req.id,

@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import { and, desc, eq, gt, isNull, ne, notInArray } from "drizzle-orm";
 import type { Db } from "#db/client.ts";
 import { sessions } from "#db/schema.ts";
-import { hitRateLimit } from "#server/waitlist/rate-limit.ts";
+import { hitRateLimit, rateLimitReached } from "#server/waitlist/rate-limit.ts";
 
 /** Live sessions one account may hold; a new one ends the oldest beyond this (decision 013). */
 const MAX_SESSIONS_PER_USER = 10;
@@ -34,8 +34,13 @@ export type SessionStore = {
     id: string,
     account: { email: string | null; emailVerified: boolean },
   ) => Promise<void>;
-  /** Counts a sign-in from this client; seconds to wait when past `perMinute`, else 0. */
-  hitSignInLimit: (client: string, perMinute: number) => Promise<number>;
+  /**
+   * Counts a sign-in against a window (`account:<uid>` or `refused:<network>`); seconds to wait
+   * when past `perMinute`, else 0.
+   */
+  hitSignInLimit: (window: string, perMinute: number) => Promise<number>;
+  /** Seconds to wait if a window is already full, counting nothing; else 0. */
+  signInLimitReached: (window: string, perMinute: number) => Promise<number>;
   /** The session if it is live (not expired, not revoked), else null. */
   find: (id: string) => Promise<LiveSession | null>;
   /** Every session row of an account, live or ended, newest first: what its owner may download. */
@@ -98,8 +103,11 @@ export function createSessionStore(db: Db): SessionStore {
       // Expired rows are deleted by server/housekeeping.ts.
       return id;
     },
-    hitSignInLimit(client, perMinute) {
-      return hitRateLimit(db, `session:${client}`, perMinute);
+    hitSignInLimit(window, perMinute) {
+      return hitRateLimit(db, `session:${window}`, perMinute);
+    },
+    signInLimitReached(window, perMinute) {
+      return rateLimitReached(db, `session:${window}`, perMinute);
     },
     async revoke(id) {
       await db

@@ -3,6 +3,7 @@ import Fastify from "fastify";
 import { describe, expect, test } from "vitest";
 import { parseEnv } from "#server/env.ts";
 import {
+  claimedUid,
   createSessions,
   MAX_ID_TOKEN_AGE_SECONDS,
   SESSION_MAX_AGE_SECONDS,
@@ -89,5 +90,27 @@ describe("tokenProblem", () => {
     expect(
       tokenProblem({ iat: now, auth_time: now - SESSION_MAX_AGE_SECONDS + 60 }, now),
     ).toBeNull();
+  });
+});
+
+describe("claimedUid", () => {
+  const token = (claims: unknown) =>
+    `e30.${Buffer.from(JSON.stringify(claims)).toString("base64url")}.signature`;
+
+  test("reads the account a token says it is for, without trusting it", () => {
+    expect(claimedUid(token({ sub: "uid-123", user_id: "uid-123" }))).toBe("uid-123");
+  });
+
+  test("reads nothing from a token without a usable subject", () => {
+    for (const bad of [
+      "no-dots-at-all",
+      "a.%%%.c",
+      token({}),
+      token({ sub: 42 }),
+      token({ sub: "" }),
+      token({ sub: "x".repeat(129) }),
+      token(null),
+    ])
+      expect(claimedUid(bad)).toBeNull();
   });
 });

@@ -89,6 +89,22 @@ export function bearerToken(req: FastifyRequest): string | null {
 }
 
 /**
+ * The account an ID token says it is for (its `sub`), read without verifying anything: only for a
+ * check the token cannot move, such as whether that account's sign-in window is already full.
+ */
+export function claimedUid(token: string): string | null {
+  const payload = token.split(".")[1];
+  if (!payload) return null;
+  try {
+    const claims: unknown = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));
+    const sub = (claims as { sub?: unknown } | null)?.sub;
+    return typeof sub === "string" && sub.length > 0 && sub.length <= 128 ? sub : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * The cookie's session, its row and its account, together: what the server believes about this
  * request. The account is read from Firebase once every SESSION_RECHECK_SECONDS for a page,
  * and every time when `fresh` (admin), so a deleted, disabled or revoked account loses its

@@ -44,6 +44,17 @@ describe("the session plugin", () => {
     expect(Number(refused.headers["retry-after"])).toBeGreaterThan(0);
   });
 
+  test("refused tokens count against the client's network: a whole IPv6 /64 is one client", async () => {
+    const { server } = await app({ SESSION_RATE_LIMIT: "2" });
+    const send = (remoteAddress: string) =>
+      server.inject({ method: "POST", url: "/api/session", remoteAddress });
+    expect((await send("2001:db8:7:1::a")).statusCode).toBe(401);
+    expect((await send("2001:db8:7:1:ffff::b")).statusCode).toBe(401);
+    expect((await send("2001:db8:7:1:1234:5678:9abc:def0")).statusCode).toBe(429);
+    // The next /64 is someone else.
+    expect((await send("2001:db8:7:2::a")).statusCode).toBe(401);
+  });
+
   test("signing out forgets the cookie, even one that names no session", async () => {
     const { server, sessions } = await app();
     const cookie = `${sessions.cookieName}=${server.signCookie("no-such-session")}`;

@@ -16,8 +16,10 @@ import {
   type VerifiedToken,
 } from "#server/firebase-admin.ts";
 import { maskEmail } from "#server/log-safety.ts";
+import { clientKey } from "#server/waitlist/rate-limit.ts";
 import {
   bearerToken,
+  claimedUid,
   SESSION_MAX_AGE_SECONDS,
   tokenProblem,
   type Sessions,
@@ -60,38 +62,53 @@ async function session(
 
   // Cross-site requests never get here: server/request-guards.ts refuses them for every route.
   app.post("/api/session", async (req, reply) => {
-    let wait: number;
-    try {
-      wait = await store.hitSignInLimit(req.ip, env.sessionRateLimit);
-    } catch {
-      return refuse(reply, 503, "unavailable");
-    }
-    if (wait > 0) {
-      req.log.warn({ event: "session.rate_limited" }, "sign-in refused: too many from this client");
+    const limit = env.sessionRateLimit;
+    const tooMany = (wait: number, why: string, error: string) => {
+      req.log.warn({ event: "session.rate_limited" }, `sign-in refused: ${why}`);
       reply.header("Retry-After", String(wait));
-      return refuse(reply, 429, "Too many sign-ins from here. Please wait a minute.");
-    }
-    const token = bearerToken(req);
-    if (!token) {
-      req.log.warn({ event: "session.token_missing" }, "sign-in refused: no ID token");
-      return refuse(reply, 401, "Send the Firebase ID token as a Bearer token.");
-    }
+      return refuse(reply, 429, error);
+    };
+    const FROM_HERE = "Too many sign-ins from here. Please wait a minute.";
+    const FOR_ACCOUNT = "Too many sign-ins to this account. Please wait a minute.";
+    // Refused tokens count against the client's network; a verified sign-in against its account
+    // only. So nobody sharing an office's address can lock the others out by sending rubbish,
+    // and a flood of one account's tokens stops before Firebase is asked again.
+    const refused = async (status: number, error: string) => {
+      const wait = await store.hitSignInLimit(`refused:${clientKey(req)}`, limit);
+      if (wait > 0) return tooMany(wait, "too many refused tokens from this client", FROM_HERE);
+      return refuse(reply, status, error);
+    };
     let decoded: VerifiedToken;
     try {
-      decoded = await verifyIdToken(token);
-    } catch (error) {
-      if (error instanceof AccountsUnavailable) {
-        req.log.error(
-          { event: "session.accounts_unreachable", err: error },
-          "sign-in failed: Firebase unreachable",
-        );
-        return refuse(reply, 503, "unavailable");
+      const token = bearerToken(req);
+      if (!token) {
+        req.log.warn({ event: "session.token_missing" }, "sign-in refused: no ID token");
+        return await refused(401, "Send the Firebase ID token as a Bearer token.");
       }
-      req.log.warn(
-        { event: "session.token_refused" },
-        "sign-in refused: the ID token did not verify",
-      );
-      return refuse(reply, 401, "The ID token is not valid.");
+      const claimed = claimedUid(token);
+      const full = claimed ? await store.signInLimitReached(`account:${claimed}`, limit) : 0;
+      if (full > 0) return tooMany(full, "too many for this account", FOR_ACCOUNT);
+      try {
+        decoded = await verifyIdToken(token);
+      } catch (error) {
+        if (error instanceof AccountsUnavailable) {
+          req.log.error(
+            { event: "session.accounts_unreachable", err: error },
+            "sign-in failed: Firebase unreachable",
+          );
+          return refuse(reply, 503, "unavailable");
+        }
+        req.log.warn(
+          { event: "session.token_refused" },
+          "sign-in refused: the ID token did not verify",
+        );
+        return await refused(401, "The ID token is not valid.");
+      }
+      const wait = await store.hitSignInLimit(`account:${decoded.uid}`, limit);
+      if (wait > 0) return tooMany(wait, "too many for this account", FOR_ACCOUNT);
+    } catch {
+      // The rate-limit windows could not be read or written.
+      return refuse(reply, 503, "unavailable");
     }
     const problem = tokenProblem(decoded, Date.now() / 1000);
     if (problem === "stale-token") {

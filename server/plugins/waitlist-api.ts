@@ -3,7 +3,7 @@
  * service call and one reply shape for both (src/features/waitlist/reply.ts, decision 014).
  */
 import type { FastifyInstance } from "fastify";
-import { waitlistClientKey } from "#server/waitlist/rate-limit.ts";
+import { clientKey } from "#server/waitlist/rate-limit.ts";
 import type { WaitlistService } from "#server/waitlist/service.ts";
 import { waitlistReply } from "#src/features/waitlist/reply.ts";
 
@@ -12,7 +12,7 @@ export type WaitlistApiOptions = { waitlist: WaitlistService };
 export default async function waitlistApi(app: FastifyInstance, { waitlist }: WaitlistApiOptions) {
   app.post("/api/waitlist", async (req, reply) => {
     const result = await waitlist.submit(req.body, {
-      clientKey: waitlistClientKey(req),
+      clientKey: clientKey(req),
       requestId: req.id,
     });
     const { status, headers, body } = waitlistReply(result);

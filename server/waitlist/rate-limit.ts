@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import { queryRows, type Db } from "#db/client.ts";
+import { clientNetwork } from "#server/client-network.ts";
 
 const WINDOW_SECONDS = 60;
 
@@ -24,6 +25,27 @@ export async function hitRateLimit(db: Db, key: string, limitPerMinute: number):
 }
 
 /**
+ * The seconds to wait if `key`'s window is already full, without counting anything: for a check
+ * that a request must not be able to move (a claim not yet verified). 0 when there is room.
+ */
+export async function rateLimitReached(
+  db: Db,
+  key: string,
+  limitPerMinute: number,
+): Promise<number> {
+  if (limitPerMinute <= 0) return 0;
+  const [row] = await queryRows<{ retry_after: number }>(
+    db,
+    sql`
+    SELECT ceil(extract(epoch FROM window_start + interval '${sql.raw(String(WINDOW_SECONDS))} seconds' - now()))::int AS retry_after
+    FROM rate_limit_windows
+    WHERE key = ${key} AND window_start = date_trunc('minute', now()) AND hits >= ${limitPerMinute}
+  `,
+  );
+  return row ? Math.max(1, row.retry_after) : 0;
+}
+
+/**
  * A form's submission counted against its client's window. Over the limit, one warning line says
  * so (`<form>.rate_limited`, with the request id) and the seconds to wait come back; otherwise 0.
  */
@@ -42,7 +64,10 @@ export async function countSubmission(
   return retryAfterSeconds;
 }
 
-/** Whose window a waitlist submission counts against: the client's address (as TRUST_PROXY says). */
-export function waitlistClientKey(req: { ip: string }): string {
-  return `waitlist:${req.ip}`;
+/**
+ * Whose window a submission counts against: the client's network (IPv4 address or IPv6 /64) as
+ * TRUST_PROXY says. Each form counts it under its own name (`waitlist:…`, `privacy:…`).
+ */
+export function clientKey(req: { ip: string }): string {
+  return clientNetwork(req.ip);
 }

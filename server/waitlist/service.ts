@@ -149,7 +149,7 @@ export function createWaitlistService({
       try {
         const retryAfterSeconds = await countSubmission(db, log, {
           form: "waitlist",
-          key: meta.clientKey,
+          key: `waitlist:${meta.clientKey}`,
           requestId: meta.requestId,
           limitPerMinute: env.waitlistRateLimit,
         });

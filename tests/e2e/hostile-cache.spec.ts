@@ -6,7 +6,7 @@
 import { request as httpRequest } from "node:http";
 import { connect } from "node:net";
 import { ALL_PAGES } from "#tests/support/pages.ts";
-import { idTokenFor } from "#tests/support/accounts.ts";
+import { createVerifiedAccount, deleteAccount, idTokenFor } from "#tests/support/accounts.ts";
 import { uniqueEmail } from "#tests/support/emulator.ts";
 import { E2E_PORT } from "#tests/support/e2e-env.ts";
 import { expect, test } from "#tests/support/fixtures.ts";
@@ -173,7 +173,7 @@ test("a request too broken to route gets a short plain answer with the security 
   }
 });
 
-test("one ID token replayed makes at most 10 live sessions, the oldest ending first, and sign-ins are rate limited per client", async ({
+test("one ID token replayed makes at most 10 live sessions, the oldest ending first, and sign-ins are rate limited per account, refused tokens per client", async ({
   newUser,
 }) => {
   const token = await idTokenFor(newUser);
@@ -201,17 +201,31 @@ test("one ID token replayed makes at most 10 live sessions, the oldest ending fi
     const states = await Promise.all(cookies.map(live));
     expect(states).toEqual([...Array<boolean>(5).fill(false), ...Array<boolean>(10).fill(true)]);
 
-    const statuses: number[] = [];
-    for (let i = 0; i < 7; i++) {
-      const answer = await fetch(`${limited.url}/api/session`, {
-        method: "POST",
-        headers: { Authorization: `Bearer ${token}` },
-      });
-      statuses.push(answer.status);
-      if (answer.status === 429)
-        expect(Number(answer.headers.get("retry-after"))).toBeGreaterThan(0);
+    const signIns = async (bearer: string, times: number) => {
+      const statuses: number[] = [];
+      for (let i = 0; i < times; i++) {
+        const answer = await fetch(`${limited.url}/api/session`, {
+          method: "POST",
+          headers: { Authorization: `Bearer ${bearer}` },
+        });
+        statuses.push(answer.status);
+        if (answer.status === 429)
+          expect(Number(answer.headers.get("retry-after"))).toBeGreaterThan(0);
+      }
+      return statuses;
+    };
+    // Someone at the same address sends tokens that do not verify, until they are held up...
+    const rubbish = "eyJhbGciOiJub25lIn0.eyJzdWIiOiJub2JvZHkifQ.not-a-signature";
+    expect(await signIns(rubbish, 6)).toEqual([401, 401, 401, 401, 401, 429]);
+    // ...and a member there still signs in: a verified sign-in counts against its account only.
+    expect(await signIns(token, 7)).toEqual([200, 200, 200, 200, 200, 429, 429]);
+    // Another member at the same address is not held up by the first one's window.
+    const colleague = await createVerifiedAccount("colleague");
+    try {
+      expect(await signIns(await idTokenFor(colleague), 1)).toEqual([200]);
+    } finally {
+      await deleteAccount(colleague);
     }
-    expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
   } finally {
     await unlimited.stop();
     await limited.stop();
