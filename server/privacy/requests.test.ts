@@ -184,6 +184,22 @@ test("opening the link only reads; an address gets at most three waiting request
   expect(await requests.checkLink("not-a-token")).toBeNull();
 });
 
+test("the three a day are per mailbox: capitals and +tags of one address share them", async () => {
+  const email = uniqueEmail("privacy-tags");
+  const [local, domain] = email.split("@") as [string, string];
+  const spellings = [1, 2, 3, 4, 5].map((i) => `${local}+${i}@${domain.toUpperCase()}`);
+  for (const spelling of spellings)
+    expect(await ask(spelling, "access")).toEqual({ kind: "accepted" });
+  const written = await queryRows<{ n: number }>(
+    database().db,
+    sql`SELECT count(*)::int AS n FROM privacy_requests WHERE email LIKE ${`${local}+%`}`,
+  );
+  expect(written[0]!.n).toBe(3);
+  // Someone else at the same firm is not held up.
+  expect(await ask(`other-${email}`, "access")).toEqual({ kind: "accepted" });
+  expect((await mailsTo(`other-${email}`)).length).toBe(1);
+});
+
 test("a confirmed deletion erases the entry, the subscription, the sessions and the Firebase account, once", async () => {
   const account = await createVerifiedAccount("privacy-delete");
   const email = account.email;

@@ -14,7 +14,7 @@
  * - A completed request keeps its kind, dates and outcome; its address, name and details are
  *   cleared. The audit log names requests by number only.
  */
-import { and, eq, inArray, lt, ne, or, sql } from "drizzle-orm";
+import { and, eq, inArray, lt, ne, or, sql, type SQL } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import { z } from "zod";
 import { queryRows, type Db } from "#db/client.ts";
@@ -46,8 +46,14 @@ import {
   type PrivacyRequestsPort,
 } from "#src/lib/privacy-requests.ts";
 
-/** Requests one address may have waiting for confirmation in a day: no one can flood a mailbox. */
+/** Requests one mailbox may have waiting for confirmation in a day: no one can flood it. */
 const MAX_UNCONFIRMED_PER_ADDRESS = 3;
+
+/**
+ * The mailbox an address delivers to, as far as the cap above cares: lower case, without a
+ * `+tag` (dana+1@firm.com and Dana+2@firm.com both land in dana@firm.com's inbox).
+ */
+const mailboxOf = (address: SQL) => sql`regexp_replace(lower(${address}), '[+][^@]*@', '@')`;
 /** How often the sweep runs. */
 const SWEEP_MS = 60_000;
 /** Failed mails of completed requests stay this long for the deliveries page, then go. */
@@ -364,13 +370,13 @@ export function createPrivacyRequests({ db, env, log, accounts, store }: Deps): 
         const created = await db.transaction(async (tx) => {
           // Serialises requests for one address, so the bound below holds under concurrency.
           await tx.execute(
-            sql`SELECT pg_advisory_xact_lock(hashtext(${`privacy:${email.toLowerCase()}`}))`,
+            sql`SELECT pg_advisory_xact_lock(hashtext('privacy:' || ${mailboxOf(sql`${email}`)}))`,
           );
           const [recent] = await queryRows<{ n: number }>(
             tx,
             sql`SELECT count(*)::int AS n FROM privacy_requests
-                WHERE lower(email) = lower(${email}) AND state = 'unconfirmed'
-                  AND created_at > now() - interval '1 day'`,
+                WHERE ${mailboxOf(sql`email`)} = ${mailboxOf(sql`${email}`)}
+                  AND state = 'unconfirmed' AND created_at > now() - interval '1 day'`,
           );
           if ((recent?.n ?? 0) >= MAX_UNCONFIRMED_PER_ADDRESS) return null;
           const [row] = await tx
