@@ -43,6 +43,22 @@ describe("the errors plugin", () => {
     expect(failed.json()).toEqual({ ok: false, message: "Something went wrong on our side." });
   });
 
+  test("under /api/ an unknown path is a JSON 404 and a known one asked wrongly a JSON 405", async () => {
+    const server = await app();
+    for (const url of ["/api/nowhere", "/api/echo/", "/api/", "/api/echo%00"]) {
+      const missing = await server.inject({ url });
+      expect(missing.statusCode, url).toBe(404);
+      expect(missing.headers["cache-control"]).toBe("no-store");
+      expect(missing.json()).toEqual({ ok: false, message: "There is no such API endpoint." });
+    }
+    const wrong = await server.inject({ method: "DELETE", url: "/api/echo?x=1" });
+    expect(wrong.statusCode).toBe(405);
+    expect(wrong.headers["allow"]).toBe("POST");
+    expect(wrong.json()).toEqual({ ok: false, message: "Use POST here." });
+    const both = await server.inject({ method: "PUT", url: "/api/fails" });
+    expect(both.headers["allow"]).toBe("GET, HEAD");
+  });
+
   test("elsewhere the same answers are plain text, and an unknown route is a plain 404", async () => {
     const server = await app();
     const typed = await server.inject({

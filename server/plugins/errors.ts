@@ -1,6 +1,7 @@
 /**
  * What a request that fails before or outside a page gets: a short answer in the caller's
  * language (JSON under /api/, plain text elsewhere), the security headers, and nothing echoed.
+ * Under /api/ that includes a path or a method we do not serve.
  * Pages render their own errors (src/features/errors).
  */
 import { STATUS_CODES } from "node:http";
@@ -102,6 +103,28 @@ async function errors(app: FastifyInstance) {
   app.setNotFoundHandler(async (_req, reply) =>
     reply.status(404).type("text/plain; charset=utf-8").send("Not found"),
   );
+
+  // Under /api/ a caller is a program: a path we do not serve is a JSON 404, and a path we serve
+  // asked with another method a JSON 405 that names the methods it takes (never the site's HTML
+  // not-found page). The endpoints are learnt as they are registered, after this plugin.
+  const endpoints = new Map<string, Set<string>>();
+  app.addHook("onRoute", (route) => {
+    if (!route.url.startsWith("/api/") || route.url.includes("*")) return;
+    const methods = endpoints.get(route.url) ?? new Set<string>();
+    for (const method of [route.method].flat()) methods.add(method);
+    endpoints.set(route.url, methods);
+  });
+  app.all("/api/*", async (req, reply) => {
+    const queryAt = req.url.indexOf("?");
+    const allowed = endpoints.get(queryAt === -1 ? req.url : req.url.slice(0, queryAt));
+    reply.header("Cache-Control", "no-store");
+    if (!allowed)
+      return reply.status(404).send({ ok: false, message: "There is no such API endpoint." });
+    return reply
+      .status(405)
+      .header("Allow", [...allowed].sort().join(", "))
+      .send({ ok: false, message: `Use ${[...allowed].sort().join(" or ")} here.` });
+  });
   app.setErrorHandler(async (error: FastifyError, req, reply) => {
     const status =
       error.statusCode && error.statusCode >= 400 && error.statusCode < 500
