@@ -1,12 +1,13 @@
 /**
  * What nobody needs once its time is past, deleted on a timer rather than on traffic: rate-limit
- * windows (which hold client addresses) ten minutes after they close, and sessions (email, browser,
- * times) a day after they expire. A quiet site keeps no more than a busy one. Every instance runs
- * it; the deletes are idempotent, so two at once only repeat each other.
+ * windows (which hold client addresses, or a mailbox's hash) ten minutes after they close, and
+ * sessions (email, browser, times) a day after they expire. A quiet site keeps no more than a busy
+ * one. Every instance runs it; the deletes are idempotent, so two at once only repeat each other.
  */
 import type { FastifyBaseLogger } from "fastify";
 import { sql } from "drizzle-orm";
 import { deletedCount, type Db } from "#db/client.ts";
+import { DAILY_KEY_PREFIX } from "#server/waitlist/rate-limit.ts";
 
 const EVERY_MS = 10 * 60 * 1000;
 
@@ -17,7 +18,9 @@ export async function sweepExpired(
   return {
     rateLimitWindows: await deletedCount(
       db,
-      sql`DELETE FROM rate_limit_windows WHERE window_start < now() - interval '10 minutes'`,
+      sql`DELETE FROM rate_limit_windows
+          WHERE window_start < now() - CASE WHEN starts_with(key, ${DAILY_KEY_PREFIX})
+                THEN interval '1 day 10 minutes' ELSE interval '10 minutes' END`,
     ),
     sessions: await deletedCount(
       db,

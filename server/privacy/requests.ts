@@ -14,7 +14,7 @@
  * - A completed request keeps its kind, dates and outcome; its address, name and details are
  *   cleared. The audit log names requests by number only.
  */
-import { and, eq, inArray, lt, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, lt, ne, or, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import { z } from "zod";
 import { queryRows, type Db } from "#db/client.ts";
@@ -29,6 +29,7 @@ import {
   renderPrivacyConfirm,
   renderPrivacyCorrected,
 } from "#server/mail/templates/privacy-mails.tsx";
+import { takeConfirmationMail } from "#server/outbox/mailbox-quota.ts";
 import { deleteMailTo, enqueue, type EmailInput } from "#server/outbox/outbox.ts";
 import { gatherDataHeld } from "#server/privacy/data-held.ts";
 import { eraseSubscriberOf } from "#server/subprocessors/subscriptions.ts";
@@ -46,14 +47,6 @@ import {
   type PrivacyRequestsPort,
 } from "#src/lib/privacy-requests.ts";
 
-/** Requests one mailbox may have waiting for confirmation in a day: no one can flood it. */
-const MAX_UNCONFIRMED_PER_ADDRESS = 3;
-
-/**
- * The mailbox an address delivers to, as far as the cap above cares: lower case, without a
- * `+tag` (dana+1@firm.com and Dana+2@firm.com both land in dana@firm.com's inbox).
- */
-const mailboxOf = (address: SQL) => sql`regexp_replace(lower(${address}), '[+][^@]*@', '@')`;
 /** How often the sweep runs. */
 const SWEEP_MS = 60_000;
 /** Failed mails of completed requests stay this long for the deliveries page, then go. */
@@ -368,17 +361,8 @@ export function createPrivacyRequests({ db, env, log, accounts, store }: Deps): 
         const { email, name, kind, details } = parsed;
         const token = newToken();
         const created = await db.transaction(async (tx) => {
-          // Serialises requests for one address, so the bound below holds under concurrency.
-          await tx.execute(
-            sql`SELECT pg_advisory_xact_lock(hashtext('privacy:' || ${mailboxOf(sql`${email}`)}))`,
-          );
-          const [recent] = await queryRows<{ n: number }>(
-            tx,
-            sql`SELECT count(*)::int AS n FROM privacy_requests
-                WHERE ${mailboxOf(sql`email`)} = ${mailboxOf(sql`${email}`)}
-                  AND state = 'unconfirmed' AND created_at > now() - interval '1 day'`,
-          );
-          if ((recent?.n ?? 0) >= MAX_UNCONFIRMED_PER_ADDRESS) return null;
+          // A mailbox's confirmation mails for the day are bounded, whatever form asked for them.
+          if (!(await takeConfirmationMail(tx, email))) return null;
           const [row] = await tx
             .insert(privacyRequests)
             .values({
@@ -418,7 +402,7 @@ export function createPrivacyRequests({ db, env, log, accounts, store }: Deps): 
             email: maskEmail(email),
           },
           created === null
-            ? "privacy request not written: the address has enough waiting"
+            ? "privacy request not written: the mailbox had its confirmation mails for the day"
             : "privacy request written",
         );
         if (created !== null) enqueued();

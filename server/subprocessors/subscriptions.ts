@@ -20,6 +20,7 @@ import {
   renderSubprocessorNotice,
   renderSubscriptionConfirm,
 } from "#server/mail/templates/subprocessor-mails.tsx";
+import { takeConfirmationMail } from "#server/outbox/mailbox-quota.ts";
 import { enqueue, type OutboxMessage } from "#server/outbox/outbox.ts";
 import { isDisposableEmail } from "#server/waitlist/disposable.ts";
 import { countSubmission } from "#server/waitlist/rate-limit.ts";
@@ -224,6 +225,11 @@ export function createSubprocessorSubscriptions({
             .onConflictDoNothing()
             .returning({ id: subprocessorSubscribers.id, email: subprocessorSubscribers.email });
           if (!row) return false;
+          // Past the mailbox's allowance for the day, nothing is kept and nothing is sent.
+          if (!(await takeConfirmationMail(tx, row.email))) {
+            await tx.delete(subprocessorSubscribers).where(eq(subprocessorSubscribers.id, row.id));
+            return false;
+          }
           const tokens: TokenRow[] = [];
           const confirmUrl = issue(row.id, "confirm", tokens);
           const unsubscribeUrl = issue(row.id, "unsubscribe", tokens);

@@ -6,6 +6,12 @@ import { clientNetwork } from "#server/client-network.ts";
 const WINDOW_SECONDS = 60;
 
 /**
+ * Keys of windows a day long (`countToday`) start so; housekeeping keeps them past their day
+ * (server/housekeeping.ts), the minute windows only minutes.
+ */
+export const DAILY_KEY_PREFIX = "daily:";
+
+/**
  * A fixed one-minute window per client, counted in the database so every server instance shares
  * it. Returns the seconds to wait when over the limit, or 0.
  */
@@ -22,6 +28,39 @@ export async function hitRateLimit(db: Db, key: string, limitPerMinute: number):
   );
   if (!row || row.hits <= limitPerMinute) return 0;
   return Math.max(1, row.retry_after);
+}
+
+/**
+ * Counts `n` more under each key's window for this calendar day (UTC), in one statement, and returns
+ * each key's count before and after. Inside a transaction, the counts commit or roll back with
+ * what they allowed.
+ */
+export async function countToday(
+  db: Db,
+  counts: ReadonlyMap<string, number>,
+): Promise<Map<string, { before: number; after: number }>> {
+  if (counts.size === 0) return new Map();
+  const values = sql.join(
+    [...counts].map(
+      ([key, n]) => sql`(${DAILY_KEY_PREFIX + key}, date_trunc('day', now()), ${n}::int)`,
+    ),
+    sql`, `,
+  );
+  const rows = await queryRows<{ key: string; hits: number }>(
+    db,
+    sql`
+    INSERT INTO rate_limit_windows (key, window_start, hits) VALUES ${values}
+    ON CONFLICT (key, window_start) DO UPDATE SET hits = rate_limit_windows.hits + excluded.hits
+    RETURNING key, hits
+  `,
+  );
+  return new Map(
+    rows.map((row) => {
+      const key = row.key.slice(DAILY_KEY_PREFIX.length);
+      const n = counts.get(key) ?? 0;
+      return [key, { before: row.hits - n, after: row.hits }];
+    }),
+  );
 }
 
 /**

@@ -5,6 +5,7 @@ import { waitlistEntries, waitlistTokens, type WaitlistRow } from "#db/schema.ts
 import { maskEmail } from "#server/log-safety.ts";
 import { renderWaitlistConfirm } from "#server/mail/templates/waitlist-confirm.tsx";
 import type { Env } from "#server/env.ts";
+import { takeConfirmationMails } from "#server/outbox/mailbox-quota.ts";
 import { enqueue, type OutboxMessage } from "#server/outbox/outbox.ts";
 import { slackText } from "#server/outbox/webhooks.ts";
 import { createAdminActions } from "#server/waitlist/admin-actions.ts";
@@ -71,23 +72,33 @@ export type WaitlistService = WaitlistPort & {
  * (the collector gets every new entry). The mail's links carry tokens whose hashes `tokens`
  * receives, to be stored in the same transaction.
  */
-function messagesFor(row: WaitlistRow, env: Env, tokens: TokenRow[]): OutboxMessage[] {
-  const confirm = newToken();
-  tokens.push(tokenRow(row.id, "confirm", confirm));
-  const messages: OutboxMessage[] = [
-    // To the bare address: its owner has not confirmed, so the typed name stays out of the mail.
-    mailToEntry(
-      env,
-      { id: row.id, email: row.email },
-      confirmMailKey(row.id),
-      (footer) =>
-        renderWaitlistConfirm({
-          ...footer,
-          confirmUrl: siteLink(env, `/waitlist/confirm?token=${confirm}`),
-        }),
-      tokens,
-    ),
-  ];
+function messagesFor(
+  row: WaitlistRow,
+  env: Env,
+  tokens: TokenRow[],
+  mailAllowed: boolean,
+): OutboxMessage[] {
+  const messages: OutboxMessage[] = [];
+  // Past its mailbox's allowance for the day (server/outbox/mailbox-quota.ts), the entry is kept
+  // unconfirmed and mailed nothing; it goes with the other unconfirmed ones after 14 days.
+  if (mailAllowed) {
+    const confirm = newToken();
+    tokens.push(tokenRow(row.id, "confirm", confirm));
+    messages.push(
+      // To the bare address: its owner has not confirmed, so the typed name stays out of the mail.
+      mailToEntry(
+        env,
+        { id: row.id, email: row.email },
+        confirmMailKey(row.id),
+        (footer) =>
+          renderWaitlistConfirm({
+            ...footer,
+            confirmUrl: siteLink(env, `/waitlist/confirm?token=${confirm}`),
+          }),
+        tokens,
+      ),
+    );
+  }
   if (env.waitlistForward)
     messages.push({
       key: forwardKey(row.id),
@@ -125,8 +136,13 @@ export function createWaitlistService({
   };
   const insertEntry = createInsertBatcher(db, async (tx, created) => {
     const tokens: TokenRow[] = [];
-    const messages = created.flatMap((row) => messagesFor(row, env, tokens));
-    await tx.insert(waitlistTokens).values(tokens);
+    const messages: OutboxMessage[] = [];
+    const allowed = await takeConfirmationMails(
+      tx,
+      created.map((row) => row.email),
+    );
+    created.forEach((row, i) => messages.push(...messagesFor(row, env, tokens, allowed[i]!)));
+    if (tokens.length > 0) await tx.insert(waitlistTokens).values(tokens);
     await enqueue(tx, messages);
   });
 
