@@ -281,9 +281,15 @@ export function createWaitlistService({
               .where(eq(waitlistEntries.id, used.entryId))
               .for("update");
             // A joined entry belongs to its account now: erasing it would shut the member out
-            // (invite-only admits by entry). The account page downloads or deletes it.
-            if (entry?.state === "joined") member = true;
-            else await eraseEntry(tx, used.entryId);
+            // (invite-only admits by entry). The account page downloads or deletes it. The link
+            // did nothing, so it is not spent: pressed again, it says the same.
+            if (entry?.state === "joined") {
+              member = true;
+              await tx
+                .update(waitlistTokens)
+                .set({ usedAt: null })
+                .where(eq(waitlistTokens.tokenHash, hashToken(token)));
+            } else await eraseEntry(tx, used.entryId);
           }
           return true;
         });
