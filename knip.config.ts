@@ -14,6 +14,8 @@ const config: KnipConfig = {
     "scripts/bench/mail-server.ts",
     // Run by hand for the README's backup figures (`npx tsx scripts/bench/backup.ts`).
     "scripts/bench/backup.ts",
+    // Started as a child process, in a PID namespace of its own too, by db/data-dir-lock.test.ts.
+    "tests/support/data-dir-lock-holder.ts",
     // Loaded by scripts/media/demo.html in the browser that records the demo clip.
     "scripts/media/demo.{js,css}",
     // Compiled by scripts/hydration-loader.mjs (esbuild) and inlined into every page by the server.
@@ -33,6 +35,8 @@ const config: KnipConfig = {
     "ffmpeg",
     // PostgreSQL's pg_dump (Debian's postgresql-client), used by npm run backup when it is on PATH.
     "pg_dump",
+    // util-linux's, for db/data-dir-lock.test.ts's process in a PID namespace of its own (skipped without it).
+    "unshare",
   ],
   ignoreDependencies: [
     // Started by path (node_modules/firebase-tools/lib/bin/firebase.js) in scripts/auth-emulator.mjs.
