@@ -407,6 +407,8 @@ export function describeDatabaseUrl(url: string): string {
 export async function openDatabase(options: {
   dataDir: string;
   databaseUrl: string | undefined;
+  /** Told when DATA_DIR's lock is held elsewhere and start-up waits to see if its holder runs. */
+  onLockWait?: (message: string) => void;
 }): Promise<Database> {
   let database: Database;
   if (options.databaseUrl) {
@@ -448,7 +450,7 @@ export async function openDatabase(options: {
     };
   } else {
     const dir = path.resolve(options.dataDir, "pglite");
-    const unlock = lockDataDir(path.resolve(options.dataDir));
+    const unlock = lockDataDir(path.resolve(options.dataDir), { onWait: options.onLockWait });
     let client: PGlite;
     try {
       client = await PGlite.create(dir);

@@ -199,11 +199,14 @@ async function applyDump(
  * Restores into DATA_DIR, which must hold no database. The database is built in
  * DATA_DIR/pglite.restoring and renamed to DATA_DIR/pglite once committed and closed; on any
  * failure it is removed, and so is DATA_DIR if the restore created it. Closes the dump.
+ * `onLockWait` is told when DATA_DIR's lock is held elsewhere and the restore waits to see whether
+ * its holder still runs (db/client.ts, lockDataDir).
  */
 export async function restoreEmbedded(
   dataDir: string,
   dump: OpenDump,
   onProgress?: (progress: RestoreProgress) => void,
+  onLockWait?: (message: string) => void,
 ): Promise<Record<string, number>> {
   const dir = path.resolve(dataDir);
   const existed = await stat(dir).then(
@@ -223,7 +226,7 @@ export async function restoreEmbedded(
   let unlock;
   try {
     await refuseIfTaken();
-    unlock = lockDataDir(dir);
+    unlock = lockDataDir(dir, { onWait: onLockWait });
   } catch (error) {
     dump.close();
     throw error;

@@ -3,6 +3,7 @@
  * what they write, and how they refuse what they cannot do (one line, exit code 1, nothing
  * written or changed). The site running, and PostgreSQL, are in tests/e2e/backups*.spec.ts.
  */
+import { spawn } from "node:child_process";
 import {
   chmodSync,
   existsSync,
@@ -205,4 +206,39 @@ test("the restore command refuses what is not a whole backup of ours, or a targe
     `Cannot restore into DATA_DIR (${locked}): process ${process.pid} is using it. A restore writes only into an empty DATA_DIR that no server uses; nothing was changed.`,
   );
   expect(readdirSync(locked)).toEqual(["pglite.lock"]);
+
+  // Nor one locked by a process in another container, whose pid means nothing here: it is named
+  // by its host and PID namespace, and its heartbeat (the lock's mtime, refreshed) says it runs.
+  const elsewhere = path.join(work, "locked-elsewhere");
+  mkdirSync(elsewhere);
+  const lock = path.join(elsewhere, "pglite.lock");
+  writeFileSync(
+    lock,
+    JSON.stringify({
+      pid: 1,
+      hostname: "web-2",
+      pidNamespace: "pid:[4026532178]",
+      bootId: "another-boot",
+      token: "theirs",
+      since: new Date().toISOString(),
+    }),
+  );
+  const heartbeat = spawn(process.execPath, [
+    "-e",
+    `setInterval(() => require("node:fs").utimesSync(${JSON.stringify(lock)}, new Date(), new Date()), 50)`,
+  ]);
+  try {
+    // It says why it waits (a holder that crashed would refresh nothing), and refuses at the
+    // next heartbeat.
+    const result = await runCommand("restore", [backup], { DATA_DIR: elsewhere });
+    expect(result.stdout).toMatch(
+      /^The embedded database in .+ is locked by process 1 on host web-2, PID namespace pid:\[4026532178\], whose last heartbeat was \d+ s ago: waiting up to 30 s for the next one \(if none comes, it has stopped, and this process takes the lock over\)\.\n$/,
+    );
+    expect(refusal({ ...result, stdout: "" })).toBe(
+      `Cannot restore into DATA_DIR (${elsewhere}): process 1 on host web-2, PID namespace pid:[4026532178] is using it. A restore writes only into an empty DATA_DIR that no server uses; nothing was changed.`,
+    );
+  } finally {
+    heartbeat.kill();
+  }
+  expect(readdirSync(elsewhere)).toEqual(["pglite.lock"]);
 });

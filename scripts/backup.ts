@@ -71,10 +71,10 @@ async function backUpEmbedded(output: OutputFile): Promise<Result> {
   const dir = path.resolve(env.dataDir);
   let unlock: () => void;
   try {
-    unlock = lockDataDir(dir);
+    unlock = lockDataDir(dir, { onWait: (message) => console.log(message) });
   } catch (error) {
     if (!(error instanceof DataDirInUse)) throw error;
-    return backUpThroughTheSite(output, dir, error.pid);
+    return backUpThroughTheSite(output, dir, error.holder);
   }
   held.push(unlock);
   const source = `the embedded database in ${dir} (site stopped)`;
@@ -86,7 +86,11 @@ async function backUpEmbedded(output: OutputFile): Promise<Result> {
   return { method: LOGICAL_METHOD, source, ...summary };
 }
 
-async function backUpThroughTheSite(output: OutputFile, dir: string, pid: number): Promise<Result> {
+async function backUpThroughTheSite(
+  output: OutputFile,
+  dir: string,
+  holder: string,
+): Promise<Result> {
   const socketPath = backupSocketPath(dir);
   let snapshot;
   try {
@@ -94,7 +98,7 @@ async function backUpThroughTheSite(output: OutputFile, dir: string, pid: number
   } catch (error) {
     if (error instanceof NoBackupSocket)
       throw new DumpError(
-        `process ${pid} holds DATA_DIR (${dir}) but does not answer on ${socketPath} (${error.message}): if the site is still starting, try again; otherwise stop it and run the backup again`,
+        `${holder} holds DATA_DIR (${dir}) but does not answer on ${socketPath} (${error.message}): if the site is still starting, try again; otherwise stop it and run the backup again`,
       );
     throw error;
   }
@@ -102,7 +106,7 @@ async function backUpThroughTheSite(output: OutputFile, dir: string, pid: number
   held.push(() => rm(snapshot.path, { recursive: true, force: true }));
   const source = `the embedded database in ${dir} (site running)`;
   console.log(
-    `The site (process ${pid}) is running: it copied its database in ${formatCount(snapshot.ms)} ms (its database work waited that long). Dumping the copy.`,
+    `The site (${holder}) is running: it copied its database in ${formatCount(snapshot.ms)} ms (its database work waited that long). Dumping the copy.`,
   );
   const client = await PGlite.create(snapshot.path);
   held.push(() => client.close());

@@ -58,13 +58,13 @@ let counted: Record<string, number>;
 try {
   counted = env.databaseUrl
     ? await restoreServer(env.databaseUrl, dump, onProgress)
-    : await restoreEmbedded(env.dataDir, dump, onProgress);
+    : await restoreEmbedded(env.dataDir, dump, onProgress, (message) => console.log(message));
 } catch (error) {
   progress.done();
   dump.close();
   if (error instanceof DataDirInUse)
     fail(
-      `Cannot restore into ${target}: process ${error.pid} is using it. A restore writes only into an empty DATA_DIR that no server uses; nothing was changed.`,
+      `Cannot restore into ${target}: ${error.holder} is using it. A restore writes only into an empty DATA_DIR that no server uses; nothing was changed.`,
     );
   fail(`Cannot restore ${file}: ${(error as Error).message}. Nothing was changed.`);
 }

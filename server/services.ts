@@ -35,7 +35,12 @@ export async function openServices(
   { localRelay }: { localRelay?: SmtpRelay } = {},
 ) {
   const accounts = createAccounts(env);
-  const database = await openDatabase({ dataDir: env.dataDir, databaseUrl: env.databaseUrl });
+  const database = await openDatabase({
+    dataDir: env.dataDir,
+    databaseUrl: env.databaseUrl,
+    // A container restarted after a crash finds its predecessor's lock: see docs/decisions/005.
+    onLockWait: (message) => log.warn({ event: "database.lock_wait" }, message),
+  });
   // `npm run backup` with the site running asks it on DATA_DIR/backup.sock (decision 027).
   const backups = database.snapshot
     ? await serveBackups({ dataDir: env.dataDir, snapshot: database.snapshot, log })
