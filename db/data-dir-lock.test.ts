@@ -1,5 +1,5 @@
 /**
- * DATA_DIR's lock (db/client.ts, lockDataDir): one process per embedded database folder, also
+ * DATA_DIR's lock (db/data-dir-lock.ts): one process per embedded database folder, also
  * when the processes are in different PID namespaces (containers sharing a volume) or on different
  * hosts, where a pid read from the lock file means nothing. Lock files are written by hand here as
  * another holder would leave them; the processes that race, or run in a PID namespace of their
@@ -21,7 +21,7 @@ import { hostname, tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, afterEach, describe, expect, test, vi } from "vitest";
-import { DataDirInUse, lockDataDir } from "#db/client.ts";
+import { DataDirInUse, lockDataDir } from "#db/data-dir-lock.ts";
 
 // Every test but the first few starts Node processes of its own: about a second each.
 vi.setConfig({ testTimeout: 60_000 });

@@ -10,7 +10,8 @@ import type { Readable } from "node:stream";
 import { createGunzip } from "node:zlib";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
-import { describeDatabaseUrl, lockDataDir } from "#db/client.ts";
+import { describeDatabaseUrl } from "#db/client.ts";
+import { lockDataDir } from "#db/data-dir-lock.ts";
 import {
   DUMP_END,
   DumpFormatError,
@@ -200,7 +201,7 @@ async function applyDump(
  * DATA_DIR/pglite.restoring and renamed to DATA_DIR/pglite once committed and closed; on any
  * failure it is removed, and so is DATA_DIR if the restore created it. Closes the dump.
  * `onLockWait` is told when DATA_DIR's lock is held elsewhere and the restore waits to see whether
- * its holder still runs (db/client.ts, lockDataDir).
+ * its holder still runs (db/data-dir-lock.ts).
  */
 export async function restoreEmbedded(
   dataDir: string,

@@ -11,7 +11,8 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { backupSocketPath, NoBackupSocket, requestSnapshot } from "#db/backup-socket.ts";
-import { DataDirInUse, describeDatabaseUrl, lockDataDir } from "#db/client.ts";
+import { describeDatabaseUrl } from "#db/client.ts";
+import { DataDirInUse, lockDataDir } from "#db/data-dir-lock.ts";
 import { DUMP_END, formatHeader } from "#db/dump-format.ts";
 import {
   DumpError,

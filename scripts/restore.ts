@@ -4,7 +4,8 @@
  * with anything in it is refused and left as it was. See docs/decisions/027-backups.md.
  */
 import path from "node:path";
-import { DataDirInUse, describeDatabaseUrl } from "#db/client.ts";
+import { describeDatabaseUrl } from "#db/client.ts";
+import { DataDirInUse } from "#db/data-dir-lock.ts";
 import {
   openDump,
   restoreEmbedded,

@@ -12,7 +12,7 @@ import { EnvError, parseEnv } from "#server/env.ts";
 import { serverLoggers } from "#server/log-safety.ts";
 import { startLocalInboxFor } from "#server/mail/catcher.ts";
 import { startMetricsServer } from "#server/metrics-server.ts";
-import { DatabaseStartError } from "#db/client.ts";
+import { DatabaseStartError } from "#db/start-error.ts";
 import { warmPaths } from "#server/page-paths.ts";
 import { openServices } from "#server/services.ts";
 import { isDirectory } from "#server/static-assets.ts";

@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import type { Db } from "#db/client.ts";
 import { countToday } from "#server/waitlist/rate-limit.ts";
 
-export const CONFIRMATION_MAILS_PER_MAILBOX_PER_DAY = 3;
+const CONFIRMATION_MAILS_PER_MAILBOX_PER_DAY = 3;
 
 /** Providers whose addresses ignore dots in the local part (and are one domain). */
 const DOTLESS_DOMAINS: Readonly<Record<string, string>> = {

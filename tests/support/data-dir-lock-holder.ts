@@ -15,7 +15,7 @@
 import { once } from "node:events";
 import { readlinkSync } from "node:fs";
 import { createInterface } from "node:readline";
-import { DataDirInUse, lockDataDir } from "#db/client.ts";
+import { DataDirInUse, lockDataDir } from "#db/data-dir-lock.ts";
 
 type HolderOptions = {
   staleAfterMs?: number;
