@@ -8,17 +8,26 @@
  * The command then dumps the copy at its own pace and deletes it. The site's database work waits
  * for the copy only; pages that need no database do not wait at all.
  *
- * The exchange, one line each way: `snapshot <pid of the command>\n`, then
- * `{"path": "<the copy>", "ms": <how long the database was held>}` or `{"error": "<why>"}`.
+ * The exchange, one line each way: `snapshot\n`, then
+ * `{"path": "<the copy>", "ms": <how long the database was held>}` or `{"error": "<why>"}`. The
+ * command keeps the connection open while it reads the copy: when it closes, however the command
+ * ended (done, failed, killed, in whatever container), the server deletes the copy. No process id
+ * is trusted, since the command may run in another PID namespace than the server.
  */
+import { randomUUID } from "node:crypto";
 import { once } from "node:events";
-import { chmod, readdir, rm } from "node:fs/promises";
-import { connect, createServer } from "node:net";
+import { chmod, readdir, rm, stat } from "node:fs/promises";
+import { connect, createServer, type Socket } from "node:net";
 import path from "node:path";
 
 /** sun_path holds 108 bytes on Linux, 104 on macOS, terminator included. */
 const SOCKET_PATH_LIMIT = 103;
 const SNAPSHOT_PREFIX = "backup-snapshot-";
+/**
+ * A copy this old when a server starts was left by a command that outlived the server before it
+ * (whose connection went with it) and then died too: no dump takes a day.
+ */
+const ABANDONED_AFTER_MS = 24 * 60 * 60 * 1000;
 
 /** Copies the database folder to `to` while no query runs. */
 export type Snapshotter = (to: string) => Promise<void>;
@@ -33,20 +42,20 @@ export function backupSocketPath(dataDir: string): string {
   return path.join(path.resolve(dataDir), "backup.sock");
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-/** Copies left behind by backup commands that were killed before they could delete them. */
+/**
+ * Copies left behind: a command's copy is deleted when its connection closes, so what is left at
+ * start-up belongs to a server that stopped (a command may still be reading it: only a day-old
+ * copy is deleted).
+ */
 async function removeAbandonedSnapshots(dir: string) {
   for (const name of await readdir(dir).catch(() => [] as string[])) {
-    const pid = name.startsWith(SNAPSHOT_PREFIX) ? Number(name.slice(SNAPSHOT_PREFIX.length)) : 0;
-    if (pid > 0 && !isAlive(pid)) await rm(path.join(dir, name), { recursive: true, force: true });
+    if (!name.startsWith(SNAPSHOT_PREFIX)) continue;
+    const at = path.join(dir, name);
+    const age = await stat(at).then(
+      (info) => Date.now() - info.mtimeMs,
+      () => 0,
+    );
+    if (age > ABANDONED_AFTER_MS) await rm(at, { recursive: true, force: true });
   }
 }
 
@@ -71,12 +80,12 @@ export async function serveBackups(options: {
   await removeAbandonedSnapshots(dir);
   const working = new Set<Promise<void>>();
 
-  async function answer(request: string): Promise<object> {
-    const pid = /^snapshot (\d{1,10})\n$/.exec(request)?.[1];
-    if (!pid) return { error: "unknown request: this site answers `snapshot <pid>`" };
-    await removeAbandonedSnapshots(dir);
-    const to = path.join(dir, `${SNAPSHOT_PREFIX}${pid}`);
-    await rm(to, { recursive: true, force: true });
+  let closing = false;
+
+  async function answer(request: string, to: string): Promise<object> {
+    // An older command also sends its pid, which means nothing here.
+    if (!/^snapshot( \d{1,10})?\n$/.test(request))
+      return { error: "unknown request: this site answers `snapshot`" };
     const started = performance.now();
     try {
       await options.snapshot(to);
@@ -93,7 +102,10 @@ export async function serveBackups(options: {
     return { path: to, ms };
   }
 
+  const connections = new Set<Socket>();
   const server = createServer((socket) => {
+    connections.add(socket);
+    socket.on("close", () => connections.delete(socket));
     socket.on("error", () => {});
     // The request line, within 10 seconds of connecting.
     socket.setTimeout(10_000, () => socket.destroy());
@@ -103,9 +115,18 @@ export async function serveBackups(options: {
       if (!request.includes("\n") && request.length < 32) return;
       socket.off("data", onData);
       socket.setTimeout(0);
-      const done = answer(request)
-        .then((reply) => {
-          socket.end(`${JSON.stringify(reply)}\n`);
+      // The copy lives as long as the command's connection: it is deleted when that closes, unless
+      // this server is stopping (the command may still be reading it; it deletes it itself).
+      const to = path.join(dir, `${SNAPSHOT_PREFIX}${randomUUID()}`);
+      socket.on("close", () => {
+        if (!closing) void rm(to, { recursive: true, force: true });
+      });
+      const done = answer(request, to)
+        .then(async (reply) => {
+          // A command gone while its copy was made: nobody will close anything for it again.
+          if (socket.destroyed && !closing) await rm(to, { recursive: true, force: true });
+          else if ("error" in reply) socket.end(`${JSON.stringify(reply)}\n`);
+          else socket.write(`${JSON.stringify(reply)}\n`);
         })
         .finally(() => working.delete(done));
       working.add(done);
@@ -123,9 +144,12 @@ export async function serveBackups(options: {
   await chmod(socketPath, 0o600);
   return {
     async close() {
+      closing = true;
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      // A copy under way finishes before the database closes under it.
+      // A copy under way finishes before the database closes under it; a command still reading
+      // its copy goes on reading it, and deletes it itself.
       await Promise.allSettled([...working]);
+      for (const socket of connections) socket.destroy();
       await closed;
       await rm(socketPath, { force: true });
     },
@@ -137,8 +161,14 @@ export class NoBackupSocket extends Error {
   override name = "NoBackupSocket";
 }
 
-/** Asks the running server for a snapshot; the copy is the caller's to read and delete. */
-export async function requestSnapshot(socketPath: string): Promise<{ path: string; ms: number }> {
+/**
+ * Asks the running server for a snapshot. The copy is the caller's to read; `done` closes the
+ * connection, and the server then deletes the copy (the caller may delete it first). A caller
+ * that dies closes it all the same.
+ */
+export async function requestSnapshot(
+  socketPath: string,
+): Promise<{ path: string; ms: number; done: () => void }> {
   const socket = connect(socketPath);
   socket.on("error", () => {});
   try {
@@ -147,17 +177,35 @@ export async function requestSnapshot(socketPath: string): Promise<{ path: strin
     socket.destroy();
     throw new NoBackupSocket((error as Error).message);
   }
-  socket.write(`snapshot ${process.pid}\n`);
-  let text = "";
-  for await (const chunk of socket as AsyncIterable<Buffer>) text += chunk.toString("utf8");
+  socket.write("snapshot\n");
+  // The answer's line; the connection stays open (leaving a stream's iterator would close it).
+  const text = await new Promise<string>((resolve) => {
+    let received = "";
+    const onData = (chunk: Buffer) => {
+      received += chunk.toString("utf8");
+      if (received.includes("\n")) finish();
+    };
+    const finish = () => {
+      socket.off("data", onData).off("close", finish);
+      resolve(received);
+    };
+    socket.on("data", onData).on("close", finish);
+  });
   let reply: { path?: unknown; ms?: unknown; error?: unknown };
   try {
     reply = JSON.parse(text) as typeof reply;
   } catch {
+    socket.destroy();
     throw new Error("the site closed the backup socket without an answer (its log says why)");
   }
-  if (typeof reply.error === "string") throw new Error(reply.error);
-  if (typeof reply.path !== "string" || typeof reply.ms !== "number")
+  if (
+    typeof reply.error === "string" ||
+    typeof reply.path !== "string" ||
+    typeof reply.ms !== "number"
+  ) {
+    socket.destroy();
+    if (typeof reply.error === "string") throw new Error(reply.error);
     throw new Error("the site answered something other than a snapshot");
-  return { path: reply.path, ms: reply.ms };
+  }
+  return { path: reply.path, ms: reply.ms, done: () => socket.destroy() };
 }

@@ -104,7 +104,11 @@ async function backUpThroughTheSite(
     throw error;
   }
   const taken = new Date().toISOString();
-  held.push(() => rm(snapshot.path, { recursive: true, force: true }));
+  const copy = snapshot;
+  held.push(async () => {
+    await rm(copy.path, { recursive: true, force: true });
+    copy.done();
+  });
   const source = `the embedded database in ${dir} (site running)`;
   console.log(
     `The site (${holder}) is running: it copied its database in ${formatCount(snapshot.ms)} ms (its database work waited that long). Dumping the copy.`,
