@@ -3,7 +3,7 @@
  * the same figures as the DPA and the Privacy Policy; /.well-known/security.txt names the contact;
  * /subprocessors lists the sub-processors the DPA's section 5.3 promises, with an Atom feed.
  */
-import { expect, test } from "#tests/support/fixtures.ts";
+import { expect, HYDRATED_PAGE, test } from "#tests/support/fixtures.ts";
 
 test("/security says how data is protected, with the DPA's and the Privacy Policy's figures and links to them", async ({
   page,
@@ -114,6 +114,88 @@ test("/subprocessors lists each sub-processor's purpose, data and location; the 
   await page.getByRole("contentinfo").getByRole("link", { name: "Security" }).click();
   await expect(page).toHaveURL(/\/security$/);
 });
+
+for (const javaScriptEnabled of [true, false])
+  test(`/subprocessors reads on a phone without sideways scrolling, each row a block of named values; a table at 1440 px (JavaScript ${javaScriptEnabled ? "on" : "off"})`, async ({
+    browser,
+  }) => {
+    const phone = await browser.newContext({
+      viewport: { width: 375, height: 812 },
+      hasTouch: true,
+      isMobile: true,
+      javaScriptEnabled,
+    });
+    const desktop = await browser.newContext({
+      viewport: { width: 1440, height: 900 },
+      javaScriptEnabled,
+    });
+    try {
+      const page = await phone.newPage();
+      await page.goto("/subprocessors");
+      if (javaScriptEnabled) {
+        // A first touch starts the app (decision 009): the layout holds after hydration too.
+        await page.tap("h1");
+        await page.locator(HYDRATED_PAGE).waitFor({ state: "attached" });
+      }
+      const table = page.getByRole("table", {
+        name: "Sub-processors: name, purpose, data and location",
+      });
+      await table.scrollIntoViewIfNeeded();
+      const widths = await table.evaluate((t) => ({
+        page: document.scrollingElement!.scrollWidth,
+        viewport: document.scrollingElement!.clientWidth,
+        box: t.parentElement!.scrollWidth,
+        boxShown: t.parentElement!.clientWidth,
+      }));
+      expect(widths.page, "the page scrolls sideways").toBeLessThanOrEqual(widths.viewport);
+      expect(widths.box, "the table scrolls sideways").toBeLessThanOrEqual(widths.boxShown);
+      // Still a table to a screen reader, with its column headers, though no header row is drawn.
+      await expect(table.getByRole("columnheader")).toHaveText([
+        "Name",
+        "Purpose",
+        "Data",
+        "Location",
+      ]);
+      const row = table.getByRole("row", { name: /Anthropic, PBC/ });
+      const name = await row.getByRole("rowheader").boundingBox();
+      const cells = row.getByRole("cell");
+      await expect(cells).toHaveCount(3);
+      let above = name!.y + name!.height;
+      for (const [i, column] of ["Purpose", "Data", "Location"].entries()) {
+        const cell = cells.nth(i);
+        const box = (await cell.boundingBox())!;
+        // Each value sits under the one before it, full width, and names its column above it.
+        expect(box.y, `${column} is under what comes before it`).toBeGreaterThanOrEqual(above - 1);
+        expect(box.x + box.width, `${column} fits the screen`).toBeLessThanOrEqual(375);
+        const label = await cell.evaluate((td) => {
+          const before = getComputedStyle(td, "::before");
+          return { content: before.content, display: before.display };
+        });
+        expect(label.content, `${column}'s name is shown`).toMatch(new RegExp(`^"${column}"`));
+        expect(label.display).toBe("block");
+        above = box.y + box.height;
+      }
+
+      const wide = await desktop.newPage();
+      await wide.goto("/subprocessors");
+      const headers = wide.getByRole("table").getByRole("columnheader");
+      for (const heading of ["Name", "Purpose", "Data", "Location"])
+        await expect(headers.filter({ hasText: heading })).toBeVisible();
+      // Side by side in one row: the four headers share a line.
+      const tops = await headers.evaluateAll((all) =>
+        all.map((h) => h.getBoundingClientRect().top),
+      );
+      expect(new Set(tops).size).toBe(1);
+      const purpose = wide
+        .getByRole("row", { name: /Anthropic, PBC/ })
+        .getByRole("cell")
+        .first();
+      expect(await purpose.evaluate((td) => getComputedStyle(td, "::before").content)).toBe("none");
+    } finally {
+      await phone.close();
+      await desktop.close();
+    }
+  });
 
 test("/subprocessors announces its Atom feed, which is served as Atom", async ({
   page,

@@ -8,6 +8,13 @@ import {
   SUBPROCESSOR_NOTICE_DAYS,
 } from "#src/content/subprocessors.ts";
 
+/** The columns after the row's name: each one's heading and the field it shows. */
+const COLUMNS = [
+  ["Purpose", "purpose"],
+  ["Data", "data"],
+  ["Location", "location"],
+] as const satisfies readonly (readonly [string, keyof Subprocessor])[];
+
 /**
  * The table of sub-processors: who, what for, which data, where. A row that a change adds or
  * removes says from or until when, in dates, so the page stays true whenever it is read.
@@ -20,21 +27,14 @@ export function SubprocessorTable({
   changes: readonly SubprocessorChange[];
 }) {
   return (
-    // Narrow screens scroll the table sideways; the region is focusable so keyboards can too.
-    // Focusing it scrolls the whole table into view with room to spare, not a pixel short.
-    <div
-      role="region"
-      aria-labelledby="subprocessor-table-caption"
-      tabIndex={0}
-      className="scroll-my-4 overflow-x-auto rounded-lg border border-rule"
-    >
-      <table className="w-full min-w-[40rem] border-collapse text-left text-sm leading-6">
-        <caption id="subprocessor-table-caption" className="sr-only">
-          Sub-processors: name, purpose, data and location
-        </caption>
+    // One markup for every width: a table where its four columns fit, and on a phone one labelled
+    // block per row (`stacked-table` in app.css), so nothing scrolls sideways.
+    <div className="overflow-x-auto rounded-lg border border-rule">
+      <table className="stacked-table w-full border-collapse text-left text-sm leading-6">
+        <caption className="sr-only">Sub-processors: name, purpose, data and location</caption>
         <thead className="bg-ledger-soft text-ink">
           <tr>
-            {["Name", "Purpose", "Data", "Location"].map((heading) => (
+            {["Name", ...COLUMNS.map(([heading]) => heading)].map((heading) => (
               <th key={heading} scope="col" className="px-4 py-2.5 font-semibold">
                 {heading}
               </th>
@@ -60,9 +60,11 @@ export function SubprocessorTable({
                     </span>
                   ) : null}
                 </th>
-                <td className="px-4 py-2.5">{row.purpose}</td>
-                <td className="px-4 py-2.5">{row.data}</td>
-                <td className="px-4 py-2.5">{row.location}</td>
+                {COLUMNS.map(([heading, field]) => (
+                  <td key={field} data-label={heading} className="px-4 py-2.5">
+                    {row[field]}
+                  </td>
+                ))}
               </tr>
             );
           })}
