@@ -146,7 +146,7 @@ test.describe("sign-in", () => {
     await expect(page.locator('a[href="/signup"]')).toHaveCount(0);
     await page.getByRole("button", { name: "Show password" }).click();
     await expect(page.getByLabel("Password", { exact: true })).toHaveAttribute("type", "text");
-    await page.getByRole("button", { name: "Back" }).click();
+    await page.getByRole("link", { name: "Back" }).click();
     await expect(page).toHaveURL("/contact");
   });
 
@@ -190,6 +190,47 @@ test.describe("sign-in", () => {
     await expect(busy).toBeDisabled();
     release();
     await expect(page).toHaveURL("/");
+  });
+});
+
+test.describe("Back", () => {
+  test("with JavaScript off, Back is a link home", async ({ browser }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    try {
+      const page = await context.newPage();
+      await page.goto("/contact");
+      await page.goto("/login");
+      await page.getByRole("link", { name: "Back" }).click();
+      await expect(page).toHaveURL("/");
+      await expect(page.getByRole("heading", { level: 1 })).toContainText("Workpapers");
+    } finally {
+      await context.close();
+    }
+  });
+
+  test("pressed before the page's script runs, Back still goes one step back", async ({ page }) => {
+    await page.goto("/contact");
+    await page.goto("/login");
+    // No wait for hydration: the loader holds the press and replays it once React is ready.
+    await page.getByRole("link", { name: "Back" }).click();
+    await expect(page).toHaveURL("/contact");
+  });
+
+  test("after a page of another site, or in a new tab, Back goes home and never leaves the site", async ({
+    page,
+  }) => {
+    await page.goto("about:blank");
+    await page.goto("/waitlist");
+    await waitForHydration(page);
+    await page.getByRole("link", { name: "Back" }).click();
+    await expect(page).toHaveURL("/");
+
+    const fresh = await page.context().newPage();
+    await fresh.goto("/login");
+    await waitForHydration(fresh);
+    await fresh.getByRole("link", { name: "Back" }).click();
+    await expect(fresh).toHaveURL("/");
+    await fresh.close();
   });
 });
 

@@ -90,8 +90,8 @@ test("before any JavaScript, the page's own CSS styles every control it shows", 
   await page.goto("/login");
   await page.waitForLoadState("networkidle");
   await expect(page.locator(HYDRATED_PAGE)).toHaveCount(0);
-  // The Back button's chevron is sized by a variant utility ([&_svg]:size-4) in the inlined CSS.
-  const chevron = await page.getByRole("button", { name: "Back" }).locator("svg").boundingBox();
+  // The Back link's chevron is sized by a variant utility ([&_svg]:size-4) in the inlined CSS.
+  const chevron = await page.getByRole("link", { name: "Back" }).locator("svg").boundingBox();
   expect(chevron?.width).toBe(16);
   const submit = await page
     .getByRole("button", { name: "Sign In" })

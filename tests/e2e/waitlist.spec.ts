@@ -40,7 +40,7 @@ test.describe("the waitlist page", () => {
     await page.goto("/waitlist");
     await waitForHydration(page);
     await expect(page.getByRole("heading", { level: 1, name: "Join the Waitlist" })).toBeVisible();
-    await expect(page.getByRole("button", { name: "Back" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Back" })).toBeVisible();
     await expect(page.getByRole("heading", { name: "Request Access" })).toBeVisible();
     for (const label of [
       "Full Name",
