@@ -5,7 +5,7 @@
  */
 import type { FastifyRequest } from "fastify";
 import { createRequestHandler, isRouteErrorResponse, type ServerBuild } from "react-router";
-import type { AdminGuard } from "#server/admin-guard.ts";
+import { isAdmin, type AdminGuard } from "#server/admin-guard.ts";
 import type { Env } from "#server/env.ts";
 import { finishPage } from "#server/html.ts";
 import { maskEmail } from "#server/log-safety.ts";
@@ -134,7 +134,9 @@ export function createPageRenderer(options: PageRendererOptions) {
       headers.set("content-type", "application/x-www-form-urlencoded;charset=UTF-8");
     }
     const request = new Request(`${origin}${target}`, { method, headers, body: formBody });
-    const sessionUser = session ? { uid: session.uid, email: session.email } : null;
+    const sessionUser = session
+      ? { uid: session.uid, email: session.email, admin: isAdmin(session, env) }
+      : null;
     const response = await handleRequest(request, {
       publicEnv,
       sessionUser,

@@ -8,14 +8,14 @@ import type { DashboardPort } from "#src/lib/dashboard.ts";
 import type { DeliveriesPort } from "#src/lib/deliveries.ts";
 import type { AdminCheck, UserAccess } from "#src/lib/guards.ts";
 import type { PrivacyRequestsPort } from "#src/lib/privacy-requests.ts";
-import type { PublicEnv, SessionUser } from "#src/lib/public-env.ts";
+import type { PageUser, PublicEnv } from "#src/lib/public-env.ts";
 import type { SubscriptionsPort } from "#src/lib/subprocessor-subscriptions.ts";
 
 declare module "react-router" {
   interface AppLoadContext {
     publicEnv: PublicEnv;
     /** From a valid session cookie; null for anonymous visitors. */
-    sessionUser: SessionUser | null;
+    sessionUser: PageUser | null;
     /** The rate-limit key of this client. */
     clientKey: string;
     /** This client's address (as TRUST_PROXY says), for the admin audit log. */

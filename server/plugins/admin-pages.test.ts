@@ -194,3 +194,40 @@ describe("/admin/deliveries", () => {
     expect(html).toContain('href="/admin/waitlist"');
   });
 });
+
+describe("the header's Admin link", () => {
+  test("the sign-in's answer says whether the account is an administrator", async () => {
+    for (const [account, isAdmin] of [
+      [admin, true],
+      [member, false],
+    ] as const) {
+      const answer = await server.inject({
+        method: "POST",
+        url: "/api/session",
+        headers: { authorization: `Bearer ${await idTokenFor(account)}` },
+      });
+      expect(answer.statusCode).toBe(200);
+      expect(answer.json()).toMatchObject({ uid: account.uid, admin: isAdmin });
+    }
+  });
+
+  test("a page shows it to an administrator only, and is then kept by no cache", async () => {
+    const adminPage = await server.inject({
+      url: "/contact",
+      headers: { cookie: await cookieFor(admin) },
+    });
+    expect(adminPage.headers["cache-control"]).toBe("private, no-store");
+    expect(adminPage.body).toMatch(/<a [^>]*href="\/admin"[^>]*>Admin<\/a>/);
+
+    const memberPage = await server.inject({
+      url: "/contact",
+      headers: { cookie: await cookieFor(member) },
+    });
+    expect(memberPage.body).toContain(">Account<");
+    expect(memberPage.body).not.toContain('href="/admin"');
+
+    const anonymous = await server.inject({ url: "/contact" });
+    expect(anonymous.body).toContain(">Sign In<");
+    expect(anonymous.body).not.toContain('href="/admin"');
+  });
+});

@@ -8,6 +8,7 @@
 import fastifyCookie from "@fastify/cookie";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import fp from "fastify-plugin";
+import { isAdmin } from "#server/admin-guard.ts";
 import type { Admission } from "#server/admission.ts";
 import type { Env } from "#server/env.ts";
 import {
@@ -125,17 +126,14 @@ async function session(
       );
       return refuse(reply, 401, problem);
     }
+    const applicant = {
+      uid: decoded.uid,
+      email: decoded.email ?? null,
+      emailVerified: decoded.email_verified === true,
+    };
     let admitted;
     try {
-      admitted = await admission(
-        req,
-        {
-          uid: decoded.uid,
-          email: decoded.email ?? null,
-          emailVerified: decoded.email_verified === true,
-        },
-        invitationOf(req.body),
-      );
+      admitted = await admission(req, applicant, invitationOf(req.body));
     } catch (error) {
       req.log.error(
         { event: "session.admission_failed", err: error },
@@ -148,9 +146,7 @@ async function session(
     let sessionId: string;
     try {
       sessionId = await store.create({
-        uid: decoded.uid,
-        email: decoded.email ?? null,
-        emailVerified: decoded.email_verified === true,
+        ...applicant,
         expiresAt: new Date(Date.now() + SESSION_MAX_AGE_SECONDS * 1000),
         signedInAt: new Date(decoded.auth_time * 1000),
         userAgent: req.headers["user-agent"] ?? null,
@@ -166,11 +162,12 @@ async function session(
       { event: "session.created", uid: decoded.uid, email: maskEmail(decoded.email) },
       "signed in",
     );
-    // The cookie carries the session's id only, signed; who it is stays in the row.
+    // The cookie carries the session's id only, signed; who it is stays in the row. `admin` tells
+    // the header to offer the admin, as a page rendered for this session would.
     return reply
       .setCookie(name, sessionId, sessions.cookieOptions(SESSION_MAX_AGE_SECONDS))
       .header("Cache-Control", "no-store")
-      .send({ uid: decoded.uid, email: decoded.email ?? null });
+      .send({ uid: decoded.uid, email: decoded.email ?? null, admin: isAdmin(applicant, env) });
   });
 
   app.delete("/api/session", async (req, reply) => {

@@ -24,6 +24,13 @@ export type PublicEnv = {
 /** The signed-in visitor as the server knows them from the session cookie. */
 export type SessionUser = { uid: string; email: string | null };
 
+/**
+ * What a page rendered for a signed-in visitor is told of them: also whether their session names
+ * an administrator, so the header can offer the admin. Only such pages carry it; they are never
+ * shared (decision 010). The admin pages still ask Firebase themselves (decision 013).
+ */
+export type PageUser = SessionUser & { admin: boolean };
+
 export function usePublicEnv(): PublicEnv {
   const data = useRouteLoaderData<{ env: PublicEnv }>("root");
   if (!data) throw new Error("usePublicEnv needs the root loader data");

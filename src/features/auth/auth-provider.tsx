@@ -10,7 +10,7 @@ import {
   type ReactNode,
 } from "react";
 import { loadFirebaseAuth } from "#src/features/auth/firebase-client.ts";
-import type { FirebaseWebConfig, SessionUser } from "#src/lib/public-env.ts";
+import type { FirebaseWebConfig, PageUser } from "#src/lib/public-env.ts";
 
 export type AuthUser = { uid: string; email: string | null };
 
@@ -34,6 +34,11 @@ export type AuthContextValue = {
   currentUser: AuthUser | null;
   /** True until Firebase has reported the auth state, once it has been asked to. */
   loading: boolean;
+  /**
+   * Whether the server named the signed-in visitor an administrator (in the page, or in answer to
+   * this browser's sign-in), so the header offers the admin. The admin pages check for themselves.
+   */
+  isAdmin: boolean;
   /** `invitation`: the token of the invitation link the visitor came from, sent with the sync. */
   signInWithEmail: (email: string, password: string, invitation?: string | null) => Promise<void>;
   signUpWithEmail: (email: string, password: string, invitation?: string | null) => Promise<void>;
@@ -100,10 +105,14 @@ export function AuthProvider({
   children,
 }: {
   config: FirebaseWebConfig;
-  serverUser: SessionUser | null;
+  serverUser: PageUser | null;
   children: ReactNode;
 }) {
-  const [currentUser, setCurrentUser] = useState<AuthUser | null>(serverUser);
+  const [currentUser, setCurrentUser] = useState<AuthUser | null>(() =>
+    serverUser ? { uid: serverUser.uid, email: serverUser.email } : null,
+  );
+  /** The account this browser's own sign-in was told is an administrator's, if any. */
+  const [syncedAdminUid, setSyncedAdminUid] = useState<string | null>(null);
   const [loading, setLoading] = useState(serverUser !== null);
   /** Whom the server's cookie names right now, so we sync only when it differs. */
   const serverUid = useRef<string | null>(serverUser?.uid ?? null);
@@ -129,6 +138,8 @@ export function AuthProvider({
           }
           if (response.ok) {
             serverUid.current = user.uid;
+            const body = (await response.json().catch(() => null)) as { admin?: unknown } | null;
+            setSyncedAdminUid(body?.admin === true ? user.uid : null);
             return "ok";
           }
           // Sign-up is by invitation, and this account has none: it is signed out here too.
@@ -215,10 +226,16 @@ export function AuthProvider({
     else setTimeout(prepare, 200);
   }, [serverUser, prepare]);
 
+  const uid = currentUser?.uid;
+  const isAdmin =
+    uid !== undefined &&
+    (syncedAdminUid === uid || (serverUser?.admin === true && serverUser.uid === uid));
+
   const value = useMemo<AuthContextValue>(
     () => ({
       currentUser,
       loading,
+      isAdmin,
       config,
       prepare,
       async signInWithEmail(email, password, invited = null) {
@@ -297,7 +314,17 @@ export function AuthProvider({
         return credential.user.getIdToken(true);
       },
     }),
-    [currentUser, loading, config, prepare, load, syncSession, signedInUser, withInvitation],
+    [
+      currentUser,
+      loading,
+      isAdmin,
+      config,
+      prepare,
+      load,
+      syncSession,
+      signedInUser,
+      withInvitation,
+    ],
   );
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;

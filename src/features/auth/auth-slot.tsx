@@ -1,15 +1,16 @@
-import { useEffect, useRef, useState } from "react";
-import { Link, useNavigate } from "react-router";
+import { useEffect, useRef, useState, type ReactNode } from "react";
+import { Link, useLocation, useNavigate } from "react-router";
 import { useAuth } from "#src/features/auth/auth-provider.tsx";
 import { Button } from "#src/ui/button.tsx";
 import { useNotify } from "#src/ui/notices.tsx";
 
 /**
  * The header's account controls: 'Sign In' for visitors; 'Account' (the /account page) and
- * 'Sign Out' for signed-in users.
+ * 'Sign Out' for signed-in users, and 'Admin' (the /admin dashboard) before them for
+ * administrators. Anonymous pages, the ones shared between visitors, never carry the latter.
  */
 export function AuthSlot() {
-  const { currentUser, logout } = useAuth();
+  const { currentUser, isAdmin, logout } = useAuth();
   const navigate = useNavigate();
   const notify = useNotify();
   const [busy, setBusy] = useState(false);
@@ -52,20 +53,109 @@ export function AuthSlot() {
     }
   }
 
-  return (
-    <div data-signed-in="" className="flex items-center gap-1 sm:gap-2">
-      <Button asChild variant="ghost" size="sm">
+  const signOut = (
+    <Button
+      type="button"
+      variant="ghost"
+      size="sm"
+      disabled={busy}
+      onClick={(event) => void handleSignOut(event.currentTarget)}
+      className="max-sm:justify-start"
+    >
+      Sign Out
+    </Button>
+  );
+  const links = (
+    <>
+      {isAdmin ? (
+        <Button asChild variant="ghost" size="sm" className="max-sm:justify-start">
+          <Link to="/admin">Admin</Link>
+        </Button>
+      ) : null}
+      <Button asChild variant="ghost" size="sm" className="max-sm:justify-start">
         <Link to="/account">Account</Link>
       </Button>
+    </>
+  );
+
+  return (
+    <div data-signed-in="">
+      <div className="flex items-center gap-2 max-sm:hidden">
+        {links}
+        {signOut}
+      </div>
+      <PhoneMenu>
+        {links}
+        {signOut}
+      </PhoneMenu>
+    </div>
+  );
+}
+
+/**
+ * On a phone the account's controls sit behind one 'Menu' button, a native disclosure: it opens
+ * without JavaScript too. It closes on a page change, on Escape (focus back on 'Menu') and on a
+ * press outside it.
+ */
+function PhoneMenu({ children }: { children: ReactNode }) {
+  const { pathname } = useLocation();
+  const menu = useRef<HTMLDetailsElement>(null);
+  const [open, setOpen] = useState(false);
+
+  useEffect(() => {
+    if (menu.current) menu.current.open = false;
+  }, [pathname]);
+
+  useEffect(() => {
+    if (!open) return;
+    const close = () => {
+      if (menu.current) menu.current.open = false;
+    };
+    function handlePointerDown(event: PointerEvent) {
+      if (!menu.current?.contains(event.target as Node)) close();
+    }
+    function handleKeyDown(event: KeyboardEvent) {
+      if (event.key !== "Escape") return;
+      close();
+      menu.current?.querySelector("summary")?.focus();
+    }
+    document.addEventListener("pointerdown", handlePointerDown);
+    document.addEventListener("keydown", handleKeyDown);
+    return () => {
+      document.removeEventListener("pointerdown", handlePointerDown);
+      document.removeEventListener("keydown", handleKeyDown);
+    };
+  }, [open]);
+
+  return (
+    <details
+      ref={menu}
+      onToggle={(event) => setOpen(event.currentTarget.open)}
+      className="relative sm:hidden"
+    >
       <Button
-        type="button"
+        asChild
         variant="ghost"
         size="sm"
-        disabled={busy}
-        onClick={(event) => void handleSignOut(event.currentTarget)}
+        className="list-none [&::-webkit-details-marker]:hidden"
       >
-        Sign Out
+        <summary>
+          Menu
+          <svg
+            viewBox="0 0 16 16"
+            aria-hidden="true"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="1.8"
+            className="transition-transform [[open]>summary>&]:rotate-180"
+          >
+            <path d="M3 6l5 5 5-5" strokeLinecap="round" strokeLinejoin="round" />
+          </svg>
+        </summary>
       </Button>
-    </div>
+      <div className="absolute top-full right-0 mt-2 flex w-44 flex-col rounded-lg border border-rule bg-card p-1.5 shadow-[0_16px_40px_-20px_rgba(15,42,36,0.45)]">
+        {children}
+      </div>
+    </details>
   );
 }

@@ -18,7 +18,7 @@ export function SiteHeader({ authSlot }: { authSlot: ReactNode }) {
           className="flex min-h-11 items-center gap-2 rounded-md font-serif text-[1.2rem] font-semibold tracking-tight sm:gap-2.5 sm:text-[1.35rem]"
         >
           <BrandMark className="size-7" />
-          {/* A phone has no room for the name beside Account, Sign Out and Waitlist: signed in,
+          {/* A 320 px phone has no sure room for the name beside Menu and Waitlist: signed in,
               the mark stands alone there and the name is read, not shown. */}
           <span className="max-sm:group-has-[[data-signed-in]]:sr-only">{SITE.name}</span>
           <span className="sr-only">, home</span>
