@@ -227,6 +227,57 @@ test("by keyboard and with a screen reader: labelled checkboxes, named buttons, 
   });
 });
 
+test("on a phone each entry reads as a block, its buttons under its values; on a wide screen every column is in view; between, the actions stay at the right edge with an edge of their own", async ({
+  admin,
+  context,
+  page,
+}) => {
+  const lead = await newLead("narrow");
+  await asAdmin(context, admin, async () => {
+    await page.setViewportSize({ width: 375, height: 812 });
+    const row = await rowOf(page, lead);
+    const region = page.getByRole("region", { name: "Waitlist entries" });
+    const scrolls = () => region.evaluate((r) => r.scrollWidth > r.clientWidth);
+    expect(await scrolls(), "the list scrolls sideways on a phone").toBe(false);
+    expect(await axeViolations(page)).toEqual([]);
+    const name = (await row.getByRole("rowheader").boundingBox())!;
+    const email = row.getByRole("cell").filter({ hasText: lead });
+    const emailBox = (await email.boundingBox())!;
+    expect(emailBox.y, "the name heads the entry").toBeGreaterThan(name.y);
+    expect(await email.evaluate((td) => getComputedStyle(td, "::before").content)).toMatch(
+      /^"Email"/,
+    );
+    for (const action of ["Invite", "Decline", "Remove"]) {
+      const button = (await row.getByRole("button", { name: `${action} ${lead}` }).boundingBox())!;
+      expect(button.y, `${action} is under the values`).toBeGreaterThan(emailBox.y);
+      expect(button.x + button.width, `${action} is on screen`).toBeLessThanOrEqual(375);
+    }
+
+    await page.setViewportSize({ width: 1440, height: 900 });
+    expect(await scrolls(), "the list scrolls sideways at 1440 px").toBe(false);
+    const headers = page.getByRole("columnheader");
+    const forwarded = (await headers.filter({ hasText: "Forwarded" }).boundingBox())!;
+    const actions = (await headers.filter({ hasText: "Actions" }).boundingBox())!;
+    expect(forwarded.x + forwarded.width, "Forwarded is not under Actions").toBeLessThanOrEqual(
+      actions.x + 1,
+    );
+
+    // A width where the columns do not fit: the table scrolls under the actions, which stay put
+    // and draw their own edge (a border would stay behind with the collapsed grid).
+    await page.setViewportSize({ width: 820, height: 900 });
+    expect(await scrolls()).toBe(true);
+    await region.evaluate((r) => r.scrollTo({ left: r.scrollWidth }));
+    const shown = (await region.boundingBox())!;
+    const decline = (await row.getByRole("button", { name: `Decline ${lead}` }).boundingBox())!;
+    expect(decline.x + decline.width).toBeLessThanOrEqual(shown.x + shown.width);
+    await region.evaluate((r) => r.scrollTo({ left: 0 }));
+    const back = (await row.getByRole("button", { name: `Decline ${lead}` }).boundingBox())!;
+    expect(Math.abs(back.x - decline.x), "the actions stayed where they were").toBeLessThan(1);
+    const actionsCell = row.getByRole("cell").last();
+    expect(await actionsCell.evaluate((td) => getComputedStyle(td).boxShadow)).toContain("inset");
+  });
+});
+
 test("without JavaScript every action is a plain form post", async ({ admin, browser }) => {
   const lead = await newLead("no-script");
   const context = await browser.newContext({ javaScriptEnabled: false });

@@ -6,7 +6,7 @@
  * page's scripts arrive is replayed by the hydration loader. What an action did is said in a live
  * region above the table.
  */
-import { useEffect, useRef } from "react";
+import { Fragment, useEffect, useRef } from "react";
 import { Form, Link } from "react-router";
 import { INVITE_SELECTED, rowAction } from "#src/features/waitlist/admin-form.ts";
 import {
@@ -49,8 +49,13 @@ const BUTTON: Record<AdminAction, string> = {
 
 const count = (n: number) => n.toLocaleString("en-US");
 const CELL = "px-3 py-3";
-/** The actions stay in view at the right edge while the wide table scrolls under them. */
-const ACTIONS_CELL = "sticky right-0 border-l border-rule";
+/**
+ * Where the table is a table, the actions stay in view at the right edge while the wide table
+ * scrolls under them. The rule and soft shadow at their left edge are a shadow, not a border: in a
+ * table whose borders collapse, a border stays with the grid while the sticky cell moves.
+ */
+const ACTIONS_CELL =
+  "md:sticky md:right-0 md:shadow-[inset_1px_0_0_var(--color-rule),-10px_0_12px_-12px_rgb(15_42_36/0.45)]";
 const CHECKBOX = "size-6 accent-ledger";
 
 /** The link to the same list (search and state kept) from another place in it. */
@@ -64,16 +69,41 @@ function pageLink(query: string, state: EntryState | null, position: Record<stri
   return `/admin/waitlist${search ? `?${search}` : ""}`;
 }
 
+/** An address that wraps, when it must, after its "@" or before a dot: never inside a name. */
+function Address({ email }: { email: string }) {
+  return email.split(/(?<=@)|(?=\.)/).map((part, i) => (
+    <Fragment key={i}>
+      {i > 0 ? <wbr /> : null}
+      {part}
+    </Fragment>
+  ));
+}
+
+/** A moment whose date and time may wrap apart, never within: "Nov 26, 2026," then "7:19 AM". */
+function When({ iso }: { iso: string }) {
+  const text = formatDateTime(iso);
+  const cut = text.lastIndexOf(", ");
+  if (cut === -1) return text;
+  return (
+    <>
+      <span className="whitespace-nowrap">{text.slice(0, cut + 1)}</span>{" "}
+      <span className="whitespace-nowrap">{text.slice(cut + 2)}</span>
+    </>
+  );
+}
+
 function RowActions({ entry }: { entry: AdminEntry }) {
   const actions = actionsFor({ state: entry.state, confirmed: entry.confirmedAt !== null });
   const who = entry.email;
   return (
-    <div className="flex flex-wrap items-center gap-2">
+    <div className="flex flex-wrap items-end gap-2">
       {actions.map((action) =>
         action === "decline" ? (
-          <span key={action} className="inline-flex items-center gap-2">
+          // The choice to tell them sits above Decline, not beside it, so the actions column stays
+          // narrow enough for every column to fit a wide screen.
+          <span key={action} className="inline-flex flex-col items-start">
             {entry.confirmedAt !== null ? (
-              <label className="inline-flex min-h-10 items-center gap-1.5 text-sm">
+              <label className="inline-flex min-h-10 items-center gap-1.5 text-sm whitespace-nowrap">
                 <input
                   type="checkbox"
                   name="tell"
@@ -233,13 +263,15 @@ export function AdminListView({
             Tick entries in the first column, then invite them together.
           </p>
         </div>
+        {/* On a phone each entry is a block of named values, its buttons under them (`stacked-table`
+            in app.css); wider, a table that scrolls sideways only when its columns do not fit. */}
         <div
           role="region"
           aria-label="Waitlist entries"
           tabIndex={0}
           className="mt-4 overflow-x-auto rounded-xl border border-rule bg-card"
         >
-          <table className="w-full min-w-[76rem] border-collapse text-left text-sm">
+          <table className="stacked-table w-full border-collapse text-left text-sm md:min-w-[60rem]">
             <caption className="sr-only">
               Waitlist entries, newest first
               {query ? `, matching “${query}”` : ""}
@@ -283,7 +315,7 @@ export function AdminListView({
               ) : (
                 entries.map((e) => (
                   <tr key={e.id} className="border-t border-rule align-top">
-                    <td className={CELL}>
+                    <td className={CELL} data-label="Select">
                       <input
                         type="checkbox"
                         name="id"
@@ -292,18 +324,35 @@ export function AdminListView({
                         aria-label={`Select ${e.email}`}
                       />
                     </td>
-                    <td className={`${CELL} whitespace-nowrap tabular-nums`}>
-                      {formatDateTime(e.createdAt)}
+                    <td className={`${CELL} tabular-nums`} data-label="Added (UTC)">
+                      <When iso={e.createdAt} />
                     </td>
-                    <th scope="row" className={`${CELL} text-left font-medium`}>
+                    <th
+                      scope="row"
+                      className={`${CELL} text-left font-medium max-md:text-base max-md:font-semibold`}
+                    >
                       {e.name}
                     </th>
-                    <td className={`${CELL} break-all`}>{e.email}</td>
-                    <td className={CELL}>{STATE_LABEL[e.state]}</td>
-                    <td className={CELL}>{e.company}</td>
-                    <td className={`${CELL} max-w-xs break-words`}>{e.message}</td>
-                    <td className={`${CELL} break-all`}>{e.source}</td>
-                    <td className={CELL} title={e.forwardLastError ?? undefined}>
+                    <td className={`${CELL} min-w-44 break-words`} data-label="Email">
+                      <Address email={e.email} />
+                    </td>
+                    <td className={CELL} data-label="State">
+                      {STATE_LABEL[e.state]}
+                    </td>
+                    <td className={CELL} data-label="Company">
+                      {e.company}
+                    </td>
+                    <td className={`${CELL} max-w-xs break-words`} data-label="Use case">
+                      {e.message}
+                    </td>
+                    <td className={`${CELL} wrap-anywhere`} data-label="Source">
+                      {e.source}
+                    </td>
+                    <td
+                      className={CELL}
+                      data-label="Forwarded"
+                      title={e.forwardLastError ?? undefined}
+                    >
                       {FORWARD_LABEL[e.forwardStatus]}
                       {e.forwardStatus === "pending" || e.forwardStatus === "failed"
                         ? ` (${e.forwardAttempts} tries)`
