@@ -37,7 +37,7 @@ for (const path of PUBLIC_PRESS_PAGES) {
 test.describe("on a phone", () => {
   test.use(INPUTS.touch);
 
-  test("a signed-in visitor's first press on Sign Out signs them out", async ({
+  test("a signed-in visitor's first press, on the header's Menu, opens it, and Sign Out in it signs them out", async ({
     signedInUser: _signedIn,
     context,
     page,
@@ -52,10 +52,13 @@ test.describe("on a phone", () => {
       await route.continue();
     });
     await page.goto("/contact");
+    // On a phone the account's controls are in the header's Menu (decision 013).
+    const menu = page.getByRole("banner").getByText("Menu", { exact: true });
     const signOut = page.getByRole("banner").getByRole("button", { name: "Sign Out" });
     await expect(page.locator(HYDRATED_PAGE)).toHaveCount(0);
-    await signOut.tap();
+    await menu.tap();
     release();
+    await signOut.tap();
     await expect(page).toHaveURL("/");
     await expect(page.getByRole("banner").getByRole("link", { name: "Sign In" })).toBeVisible();
   });

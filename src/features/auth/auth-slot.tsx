@@ -100,24 +100,26 @@ export function AuthSlot() {
 function PhoneMenu({ children }: { children: ReactNode }) {
   const { pathname } = useLocation();
   const menu = useRef<HTMLDetailsElement>(null);
-  const [open, setOpen] = useState(false);
 
+  const shownFor = useRef(pathname);
   useEffect(() => {
+    if (shownFor.current === pathname) return;
+    shownFor.current = pathname;
     if (menu.current) menu.current.open = false;
   }, [pathname]);
 
+  // Listened for all along, not only once React has heard the menu open: it may have opened
+  // before the app ran, and a key pressed right after a tap must still find the listener.
   useEffect(() => {
-    if (!open) return;
-    const close = () => {
-      if (menu.current) menu.current.open = false;
-    };
     function handlePointerDown(event: PointerEvent) {
-      if (!menu.current?.contains(event.target as Node)) close();
+      const details = menu.current;
+      if (details?.open && !details.contains(event.target as Node)) details.open = false;
     }
     function handleKeyDown(event: KeyboardEvent) {
-      if (event.key !== "Escape") return;
-      close();
-      menu.current?.querySelector("summary")?.focus();
+      const details = menu.current;
+      if (event.key !== "Escape" || !details?.open) return;
+      details.open = false;
+      details.querySelector("summary")?.focus();
     }
     document.addEventListener("pointerdown", handlePointerDown);
     document.addEventListener("keydown", handleKeyDown);
@@ -125,14 +127,10 @@ function PhoneMenu({ children }: { children: ReactNode }) {
       document.removeEventListener("pointerdown", handlePointerDown);
       document.removeEventListener("keydown", handleKeyDown);
     };
-  }, [open]);
+  }, []);
 
   return (
-    <details
-      ref={menu}
-      onToggle={(event) => setOpen(event.currentTarget.open)}
-      className="relative sm:hidden"
-    >
+    <details ref={menu} className="relative sm:hidden">
       <Button
         asChild
         variant="ghost"
