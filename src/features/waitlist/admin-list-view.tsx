@@ -327,10 +327,7 @@ export function AdminListView({
                     <td className={`${CELL} tabular-nums`} data-label="Added (UTC)">
                       <When iso={e.createdAt} />
                     </td>
-                    <th
-                      scope="row"
-                      className={`${CELL} text-left font-medium max-md:text-base max-md:font-semibold`}
-                    >
+                    <th scope="row" className={`${CELL} text-left font-medium`}>
                       {e.name}
                     </th>
                     <td className={`${CELL} min-w-44 break-words`} data-label="Email">
