@@ -209,6 +209,26 @@ test("SIGTERM: no new connections, the request in flight is finished and kept, e
   expect((await countsByEmail({ dataDir: server.dataDir })).get(email)).toBe(1);
 });
 
+test("npm start, sent SIGTERM as a supervisor sends it, stops the site the same graceful way", async () => {
+  // The signal goes to npm alone, as `docker stop` sends it to a container's first process.
+  test.setTimeout(90_000);
+  const server = await startServer({}, { npmStart: true });
+  server.process.kill("SIGTERM");
+  await expect.poll(() => server.output()).toContain("SIGTERM received");
+  expect(await server.stop()).toBe(0);
+  // Nothing of the site is left listening.
+  await expect
+    .poll(async () => {
+      try {
+        await fetch(`${server.url}/api/health`, { signal: AbortSignal.timeout(2000) });
+        return "answered";
+      } catch {
+        return "refused";
+      }
+    })
+    .toBe("refused");
+});
+
 function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const full = path.join(dir, name);

@@ -59,8 +59,12 @@ process.on("exit", () => {
 
 export async function startServer(
   env: Record<string, string> = {},
-  /** `root`: another checkout's build to run (a build made by the test), this one's by default. */
-  options: { dataDir?: string; root?: string } = {},
+  /**
+   * `root`: another checkout's build to run (a build made by the test), this one's by default.
+   * `npmStart`: started exactly as `npm start` starts it (npm, then scripts/start.mjs), so that
+   * `process` is npm's, as a supervisor that ran `npm start` holds it.
+   */
+  options: { dataDir?: string; root?: string; npmStart?: boolean } = {},
 ): Promise<RunningServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -69,26 +73,27 @@ export async function startServer(
     dataDir = mkdtempSync(path.join(tmpdir(), "tieout-test-"));
     madeDataDirs.add(dataDir);
   }
-  const child = spawn(
-    process.execPath,
-    [path.resolve(options.root ?? ".", "build/server/app.js")],
-    {
-      env: {
-        PATH: process.env.PATH ?? "",
-        LOG_LEVEL: "warn",
-        PORT: String(port),
-        HOST: "127.0.0.1",
-        SITE_URL: url,
-        DATA_DIR: dataDir,
-        FIREBASE_PROJECT_ID: E2E_PROJECT_ID,
-        FIREBASE_AUTH_EMULATOR_HOST: E2E_EMULATOR_HOST,
-        WAITLIST_RATE_LIMIT: "0",
-        SESSION_RATE_LIMIT: "0",
-        ...env,
-      },
-      stdio: ["ignore", "pipe", "pipe"],
+  const [command, args] = options.npmStart
+    ? ["npm", ["start", "--silent"]]
+    : [process.execPath, [path.resolve(options.root ?? ".", "build/server/app.js")]];
+  const child = spawn(command, args, {
+    cwd: options.root ?? ".",
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "",
+      LOG_LEVEL: "warn",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      SITE_URL: url,
+      DATA_DIR: dataDir,
+      FIREBASE_PROJECT_ID: E2E_PROJECT_ID,
+      FIREBASE_AUTH_EMULATOR_HOST: E2E_EMULATOR_HOST,
+      WAITLIST_RATE_LIMIT: "0",
+      SESSION_RATE_LIMIT: "0",
+      ...env,
     },
-  );
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   running.add(child);
   let output = "";
   child.stdout.on("data", (c: Buffer) => (output += c.toString()));
