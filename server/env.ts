@@ -58,7 +58,7 @@ function parseSmtpUrl(value: string): SmtpRelay | string {
     return `scheme smtp:// or smtps://, not ${u.protocol}//`;
   if (!u.hostname) return "a host, for example smtp://smtp.example.com:587";
   if ((u.pathname && u.pathname !== "/") || u.search || u.hash)
-    return "host, optional port and optional user:password only (no path or query)";
+    return "host, optional port and optional user:password only (no path or query; a @, #, / or ? in the user or password is written %40, %23, %2F or %3F)";
   if (u.password && !u.username) return "a user name before the password (user:password@host)";
   const secure = u.protocol === "smtps:";
   let auth: SmtpRelay["auth"];
