@@ -22,13 +22,17 @@ const STRAY_ACCOUNT_MAX_AGE_SECONDS = 60 * 60;
 /** The verified token's account asking for a session. */
 type Applicant = { uid: string; email: string | null; emailVerified: boolean };
 
-/** "admitted": give it a session. "not-invited": invite-only mode, and no invitation for it. */
+/**
+ * "admitted": give it a session. "not-invited": invite-only mode, and no invitation for it.
+ * "verify-address": invite-only mode, an address of ADMIN_EMAILS not verified yet: it becomes an
+ * administrator's once its owner opens the verification link (decision 024).
+ */
 export type Admission = (
   req: FastifyRequest,
   applicant: Applicant,
   /** The token of the invitation link the browser came from, if any. */
   invitation: string | null,
-) => Promise<"admitted" | "not-invited">;
+) => Promise<"admitted" | "not-invited" | "verify-address">;
 
 export function createAdmission({
   env,
@@ -87,6 +91,13 @@ export function createAdmission({
         "waitlist entry joined",
       );
     if (openSignup || admin || membership !== "none") return "admitted";
+    if (applicant.email && env.adminEmails.includes(applicant.email.toLowerCase())) {
+      req.log.info(
+        { event: "session.admin_unverified", uid: applicant.uid, email: maskEmail(applicant.email) },
+        "sign-in refused: an administrator's address, not verified yet",
+      );
+      return "verify-address";
+    }
     req.log.warn(
       { event: "session.not_invited", uid: applicant.uid, email: maskEmail(applicant.email) },
       "sign-in refused: not invited",

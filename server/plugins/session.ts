@@ -143,6 +143,8 @@ async function session(
     }
     // Invite-only: the browser shows that access is by invitation (src/features/auth).
     if (admitted === "not-invited") return refuse(reply, 403, "not-invited");
+    // An administrator's address not verified yet: the browser sends the verification mail.
+    if (admitted === "verify-address") return refuse(reply, 403, "verify-address");
     let sessionId: string;
     try {
       sessionId = await store.create({

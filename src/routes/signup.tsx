@@ -2,7 +2,6 @@ import { data, Link } from "react-router";
 import type { Route } from "./+types/signup";
 import { SITE } from "#src/content/site.ts";
 import { AuthCard, needsJavaScriptAction, textLink } from "#src/features/auth/auth-card.tsx";
-import { InvitationOnlyNotice } from "#src/features/auth/invitation-notice.tsx";
 import { requireAnonymous } from "#src/features/auth/require-anonymous.ts";
 import { SignupForm, type Invitation } from "#src/features/auth/signup-form.tsx";
 import { failure } from "#src/lib/http-errors.ts";
@@ -62,21 +61,7 @@ export default function Signup({ loaderData: view }: Route.ComponentProps) {
     case "invited":
       return <SignupForm invitation={view.invitation} />;
     case "invite-only":
-      return (
-        <AuthCard
-          title="Create Account"
-          footer={
-            <p>
-              Already have an account?{" "}
-              <Link to="/login" className={textLink}>
-                Sign in
-              </Link>
-            </p>
-          }
-        >
-          <InvitationOnlyNotice />
-        </AuthCard>
-      );
+      return <SignupForm inviteOnly />;
     case "invitation-gone":
       return (
         <AuthCard

@@ -15,6 +15,7 @@ import {
   createUser,
   deleteUser,
   importAccount,
+  oobCodes,
   signInWithPassword,
   uniqueEmail,
 } from "#tests/support/emulator.ts";
@@ -258,7 +259,8 @@ test("without an invitation the sign-up page says that access is by invitation a
   await expect(
     page.getByRole("main").getByRole("link", { name: "Join the waitlist" }),
   ).toHaveAttribute("href", "/waitlist");
-  await expect(page.getByLabel("Email")).toHaveCount(0);
+  // The form is folded away under a question for administrators.
+  await expect(page.getByLabel("Email")).toBeHidden();
   expect(await axeViolations(page)).toEqual([]);
 
   // A made-up invitation is one that no longer works.
@@ -266,6 +268,61 @@ test("without an invitation the sign-up page says that access is by invitation a
   await expect(
     page.getByRole("heading", { level: 1, name: "This invitation no longer works" }),
   ).toBeVisible();
+});
+
+test("invite-only: an administrator creates the account on the sign-up page, verifies the address from the mail, and signs in as an administrator; anyone else is refused there", async ({
+  page,
+}) => {
+  const owner = uniqueEmail("owner");
+  const site = await startServer({
+    SMTP_URL: smtp.url,
+    ADMIN_EMAILS: owner,
+    SIGNUP_MODE: "invite",
+  });
+  const signUp = async (email: string) => {
+    await page.goto(`${site.url}/signup`);
+    await waitForHydration(page);
+    await page.getByText("Administrator of this site? Create your account").click();
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+    await page.getByLabel("Confirm Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Create Account" }).click();
+  };
+  try {
+    await signUp(owner);
+    await expect(
+      page.getByRole("alert").filter({ hasText: "Verify your address first." }),
+    ).toBeVisible();
+    expect((await page.context().cookies()).map((c) => c.name)).not.toContain("tieout_session");
+    // The account is kept, and its verification mail went out.
+    expect(await accountExists(owner)).toBe(true);
+    const verification = (await oobCodes(owner)).findLast((c) => c.requestType === "VERIFY_EMAIL");
+    expect(verification).toBeDefined();
+    expect((await fetch(verification!.oobLink)).ok).toBe(true);
+
+    await page.goto(`${site.url}/login`);
+    await waitForHydration(page);
+    await page.getByLabel("Email").fill(owner);
+    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign In" }).click();
+    await expect(page.getByRole("banner").getByRole("link", { name: "Admin" })).toBeVisible();
+    await page.goto(`${site.url}/admin/waitlist`);
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    expect((await page.request.get(`${site.url}/admin/waitlist`)).status()).toBe(200);
+    await page.getByRole("banner").getByRole("button", { name: "Sign Out" }).click();
+    await expect(page.getByRole("banner").getByRole("link", { name: "Sign In" })).toBeVisible();
+
+    // Someone else who opens the same form is told that access is by invitation.
+    const visitor = uniqueEmail("not-owner");
+    await signUp(visitor);
+    await expect(
+      page.getByRole("alert").filter({ hasText: "Access to Tieout is by invitation." }),
+    ).toBeVisible();
+    await expect.poll(() => accountExists(visitor)).toBe(false);
+  } finally {
+    await deleteAccountOf(owner);
+    await site.stop();
+  }
 });
 
 test("an account made directly at Firebase gets no session: the sign-in says access is by invitation, and the stray account is deleted", async ({

@@ -26,8 +26,22 @@ export class NotInvitedError extends Error {
   }
 }
 
-/** How a token sync ended: a session, a refusal because not invited, or anything else. */
-type SyncOutcome = "ok" | "not-invited" | "failed";
+/**
+ * The site gives this account no session yet: sign-up is by invitation, and the address is an
+ * administrator's that is not verified. A verification mail has been sent to it and the account
+ * is signed out in this browser; once the link is opened, signing in gives an administrator's
+ * session (decision 024).
+ */
+export class VerifyAddressFirstError extends Error {
+  readonly code = "site/verify-address";
+  constructor() {
+    super("the address must be verified first");
+    this.name = "VerifyAddressFirstError";
+  }
+}
+
+/** How a token sync ended: a session, a refusal (not invited, or verify first), anything else. */
+type SyncOutcome = "ok" | "not-invited" | "verify-address" | "failed";
 
 export type AuthContextValue = {
   /** Null when signed out. Starts from the server's session cookie, then follows Firebase. */
@@ -60,8 +74,20 @@ export type AuthContextValue = {
 
 const AuthContext = createContext<AuthContextValue | null>(null);
 
-/** After the sign-in's own sync: a refusal as not invited signs the visitor out and says so. */
-async function requireSession(outcome: SyncOutcome, signOut: () => Promise<void>) {
+/**
+ * After the sign-in's own sync: a refusal as not invited signs the visitor out and says so; an
+ * administrator's address to verify first gets its verification mail, then the same.
+ */
+async function requireSession(
+  outcome: SyncOutcome,
+  signOut: () => Promise<void>,
+  sendVerification: () => Promise<void>,
+) {
+  if (outcome === "verify-address") {
+    await sendVerification().catch(() => undefined);
+    await signOut();
+    throw new VerifyAddressFirstError();
+  }
   if (outcome !== "not-invited") return;
   await signOut();
   throw new NotInvitedError();
@@ -69,7 +95,7 @@ async function requireSession(outcome: SyncOutcome, signOut: () => Promise<void>
 
 /**
  * The reason the session endpoint gave for a 401 ("stale-token", "reauthenticate") or a 403
- * ("not-invited"), if any.
+ * ("not-invited", "verify-address"), if any.
  */
 async function refusalReason(response: Response): Promise<string | null> {
   if (response.status !== 401 && response.status !== 403) return null;
@@ -148,6 +174,8 @@ export function AuthProvider({
             if (signOut) await signOut();
             return "not-invited";
           }
+          // An administrator's address not verified yet: the sign-in or sign-up says so.
+          if (reason === "verify-address") return "verify-address";
           // The password was typed longer ago than a session may last: ask for it again.
           if (reason === "reauthenticate" && signOut) await signOut();
           else console.warn("Session sync was refused:", response.status);
@@ -243,11 +271,15 @@ export function AuthProvider({
           const { auth, sdk } = await load();
           await withInvitation(invited, async () => {
             const credential = await sdk.signInWithEmailAndPassword(auth, email, password);
-            await requireSession(await syncSession(credential.user), () => sdk.signOut(auth));
+            await requireSession(
+              await syncSession(credential.user),
+              () => sdk.signOut(auth),
+              () => sdk.sendEmailVerification(credential.user),
+            );
           });
         } catch (error) {
-          // Not being invited is an answer, not a failure of the site.
-          if (!(error instanceof NotInvitedError))
+          // Not being invited, or having to verify first, is an answer, not a failure of the site.
+          if (!(error instanceof NotInvitedError || error instanceof VerifyAddressFirstError))
             console.error("Error signing in with email", error);
           throw error;
         }
@@ -257,13 +289,17 @@ export function AuthProvider({
           const { auth, sdk } = await load();
           await withInvitation(invited, async () => {
             const credential = await sdk.createUserWithEmailAndPassword(auth, email, password);
-            await requireSession(await syncSession(credential.user), () => sdk.signOut(auth));
+            await requireSession(
+              await syncSession(credential.user),
+              () => sdk.signOut(auth),
+              () => sdk.sendEmailVerification(credential.user),
+            );
             // The address's verification mail, at once. Should it fail, the account stands and
             // its page offers to send it again.
             await sdk.sendEmailVerification(credential.user).catch(() => undefined);
           });
         } catch (error) {
-          if (!(error instanceof NotInvitedError))
+          if (!(error instanceof NotInvitedError || error instanceof VerifyAddressFirstError))
             console.error("Error signing up with email", error);
           throw error;
         }

@@ -30,3 +30,29 @@ export function InvitationOnlyNotice({ alert = false }: { alert?: boolean }) {
     </div>
   );
 }
+
+/**
+ * Sign-up is by invitation and the address is an administrator's, not verified yet: the
+ * verification mail has been sent, and what to do with it.
+ */
+export function VerifyAddressNotice() {
+  return (
+    <div
+      role="alert"
+      className="mb-5 rounded-md border border-tick/40 bg-tick-soft px-4 py-3 text-[0.95rem] leading-relaxed"
+    >
+      <p className="font-semibold">Verify your address first.</p>
+      <p className="mt-1">
+        This address is one of {SITE.name}&apos;s administrators. We have sent it a link: open it,
+        then sign in here.
+      </p>
+    </div>
+  );
+}
+
+/** Why the site gave the account no session, as the sign-in and sign-up forms show it. */
+export function RefusalNotice({ refused }: { refused: "not-invited" | "verify-address" | null }) {
+  if (refused === "not-invited") return <InvitationOnlyNotice alert />;
+  if (refused === "verify-address") return <VerifyAddressNotice />;
+  return null;
+}

@@ -8,7 +8,7 @@ import {
   textLink,
 } from "#src/features/auth/auth-card.tsx";
 import { useAuth } from "#src/features/auth/auth-provider.tsx";
-import { InvitationOnlyNotice } from "#src/features/auth/invitation-notice.tsx";
+import { RefusalNotice } from "#src/features/auth/invitation-notice.tsx";
 import { formText } from "#src/lib/form-text.ts";
 import { Button } from "#src/ui/button.tsx";
 import { Field, PasswordInput } from "#src/ui/field.tsx";
@@ -18,7 +18,7 @@ import { useFieldErrors } from "#src/ui/use-field-errors.ts";
 
 export function LoginForm() {
   const { signInWithEmail } = useAuth();
-  const { busy, run, notInvited } = useAuthForm("signIn", {
+  const { busy, run, refused } = useAuthForm("signIn", {
     title: "Welcome back!",
     description: "Successfully signed in to your account.",
   });
@@ -50,7 +50,7 @@ export function LoginForm() {
       }
     >
       <NeedsJavaScript />
-      {notInvited ? <InvitationOnlyNotice alert /> : null}
+      <RefusalNotice refused={refused} />
       <form method="post" noValidate onSubmit={handleSubmit} className="space-y-5">
         <EmailField error={errors.email} />
         <Field label="Password" error={errors.password}>
