@@ -93,7 +93,11 @@ export function createAdmission({
     if (openSignup || admin || membership !== "none") return "admitted";
     if (applicant.email && env.adminEmails.includes(applicant.email.toLowerCase())) {
       req.log.info(
-        { event: "session.admin_unverified", uid: applicant.uid, email: maskEmail(applicant.email) },
+        {
+          event: "session.admin_unverified",
+          uid: applicant.uid,
+          email: maskEmail(applicant.email),
+        },
         "sign-in refused: an administrator's address, not verified yet",
       );
       return "verify-address";
