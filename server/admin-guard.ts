@@ -28,13 +28,20 @@ export function isAdmin(user: AdminUser, env: Env): boolean {
 
 function adminAccessFor(user: AdminUser | null, env: Env): AdminAccess {
   if (!user) return "signed-out";
-  return isAdmin(user, env) ? "ok" : "forbidden";
+  if (isAdmin(user, env)) return "ok";
+  const email = user.email?.toLowerCase();
+  return email && env.adminEmails.includes(email) ? "unverified" : "forbidden";
 }
 
 /** What an API client is told, by access. */
 const API_REFUSAL: Record<Exclude<AdminAccess, "ok">, { status: number; message: string }> = {
   "signed-out": { status: 401, message: "Sign in as an administrator." },
   forbidden: { status: 403, message: "This account may not use the admin." },
+  unverified: {
+    status: 403,
+    message:
+      "This address is an administrator's, but it is not verified yet: open the link mailed to it.",
+  },
   unavailable: {
     status: 503,
     message: "Sign-in checks are unavailable for a moment. Please try again.",

@@ -27,6 +27,7 @@ import { createWaitlistService } from "#server/waitlist/service.ts";
 import {
   createVerifiedAccount,
   deleteAccount,
+  ensureUnverifiedAdmin,
   idTokenFor,
   type Account,
 } from "#tests/support/accounts.ts";
@@ -46,6 +47,7 @@ let vite: ViteDevServer;
 let stopEmulator: StopEmulator;
 let admin: Account;
 let member: Account;
+let unverifiedAdmin: Account;
 let server: FastifyInstance;
 
 beforeAll(async () => {
@@ -57,12 +59,16 @@ beforeAll(async () => {
     optimizeDeps: { noDiscovery: true },
   });
   stopEmulator = await startEmulatorFor(parseEnv(FIREBASE));
-  [admin, member] = await Promise.all([
+  [admin, member, unverifiedAdmin] = await Promise.all([
     createVerifiedAccount("deliveries-admin"),
     createVerifiedAccount("deliveries-member"),
+    ensureUnverifiedAdmin(),
   ]);
 
-  const deps = sessionsFor(database(), { ...FIREBASE, ADMIN_EMAILS: admin.email });
+  const deps = sessionsFor(database(), {
+    ...FIREBASE,
+    ADMIN_EMAILS: `${admin.email},${unverifiedAdmin.email}`,
+  });
   const getBuild = () =>
     vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>;
   const log = pino({ level: "silent" });
@@ -169,6 +175,18 @@ describe("/admin/deliveries", () => {
     expect(answer.body).toContain("This account may not see the deliveries.");
     expect(answer.body).not.toContain(REFUSED);
     expect(answer.body).not.toContain("fay@example.com");
+  });
+
+  test("an administrator's address not verified yet gets 403 that says to verify it, and none of the outbox", async () => {
+    const answer = await server.inject({
+      url: "/admin/deliveries",
+      headers: { cookie: await cookieFor(unverifiedAdmin) },
+    });
+    expect(answer.statusCode).toBe(403);
+    expect(textOf(answer.body)).toContain(
+      "This address is an administrator's, but it is not verified yet.",
+    );
+    expect(answer.body).not.toContain(REFUSED);
   });
 
   test("an administrator sees the counts and each failed delivery with its reason; a collector post shows no lead", async () => {

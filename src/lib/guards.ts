@@ -10,11 +10,16 @@ import { failure, refusal } from "#src/lib/http-errors.ts";
  * What the server decided about this request's right to the admin (server/admin-guard.ts).
  * "unavailable": Firebase could not be asked whether the account is still in good standing.
  */
-export type AdminAccess = "ok" | "signed-out" | "forbidden" | "unavailable";
+/** "unverified": the account's address is an administrator's, but not verified yet. */
+export type AdminAccess = "ok" | "signed-out" | "forbidden" | "unverified" | "unavailable";
 
 /** The server's answer, with the administrator's email when access is granted. */
 export type AdminCheck =
   { access: "ok"; email: string } | { access: Exclude<AdminAccess, "ok">; email?: undefined };
+
+/** What an administrator whose address is not verified yet is told on an admin page. */
+const UNVERIFIED_ADMIN =
+  "This address is an administrator's, but it is not verified yet. Open the link we mailed it (your account page sends it again), then come back.";
 
 /** Resolves with the administrator (for the audit log of an action); throws otherwise. */
 export async function requireAdmin(
@@ -25,6 +30,7 @@ export async function requireAdmin(
   if (access === "ok") return { email };
   if (access === "signed-out") throw redirect("/login");
   if (access === "forbidden") throw refusal(403, refusedMessage);
+  if (access === "unverified") throw refusal(403, UNVERIFIED_ADMIN);
   throw failure(
     context,
     "Sign-in checks are unavailable for a moment. Please try again in a minute.",
