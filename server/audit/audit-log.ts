@@ -18,8 +18,12 @@ export type AuditRecord = {
   /** The privacy request, by number (decision 030). */
   requestId?: number | null;
   outcome: string;
+  /** The client's address, or AUTOMATIC for what the site did by itself. */
   clientAddress: string;
 };
+
+/** The audit log's "from" for what the site did by itself, with no request of anyone's. */
+export const AUTOMATIC = "automatic";
 
 /** Appends rows, inside the caller's transaction (pass the transaction, not the database). */
 export async function recordAudit(tx: Db, rows: AuditRecord[]): Promise<void> {

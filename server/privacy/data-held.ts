@@ -12,6 +12,7 @@ import {
   subprocessorSubscribers,
   waitlistEntries,
 } from "#db/schema.ts";
+import { AUTOMATIC } from "#server/audit/audit-log.ts";
 import type { Accounts } from "#server/firebase-admin.ts";
 import type { SessionStore } from "#server/session-store.ts";
 import { SITE } from "#src/content/site.ts";
@@ -83,6 +84,11 @@ export async function heldUnderAddress(db: Db, email: string) {
             entryId: adminAuditLog.entryId,
             requestId: adminAuditLog.requestId,
             outcome: adminAuditLog.outcome,
+            // The address a row was written from is the person's own when they acted themselves
+            // (their request, their confirmation); an administrator's is not theirs to receive.
+            fromAddress: sql<
+              string | null
+            >`CASE WHEN ${adminAuditLog.adminEmail} IS NULL AND ${adminAuditLog.clientAddress} <> ${AUTOMATIC} THEN ${adminAuditLog.clientAddress} END`,
           })
           .from(adminAuditLog)
           .where(or(...about))

@@ -259,12 +259,17 @@ test("a confirmed access request mails what is held, as a JSON file and in brief
     email: string;
     waitlistEntry: { name: string; company: string };
     account: null;
+    auditEntries: { action: string; fromAddress: string | null }[];
   };
   expect(file).toMatchObject({
     email,
     waitlistEntry: { name: "Sam Ortiz", company: "Ortiz & Co" },
     account: null,
   });
+  // The address the request came from is the person's own, and in the copy.
+  expect(file.auditEntries).toContainEqual(
+    expect.objectContaining({ action: "privacy-request", fromAddress: meta.clientAddress }),
+  );
   expect(await requestRow(id)).toMatchObject({ state: "completed", email: null });
 });
 

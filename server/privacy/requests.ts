@@ -19,7 +19,7 @@ import type { FastifyBaseLogger } from "fastify";
 import { z } from "zod";
 import { queryRows, type Db } from "#db/client.ts";
 import { outbox, privacyRequests, sessions, waitlistEntries } from "#db/schema.ts";
-import { recordAudit } from "#server/audit/audit-log.ts";
+import { AUTOMATIC, recordAudit } from "#server/audit/audit-log.ts";
 import type { Env } from "#server/env.ts";
 import type { Accounts } from "#server/firebase-admin.ts";
 import type { SessionStore } from "#server/session-store.ts";
@@ -52,8 +52,6 @@ const SWEEP_MS = 60_000;
 /** Failed mails of completed requests stay this long for the deliveries page, then go. */
 const FAILED_MAIL_KEPT_DAYS = 7;
 const MAX = { name: 200, details: 2000, note: 2000 } as const;
-/** The audit log's "from" for what the site did by itself, with no request of anyone's. */
-const AUTOMATIC = "automatic";
 
 const confirmMailKey = (id: number) => `privacy-confirm-mail:${id}`;
 const accessMailKey = (id: number) => `privacy-access-mail:${id}`;
