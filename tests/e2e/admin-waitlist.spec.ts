@@ -89,7 +89,9 @@ test("Invite writes the state and sends one invitation; pressing again sends not
     await expect(page.getByRole("status")).toHaveText("1 already invited.");
     // Resend waits an hour after the invitation.
     await row.getByRole("button", { name: `Resend ${lead}` }).click();
-    await expect(page.getByRole("status")).toHaveText("1 invited less than an hour ago.");
+    await expect(page.getByRole("status")).toHaveText(
+      "1 invited less than an hour ago (not sent again: Resend works an hour after the last invitation).",
+    );
     await settle();
     expect(mailsTo(smtp, lead).map((m) => m.subject)).toEqual([
       "Confirm your place on the Tieout waitlist",

@@ -96,7 +96,7 @@ describe("what an action did, in one sentence", () => {
   test("changes first, then why nothing changed", () => {
     expect(summarize({ "already-invited": 1, invited: 3 })).toBe("3 invited, 1 already invited.");
     expect(summarize({ resent: 1, "too-soon": 2 })).toBe(
-      "1 invitation sent again, 2 invited less than an hour ago.",
+      "1 invitation sent again, 2 invited less than an hour ago (not sent again: Resend works an hour after the last invitation).",
     );
     expect(summarize({ "declined-told": 1 })).toBe("1 declined and told by mail.");
     expect(summarize({})).toBe("Nothing changed.");

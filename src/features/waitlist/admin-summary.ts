@@ -44,7 +44,7 @@ function outcomeWords(outcome: ActionOutcome, n = 1): string {
     case "not-invited":
       return "not invited";
     case "too-soon":
-      return "invited less than an hour ago";
+      return "invited less than an hour ago (not sent again: Resend works an hour after the last invitation)";
     case "gone":
       return "no longer on the list";
   }
