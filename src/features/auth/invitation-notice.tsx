@@ -35,7 +35,7 @@ export function InvitationOnlyNotice({ alert = false }: { alert?: boolean }) {
  * Sign-up is by invitation and the address is an administrator's, not verified yet: the
  * verification mail has been sent, and what to do with it.
  */
-export function VerifyAddressNotice() {
+function VerifyAddressNotice() {
   return (
     <div
       role="alert"
