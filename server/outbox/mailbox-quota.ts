@@ -7,7 +7,8 @@
  */
 import { createHash } from "node:crypto";
 import type { Db } from "#db/client.ts";
-import { countToday } from "#server/waitlist/rate-limit.ts";
+import { sql } from "drizzle-orm";
+import { countToday, DAILY_KEY_PREFIX } from "#server/waitlist/rate-limit.ts";
 
 const CONFIRMATION_MAILS_PER_MAILBOX_PER_DAY = 3;
 
@@ -36,20 +37,31 @@ export function mailboxOf(address: string): string {
   return `${local}@${domain}`;
 }
 
+/** The name of a mailbox's daily window: its hash, never the address. */
+const windowKey = (address: string) =>
+  `confirmation-mail:${createHash("sha256").update(mailboxOf(address)).digest("base64url")}`;
+
 /**
  * Counts a confirmation mail to each address's mailbox today, in one statement; for each address,
  * in order, whether its mail may go (false once its mailbox's allowance for the day is spent). Call
  * it in the transaction that enqueues the mails, so the count and the mails commit together. The
  * windows hold a hash of the mailbox, never the address.
  */
+/**
+ * Forgets the mailbox's count for the day: what a confirmed deletion of everything held under
+ * the address erases too (the count is kept under the mailbox's hash, but it is the mailbox's).
+ */
+export async function forgetMailbox(tx: Db, address: string): Promise<void> {
+  await tx.execute(
+    sql`DELETE FROM rate_limit_windows WHERE key = ${DAILY_KEY_PREFIX + windowKey(address)}`,
+  );
+}
+
 export async function takeConfirmationMails(
   tx: Db,
   addresses: readonly string[],
 ): Promise<boolean[]> {
-  const keys = addresses.map(
-    (address) =>
-      `confirmation-mail:${createHash("sha256").update(mailboxOf(address)).digest("base64url")}`,
-  );
+  const keys = addresses.map(windowKey);
   const asked = new Map<string, number>();
   for (const key of keys) asked.set(key, (asked.get(key) ?? 0) + 1);
   const counted = await countToday(tx, asked);

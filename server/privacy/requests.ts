@@ -29,7 +29,7 @@ import {
   renderPrivacyConfirm,
   renderPrivacyCorrected,
 } from "#server/mail/templates/privacy-mails.tsx";
-import { takeConfirmationMail } from "#server/outbox/mailbox-quota.ts";
+import { forgetMailbox, takeConfirmationMail } from "#server/outbox/mailbox-quota.ts";
 import { deleteMailTo, enqueue, type EmailInput } from "#server/outbox/outbox.ts";
 import { gatherDataHeld } from "#server/privacy/data-held.ts";
 import { eraseSubscriberOf } from "#server/subprocessors/subscriptions.ts";
@@ -262,6 +262,7 @@ export function createPrivacyRequests({ db, env, log, accounts, store }: Deps): 
       // And every other mail to the address, whatever caused it: requests completed earlier (their
       // rows no longer name the address) may have left a copy of the data waiting to be sent.
       await deleteMailTo(tx, request.email);
+      await forgetMailbox(tx, request.email);
       const outcome = erased.length > 0 ? `erased: ${erased.join(", ")}` : "nothing held";
       return close(tx, request.id, outcome, { adminEmail: null, clientAddress: AUTOMATIC });
     });
