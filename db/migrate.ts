@@ -27,6 +27,11 @@ type MigrationOptions = {
    * for another run. For tests of a migration over the data an older schema held.
    */
   through?: string;
+  /**
+   * The caller's transaction is open and holds the migrations' lock (a restore into PostgreSQL):
+   * the migrations join that transaction instead of committing one by one.
+   */
+  inTransaction?: boolean;
 };
 
 /** The migration files there are, in name order (db/migrations, or beside the bundled server). */
@@ -55,27 +60,43 @@ async function migrationFiles(dir: string, through: string | undefined) {
  */
 export async function runMigrations(
   conn: MigrationConnection,
-  { dir = MIGRATIONS_DIR, through }: MigrationOptions = {},
+  { dir = MIGRATIONS_DIR, through, inTransaction = false }: MigrationOptions = {},
 ): Promise<string[]> {
   const files = await migrationFiles(dir, through);
+  const [begin, commit] = inTransaction ? ["", ""] : ["BEGIN;\n", "\nCOMMIT;"];
+  if (inTransaction) {
+    await conn.exec(SCHEMA_MIGRATIONS_TABLE);
+    return applyMissing(conn, dir, files, begin, commit);
+  }
   await conn.exec(`SELECT pg_advisory_lock(${MIGRATION_LOCK_ID})`);
   try {
     await conn.exec(SCHEMA_MIGRATIONS_TABLE);
-    const done = new Set(await conn.names("SELECT name FROM schema_migrations"));
-    const applied: string[] = [];
-    for (const file of files) {
-      if (done.has(file)) continue;
-      const body = await readFile(path.join(dir, file), "utf8");
-      await conn.exec(
-        `BEGIN;\n${body}\nINSERT INTO schema_migrations (name) VALUES ('${file.replace(/'/g, "''")}');\nCOMMIT;`,
-      );
-      applied.push(file);
-    }
-    return applied;
+    return await applyMissing(conn, dir, files, begin, commit);
   } catch (error) {
     await conn.exec("ROLLBACK").catch(() => {});
     throw error;
   } finally {
     await conn.exec(`SELECT pg_advisory_unlock(${MIGRATION_LOCK_ID})`).catch(() => {});
   }
+}
+
+/** Applies the files not yet recorded in schema_migrations, each with its record. */
+async function applyMissing(
+  conn: MigrationConnection,
+  dir: string,
+  files: string[],
+  begin: string,
+  commit: string,
+): Promise<string[]> {
+  const done = new Set(await conn.names("SELECT name FROM schema_migrations"));
+  const applied: string[] = [];
+  for (const file of files) {
+    if (done.has(file)) continue;
+    const body = await readFile(path.join(dir, file), "utf8");
+    await conn.exec(
+      `${begin}${body}\nINSERT INTO schema_migrations (name) VALUES ('${file.replace(/'/g, "''")}');${commit}`,
+    );
+    applied.push(file);
+  }
+  return applied;
 }

@@ -10,7 +10,9 @@ import type { Readable } from "node:stream";
 import { createGunzip } from "node:zlib";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
-import { describeDatabaseUrl } from "#db/client.ts";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
+import { describeDatabaseUrl, type Db } from "#db/client.ts";
 import { lockDataDir } from "#db/data-dir-lock.ts";
 import {
   DUMP_END,
@@ -21,7 +23,8 @@ import {
   type DumpMeta,
   type Statement,
 } from "#db/dump-format.ts";
-import { knownMigrations, MIGRATION_LOCK_ID } from "#db/migrate.ts";
+import { knownMigrations, MIGRATION_LOCK_ID, runMigrations } from "#db/migrate.ts";
+import * as schema from "#db/schema.ts";
 
 export class RestoreError extends Error {
   override name = "RestoreError";
@@ -34,6 +37,20 @@ type RestoreConnection = {
 };
 
 export type RestoreProgress = { bytes: number; of: number };
+
+export type RestoreOptions = {
+  onProgress?: (progress: RestoreProgress) => void;
+  /**
+   * The embedded database only: told when DATA_DIR's lock is held elsewhere and the restore waits
+   * to see whether its holder still runs (db/data-dir-lock.ts).
+   */
+  onLockWait?: (message: string) => void;
+  /**
+   * Runs on the restored database, brought to this version's migrations, before the restore is
+   * final (the erasures carried out again, decision 032); if it throws, nothing is restored.
+   */
+  finish?: (db: Db) => Promise<void>;
+};
 
 /** A backup file opened for reading: its header, checked, then its text a piece at a time. */
 export type OpenDump = {
@@ -200,14 +217,12 @@ async function applyDump(
  * Restores into DATA_DIR, which must hold no database. The database is built in
  * DATA_DIR/pglite.restoring and renamed to DATA_DIR/pglite once committed and closed; on any
  * failure it is removed, and so is DATA_DIR if the restore created it. Closes the dump.
- * `onLockWait` is told when DATA_DIR's lock is held elsewhere and the restore waits to see whether
- * its holder still runs (db/data-dir-lock.ts).
+ * `finish` runs in a second transaction on the database being built, before it moves into place.
  */
 export async function restoreEmbedded(
   dataDir: string,
   dump: OpenDump,
-  onProgress?: (progress: RestoreProgress) => void,
-  onLockWait?: (message: string) => void,
+  { onProgress, onLockWait, finish }: RestoreOptions = {},
 ): Promise<Record<string, number>> {
   const dir = path.resolve(dataDir);
   const existed = await stat(dir).then(
@@ -252,6 +267,17 @@ export async function restoreEmbedded(
           onProgress,
         ),
       );
+      if (finish) {
+        // The code that finishes is today's: the database first gets today's migrations.
+        await runMigrations({
+          exec: async (sql) => {
+            await client.exec(sql);
+          },
+          names: async (query) =>
+            (await client.query<{ name: string }>(query)).rows.map((r) => r.name),
+        });
+        await drizzlePglite(client, { schema }).transaction((tx) => finish(tx));
+      }
     } finally {
       await client.close();
     }
@@ -283,12 +309,12 @@ async function relationsIn(conn: RestoreConnection): Promise<string[]> {
 /**
  * Restores into the database of DATABASE_URL, which must hold no table, view or sequence. The
  * migrations' advisory lock is held for the whole transaction, so a server starting meanwhile
- * waits, then finds the migrations done. Closes the dump.
+ * waits, then finds the migrations done. Closes the dump. `finish` runs in the same transaction.
  */
 export async function restoreServer(
   url: string,
   dump: OpenDump,
-  onProgress?: (progress: RestoreProgress) => void,
+  { onProgress, finish }: RestoreOptions = {},
 ): Promise<Record<string, number>> {
   const where = describeDatabaseUrl(url);
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
@@ -319,6 +345,17 @@ export async function restoreServer(
       );
     }
     const counted = await applyDump(dump, conn, onProgress);
+    if (finish) {
+      // The code that finishes is today's: the database first gets today's migrations.
+      await runMigrations(
+        {
+          exec: conn.exec,
+          names: async (query) => (await conn.query<{ name: string }>(query)).map((r) => r.name),
+        },
+        { inTransaction: true },
+      );
+      await finish(drizzlePg(client, { schema }));
+    }
     await client.query("COMMIT");
     return counted;
   } catch (error) {

@@ -75,7 +75,7 @@ test("a backup of a stopped site says what it wrote, restores into an empty DATA
   expect(readdirSync(work).filter((name) => name.includes(".partial"))).toEqual([]);
 
   const restoredDir = path.join(work, "restored");
-  const restored = await runCommand("restore", [backup], { DATA_DIR: restoredDir });
+  const restored = await runCommand("restore", [backup, "--no-erasures"], { DATA_DIR: restoredDir });
   expect(restored.stderr).toBe("");
   expect(restored.code).toBe(0);
   const lines = restored.stdout.trimEnd().split("\n");
@@ -97,7 +97,7 @@ test("a backup named .gz is gzip-compressed and restores the same", async () => 
   const text = gunzipSync(readFileSync(gz)).toString("utf8");
   expect(text.startsWith("-- Tieout backup (format 1).")).toBe(true);
   expect(text.trimEnd().endsWith("-- End of Tieout backup.")).toBe(true);
-  const restored = await runCommand("restore", [gz], { DATA_DIR: path.join(work, "from-gz") });
+  const restored = await runCommand("restore", [gz, "--no-erasures"], { DATA_DIR: path.join(work, "from-gz") });
   expect(restored.code).toBe(0);
   expect(restored.stdout).toContain(
     "Every row the backup counted is there: admin_audit_log 0, outbox 2, page_views 0, privacy_requests 0, rate_limit_windows 0, sessions 1, subprocessor_subscribers 0, subprocessor_tokens 0, waitlist_entries 2, waitlist_tokens 0.",
@@ -189,12 +189,12 @@ test("the restore command refuses what is not a whole backup of ours, or a targe
       `Cannot restore ${files.unreadable}: it cannot be read (permission denied).`,
     ]);
   for (const [file, message] of cases) {
-    const result = await runCommand("restore", file ? [file] : [], { DATA_DIR: target });
+    const result = await runCommand("restore", file ? [file, "--no-erasures"] : [], { DATA_DIR: target });
     expect(refusal(result), file).toBe(message);
     expect(existsSync(target), file).toBe(false);
   }
 
-  expect(refusal(await runCommand("restore", [backup], { DATA_DIR: site }))).toBe(
+  expect(refusal(await runCommand("restore", [backup, "--no-erasures"], { DATA_DIR: site }))).toBe(
     `Cannot restore ${backup}: DATA_DIR (${site}) already holds a database (${path.join(site, "pglite")}): a restore writes only into an empty DATA_DIR and overwrites nothing. Point DATA_DIR at a new folder, or move this one away first. Nothing was changed.`,
   );
 
@@ -202,7 +202,7 @@ test("the restore command refuses what is not a whole backup of ours, or a targe
   const locked = path.join(work, "locked");
   mkdirSync(locked);
   writeFileSync(path.join(locked, "pglite.lock"), String(process.pid));
-  expect(refusal(await runCommand("restore", [backup], { DATA_DIR: locked }))).toBe(
+  expect(refusal(await runCommand("restore", [backup, "--no-erasures"], { DATA_DIR: locked }))).toBe(
     `Cannot restore into DATA_DIR (${locked}): process ${process.pid} is using it. A restore writes only into an empty DATA_DIR that no server uses; nothing was changed.`,
   );
   expect(readdirSync(locked)).toEqual(["pglite.lock"]);
@@ -230,7 +230,7 @@ test("the restore command refuses what is not a whole backup of ours, or a targe
   try {
     // It says why it waits (a holder that crashed would refresh nothing), and refuses at the
     // next heartbeat.
-    const result = await runCommand("restore", [backup], { DATA_DIR: elsewhere });
+    const result = await runCommand("restore", [backup, "--no-erasures"], { DATA_DIR: elsewhere });
     expect(result.stdout).toMatch(
       /^The embedded database in .+ is locked by process 1 on host web-2, PID namespace pid:\[4026532178\], whose last heartbeat was \d+ s ago: waiting up to 30 s for the next one \(if none comes, it has stopped, and this process takes the lock over\)\.\n$/,
     );

@@ -1,7 +1,9 @@
 /**
- * `npm run restore -- FILE`: loads a backup from `npm run backup` into an empty DATA_DIR or the
- * empty database of DATABASE_URL (configured as the server is), in one transaction; a target
- * with anything in it is refused and left as it was. See docs/decisions/027-backups.md.
+ * `npm run restore -- FILE --erasures LOG…` (or `--no-erasures`): loads a backup from
+ * `npm run backup` into an empty DATA_DIR or the empty database of DATABASE_URL (configured as
+ * the server is), in one transaction; a target with anything in it is refused and left as it
+ * was. The erasures the site logged since the backup was taken are carried out again before the
+ * restore is final (decision 032). See docs/decisions/027-backups.md.
  */
 import path from "node:path";
 import { describeDatabaseUrl } from "#db/client.ts";
@@ -15,9 +17,19 @@ import {
   type RestoreProgress,
 } from "#db/restore.ts";
 import {
+  ErasureLogError,
+  readErasureLogs,
+  type ErasureLogs,
+} from "#server/privacy/erasure-ledger.ts";
+import {
+  REPLAY_MARGIN_MS,
+  replayErasures,
+  type ReplayReport,
+} from "#server/privacy/replay-erasures.ts";
+import {
   fail,
-  fileArgument,
   formatBytes,
+  formatCount,
   loadConfiguration,
   ProgressLine,
   rowsPerTable,
@@ -25,9 +37,48 @@ import {
 } from "./backup-cli.ts";
 
 const USAGE =
-  "Usage: npm run restore -- FILE   (a file from npm run backup; the target DATA_DIR or DATABASE_URL must be empty)";
+  "Usage: npm run restore -- FILE --erasures LOG [--erasures LOG…] | --no-erasures   (FILE: a file from npm run backup, into an empty DATA_DIR or DATABASE_URL; LOG: the site's log since the backup, whose erasures are carried out again)";
 
-const file = fileArgument(USAGE);
+const HELP = `npm run restore -- FILE --erasures LOG [--erasures LOG…]
+npm run restore -- FILE --no-erasures
+
+Loads FILE, a file from npm run backup, into an empty DATA_DIR or the empty database of
+DATABASE_URL, in one transaction.
+
+--erasures LOG   the site's log (JSON lines, plain or .gz) from before the backup was taken to now;
+                 the erasures logged since the backup are carried out again before the restore is
+                 final. Once per file.
+--no-erasures    nothing was erased since the backup, or no log of it is left (then see the
+                 README, Backups, for what to do).`;
+
+/** FILE, and the logs to read erasures from (null for --no-erasures; undefined when not said). */
+function parseArguments(args: string[]): { file: string; logs: string[] | null | undefined } {
+  if (args.length === 1 && (args[0] === "--help" || args[0] === "-h")) {
+    console.log(HELP);
+    process.exit(0);
+  }
+  const files: string[] = [];
+  const logs: string[] = [];
+  let none = false;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === "--no-erasures") none = true;
+    else if (arg === "--erasures") {
+      const log = args[++i];
+      if (!log || log.startsWith("--")) fail(`--erasures needs a log file after it. ${USAGE}`);
+      logs.push(log);
+    } else if (arg.startsWith("--erasures=")) logs.push(arg.slice("--erasures=".length));
+    else if (arg.startsWith("-")) fail(`Unknown option ${arg}. ${USAGE}`);
+    else files.push(arg);
+  }
+  if (files.length !== 1 || !files[0]) fail(USAGE);
+  if (none && logs.length > 0) fail(`Say --erasures LOG or --no-erasures, not both. ${USAGE}`);
+  return { file: files[0], logs: none ? null : logs.length > 0 ? logs : undefined };
+}
+
+const at = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
+
+const { file, logs } = parseArguments(process.argv.slice(2));
 const env = loadConfiguration();
 const started = performance.now();
 
@@ -46,6 +97,42 @@ if (newer.length > 0) {
   );
 }
 
+const taken = new Date(dump.meta.taken);
+if (logs === undefined) {
+  dump.close();
+  fail(
+    `Cannot restore ${file} without a word on erasures: a restore brings back what was erased after the backup was taken (${at(taken.getTime())}). Give the site's log since then with --erasures LOG (once per file; .gz is read too), and what it erased is erased again. If nothing was erased since, or no log is left, say --no-erasures (see the README, Backups). Nothing was changed.`,
+  );
+}
+let ledger: ErasureLogs | null = null;
+if (logs !== null) {
+  try {
+    ledger = await readErasureLogs(logs);
+  } catch (error) {
+    dump.close();
+    if (error instanceof ErasureLogError)
+      fail(`Cannot restore ${file}: ${error.message}. Nothing was changed.`);
+    throw error;
+  }
+  const from = taken.getTime() - REPLAY_MARGIN_MS;
+  if (ledger.first === null || ledger.first > from) {
+    dump.close();
+    fail(
+      ledger.first === null
+        ? `Cannot restore ${file}: ${logs.join(", ")} holds no line of the site's log (JSON with a "time"), so it cannot say what was erased since the backup was taken (${at(taken.getTime())}). Nothing was changed.`
+        : `Cannot restore ${file}: the log given begins at ${at(ledger.first)}, after the backup was taken (${at(taken.getTime())}, read from ${at(from)} for the clocks' sake): erasures in between would be missed. Give the older log too (--erasures once per file). Nothing was changed.`,
+    );
+  }
+}
+
+let replayed: ReplayReport | null = null;
+const finish =
+  ledger === null
+    ? undefined
+    : async (db: Parameters<typeof replayErasures>[0]) => {
+        replayed = await replayErasures(db, ledger.erasures, taken);
+      };
+
 const target = env.databaseUrl
   ? `the database in DATABASE_URL (${describeDatabaseUrl(env.databaseUrl)})`
   : `DATA_DIR (${path.resolve(env.dataDir)})`;
@@ -58,8 +145,12 @@ const onProgress = ({ bytes, of }: RestoreProgress) =>
 let counted: Record<string, number>;
 try {
   counted = env.databaseUrl
-    ? await restoreServer(env.databaseUrl, dump, onProgress)
-    : await restoreEmbedded(env.dataDir, dump, onProgress, (message) => console.log(message));
+    ? await restoreServer(env.databaseUrl, dump, { onProgress, finish })
+    : await restoreEmbedded(env.dataDir, dump, {
+        onProgress,
+        onLockWait: (message) => console.log(message),
+        finish,
+      });
 } catch (error) {
   progress.done();
   dump.close();
@@ -74,4 +165,23 @@ console.log(
   `Restored ${file} (taken ${dump.meta.taken} from ${dump.meta.source}, ${dump.meta.method}) into ${target} in ${seconds(performance.now() - started)}.`,
 );
 console.log(`Every row the backup counted is there: ${rowsPerTable(counted)}.`);
+console.log(erasureSummary(ledger, replayed));
 console.log("Start the site on it as usual (npm start); it applies any newer migrations.");
+
+function erasureSummary(read: ErasureLogs | null, report: ReplayReport | null): string {
+  if (read === null || report === null)
+    return "Erasures: none carried out again (--no-erasures): anything erased after the backup was taken is back.";
+  const span = `${formatCount(read.lines)} log lines from ${at(read.first!)} to ${at(read.last!)}`;
+  if (report.considered === 0) return `Erasures: none logged since the backup was taken (${span}).`;
+  const erased = [
+    [report.entries, "waitlist entry", "waitlist entries"],
+    [report.subscriptions, "subscription", "subscriptions"],
+    [report.sessions, "session", "sessions"],
+    [report.requests, "privacy request", "privacy requests"],
+  ] as const;
+  const what = erased
+    .filter(([n]) => n > 0)
+    .map(([n, one, many]) => `${formatCount(n)} ${n === 1 ? one : many}`)
+    .join(", ");
+  return `Erasures: ${formatCount(report.considered)} logged since the backup was taken (${span}), carried out again: ${formatCount(report.effective)} found something to erase${what ? ` (${what})` : ""}, the others were not in the backup.`;
+}

@@ -3,14 +3,15 @@
  * signed-in account, signing it out everywhere, and deleting it. Firebase holds the account;
  * this database holds its sessions and, under its email, perhaps a waitlist entry.
  */
-import { eq, or, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "#db/client.ts";
-import { sessions, waitlistEntries } from "#db/schema.ts";
+import { waitlistEntries } from "#db/schema.ts";
 import { TokenRefused, type Accounts, type VerifiedToken } from "#server/firebase-admin.ts";
 import type { SessionStore } from "#server/session-store.ts";
 import { entryForExport, heldUnderAddress } from "#server/privacy/data-held.ts";
-import { eraseEntry } from "#server/waitlist/erasure.ts";
+import { eraseAccountRows } from "#server/privacy/erase.ts";
+import { erasureSubject, logErasures } from "#server/privacy/erasure-ledger.ts";
 import type { AccountDataExport, AccountPort } from "#src/lib/account.ts";
 
 /** How recently the password must have been typed for a deletion to go ahead. */
@@ -105,25 +106,18 @@ export function createAccountService({
         log.warn({ event: "account.delete_refused", uid, problem }, "deletion refused");
         return { kind: problem };
       }
+      // The account's sessions, its joined entry, and (verifyIdToken read the account from
+      // Firebase just now) the entry under its verified address.
+      const verified = token.email && token.email_verified ? token.email : null;
       try {
         // One transaction here, then Firebase: a failure between the two leaves an account that
         // still exists, signed out, without a waitlist entry; signing in again and deleting
         // again finishes the job. The other order could leave an entry nobody can reach.
-        await db.transaction(async (tx) => {
-          // The account's sessions go with it: their rows hold its email and browsers.
-          await tx.delete(sessions).where(eq(sessions.uid, uid));
-          // The entry it joined through its invitation, and (verifyIdToken read the account from
-          // Firebase just now) the one under its verified address.
-          const owned = [eq(waitlistEntries.joinedUid, uid)];
-          if (token.email && token.email_verified)
-            owned.push(sql`lower(${waitlistEntries.email}) = lower(${token.email})`);
-          const entries = await tx
-            .select({ id: waitlistEntries.id })
-            .from(waitlistEntries)
-            .where(or(...owned))
-            .for("update");
-          for (const entry of entries) await eraseEntry(tx, entry.id);
-        });
+        await db.transaction((tx) => eraseAccountRows(tx, uid, verified));
+        // The rows are gone whatever Firebase answers next: the ledger says so now.
+        logErasures(log, [
+          { scope: "account", uid, subject: verified === null ? null : erasureSubject(verified) },
+        ]);
         await accounts.deleteAccount(uid);
       } catch (error) {
         log.error({ event: "account.delete_failed", uid, err: error }, "account not deleted");

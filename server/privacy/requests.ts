@@ -14,11 +14,11 @@
  * - A completed request keeps its kind, dates and outcome; its address, name and details are
  *   cleared. The audit log names requests by number only.
  */
-import { and, eq, inArray, lt, ne, or, sql } from "drizzle-orm";
+import { and, eq, inArray, lt, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import { z } from "zod";
 import { queryRows, type Db } from "#db/client.ts";
-import { outbox, privacyRequests, sessions, waitlistEntries } from "#db/schema.ts";
+import { outbox, privacyRequests } from "#db/schema.ts";
 import { AUTOMATIC, recordAudit } from "#server/audit/audit-log.ts";
 import type { Env } from "#server/env.ts";
 import type { Accounts } from "#server/firebase-admin.ts";
@@ -29,11 +29,17 @@ import {
   renderPrivacyConfirm,
   renderPrivacyCorrected,
 } from "#server/mail/templates/privacy-mails.tsx";
-import { forgetMailbox, takeConfirmationMail } from "#server/outbox/mailbox-quota.ts";
-import { deleteMailTo, enqueue, type EmailInput } from "#server/outbox/outbox.ts";
+import { takeConfirmationMail } from "#server/outbox/mailbox-quota.ts";
+import { enqueue, type EmailInput } from "#server/outbox/outbox.ts";
 import { gatherDataHeld } from "#server/privacy/data-held.ts";
-import { eraseSubscriberOf } from "#server/subprocessors/subscriptions.ts";
-import { eraseEntry } from "#server/waitlist/erasure.ts";
+import {
+  accessMailKey,
+  closeRequest,
+  confirmMailKey,
+  correctedMailKey,
+  eraseEverythingUnder,
+} from "#server/privacy/erase.ts";
+import { erasureSubject, logErasures } from "#server/privacy/erasure-ledger.ts";
 import { countSubmission } from "#server/waitlist/rate-limit.ts";
 import { hashToken, isWellFormedToken, newToken } from "#server/waitlist/tokens.ts";
 import { SECURITY_FACTS } from "#src/content/security-facts.ts";
@@ -52,10 +58,6 @@ const SWEEP_MS = 60_000;
 /** Failed mails of completed requests stay this long for the deliveries page, then go. */
 const FAILED_MAIL_KEPT_DAYS = 7;
 const MAX = { name: 200, details: 2000, note: 2000 } as const;
-
-const confirmMailKey = (id: number) => `privacy-confirm-mail:${id}`;
-const accessMailKey = (id: number) => `privacy-access-mail:${id}`;
-const correctedMailKey = (id: number) => `privacy-corrected-mail:${id}`;
 
 const MESSAGES: Record<PrivacyRequestField, string> = {
   email: "Enter the email address the request is about, such as name@yourfirm.com.",
@@ -136,43 +138,6 @@ export function createPrivacyRequests({ db, env, log, accounts, store }: Deps): 
       sql`${privacyRequests.tokenExpiresAt} > now()`,
     );
 
-  /**
-   * Marks an open request completed with `outcome`, clears what it held about the person, and
-   * records it, inside the caller's transaction. False when it was no longer open.
-   */
-  async function close(
-    tx: Db,
-    id: number,
-    outcome: string,
-    by: { adminEmail: string | null; clientAddress: string },
-  ): Promise<boolean> {
-    const [closed] = await tx
-      .update(privacyRequests)
-      .set({
-        state: "completed",
-        completedAt: sql`now()`,
-        outcome,
-        email: null,
-        name: null,
-        details: null,
-        tokenHash: null,
-      })
-      .where(and(eq(privacyRequests.id, id), eq(privacyRequests.state, "open")))
-      .returning({ id: privacyRequests.id });
-    if (!closed) return false;
-    await recordAudit(tx, [
-      {
-        adminEmail: by.adminEmail,
-        action: "privacy-complete",
-        entryId: null,
-        requestId: id,
-        outcome,
-        clientAddress: by.clientAddress,
-      },
-    ]);
-    return true;
-  }
-
   /** Takes an open request for this transaction; null when another instance has it or it is done. */
   async function lockOpen(tx: Db, id: number): Promise<OpenRow | null> {
     const [row] = await queryRows<OpenRow>(
@@ -197,7 +162,10 @@ export function createPrivacyRequests({ db, env, log, accounts, store }: Deps): 
           attachments: [mail.attachment],
         }),
       ]);
-      return close(tx, request.id, "data mailed", { adminEmail: null, clientAddress: AUTOMATIC });
+      return closeRequest(tx, request.id, "data mailed", {
+        adminEmail: null,
+        clientAddress: AUTOMATIC,
+      });
     });
     if (done) enqueued();
     return done;
@@ -212,60 +180,19 @@ export function createPrivacyRequests({ db, env, log, accounts, store }: Deps): 
   async function fulfilDeletion(request: OpenRow): Promise<boolean> {
     const uid = await accounts.findByEmail(request.email);
     if (uid) await accounts.deleteAccount(uid);
-    return db.transaction(async (tx) => {
+    const done = await db.transaction(async (tx) => {
       if (!(await lockOpen(tx, request.id))) return false;
-      const erased: string[] = [];
-      if (uid) erased.push("account");
-      const ended = await tx
-        .delete(sessions)
-        .where(
-          or(
-            uid ? eq(sessions.uid, uid) : sql`false`,
-            sql`lower(${sessions.email}) = lower(${request.email})`,
-          ),
-        )
-        .returning({ id: sessions.id });
-      if (ended.length > 0) erased.push("sessions");
-      const [entry] = await tx
-        .select({ id: waitlistEntries.id })
-        .from(waitlistEntries)
-        .where(sql`lower(${waitlistEntries.email}) = lower(${request.email})`);
-      if (entry && (await eraseEntry(tx, entry.id))) erased.push("waitlist entry");
-      if (await eraseSubscriberOf(tx, request.email)) erased.push("subscription");
-      // Other requests of this address: those not confirmed go, those confirmed are answered by
-      // this one; every mail of theirs and of this one goes.
-      const others = await tx
-        .select({ id: privacyRequests.id, state: privacyRequests.state })
-        .from(privacyRequests)
-        .where(
-          and(
-            sql`lower(${privacyRequests.email}) = lower(${request.email})`,
-            ne(privacyRequests.id, request.id),
-          ),
-        );
-      for (const other of others) {
-        if (other.state === "unconfirmed")
-          await tx.delete(privacyRequests).where(eq(privacyRequests.id, other.id));
-        else
-          await close(tx, other.id, `answered by the deletion of request ${request.id}`, {
-            adminEmail: null,
-            clientAddress: AUTOMATIC,
-          });
-      }
-      const ids = [request.id, ...others.map((r) => r.id)];
-      await tx.delete(outbox).where(
-        inArray(
-          outbox.key,
-          ids.flatMap((id) => [confirmMailKey(id), accessMailKey(id), correctedMailKey(id)]),
-        ),
-      );
-      // And every other mail to the address, whatever caused it: requests completed earlier (their
-      // rows no longer name the address) may have left a copy of the data waiting to be sent.
-      await deleteMailTo(tx, request.email);
-      await forgetMailbox(tx, request.email);
+      const erased = await eraseEverythingUnder(tx, request.email, {
+        uid,
+        requestId: request.id,
+        answeredBy: `answered by the deletion of request ${request.id}`,
+      });
+      if (uid) erased.unshift("account");
       const outcome = erased.length > 0 ? `erased: ${erased.join(", ")}` : "nothing held";
-      return close(tx, request.id, outcome, { adminEmail: null, clientAddress: AUTOMATIC });
+      return closeRequest(tx, request.id, outcome, { adminEmail: null, clientAddress: AUTOMATIC });
     });
+    if (done) logErasures(log, [{ scope: "everything", subject: erasureSubject(request.email) }]);
+    return done;
   }
 
   /** Carries out an open access or deletion request; false when it was not (yet) done. */
@@ -543,7 +470,7 @@ export function createPrivacyRequests({ db, env, log, accounts, store }: Deps): 
           if (!row) return false;
           const mail = renderPrivacyCorrected({ note: text, siteUrl: env.siteUrl });
           await enqueue(tx, [mailTo(correctedMailKey(id), row.email, mail)]);
-          return close(tx, id, "corrected", by);
+          return closeRequest(tx, id, "corrected", by);
         });
         log.info(
           { event: "privacy.corrected", reqId: by.requestId, request: id, done },

@@ -21,6 +21,7 @@ import {
   renderSubscriptionConfirm,
 } from "#server/mail/templates/subprocessor-mails.tsx";
 import { takeConfirmationMail } from "#server/outbox/mailbox-quota.ts";
+import { erasureSubject, logErasures } from "#server/privacy/erasure-ledger.ts";
 import { enqueue, type OutboxMessage } from "#server/outbox/outbox.ts";
 import { isDisposableEmail } from "#server/waitlist/disposable.ts";
 import { countSubmission } from "#server/waitlist/rate-limit.ts";
@@ -274,6 +275,7 @@ export function createSubprocessorSubscriptions({
       if (!isWellFormedToken(token)) return { kind: "gone" };
       try {
         let mailed = 0;
+        let erased: string | null = null;
         const done = await db.transaction(async (tx) => {
           // One statement takes the token: of two presses at once, only one finds it unused.
           const [used] = await tx
@@ -305,13 +307,17 @@ export function createSubprocessorSubscriptions({
           } else {
             // Erasure: the mail that carries the address, then the subscriber (tokens go with it).
             await tx.delete(outbox).where(subscriberMail(used.subscriberId));
-            await tx
+            const [gone] = await tx
               .delete(subprocessorSubscribers)
-              .where(eq(subprocessorSubscribers.id, used.subscriberId));
+              .where(eq(subprocessorSubscribers.id, used.subscriberId))
+              .returning({ email: subprocessorSubscribers.email });
+            if (gone) erased = gone.email;
           }
           return true;
         });
         if (mailed > 0) enqueued();
+        if (erased !== null)
+          logErasures(log, [{ scope: "subscription", subject: erasureSubject(erased) }]);
         log.info(
           { event: `subprocessors.link_${purpose}`, reqId: meta.requestId, done },
           done ? "subscription link used" : "subscription link no longer works",

@@ -15,6 +15,7 @@ import { renderWaitlistDeclined } from "#server/mail/templates/waitlist-declined
 import { renderWaitlistInvite } from "#server/mail/templates/waitlist-invite.tsx";
 import { enqueue, type OutboxMessage } from "#server/outbox/outbox.ts";
 import { mailToEntry, siteLink } from "#server/waitlist/entry-mail.ts";
+import { erasureSubject, logErasures } from "#server/privacy/erasure-ledger.ts";
 import { adminMailKey, eraseEntries } from "#server/waitlist/erasure.ts";
 import { lifecycleOf } from "#server/waitlist/lifecycle-of.ts";
 import { inviteTokenRow, newToken, type TokenRow } from "#server/waitlist/tokens.ts";
@@ -131,12 +132,15 @@ export function createAdminActions({
   ): Promise<AdminActionResult> {
     const ids = [...new Set(request.ids)].sort((a, b) => a - b);
     const out = { tokens: [] as TokenRow[], messages: [] as OutboxMessage[] };
+    const erasedAddresses: string[] = [];
     try {
       const outcomes = await db.transaction(async (tx) => {
         const byId = new Map<number, ActionOutcome>();
         if (request.action === "remove") {
-          const erased = new Set(await eraseEntries(tx, ids));
-          for (const id of ids) byId.set(id, erased.has(id) ? "removed" : "gone");
+          const erased = await eraseEntries(tx, ids);
+          const erasedIds = new Set(erased.map((e) => e.id));
+          for (const id of ids) byId.set(id, erasedIds.has(id) ? "removed" : "gone");
+          erasedAddresses.push(...erased.map((e) => e.email));
         } else {
           const [clock] = await queryRows<{ now: Date | string }>(tx, sql`SELECT now() AS now`);
           const now = new Date(clock!.now);
@@ -167,6 +171,13 @@ export function createAdminActions({
         return [...byId.values()];
       });
       if (out.messages.length > 0) enqueued();
+      logErasures(
+        log,
+        erasedAddresses.map((email) => ({
+          scope: "waitlist entry",
+          subject: erasureSubject(email),
+        })),
+      );
       const counts: Partial<Record<ActionOutcome, number>> = {};
       for (const outcome of outcomes) counts[outcome] = (counts[outcome] ?? 0) + 1;
       log.info(

@@ -29,12 +29,20 @@ function entryKeys(id: number, adminMails: number): string[] {
 
 /**
  * Erases the entries, inside the caller's transaction: the outbox rows that carry their name and
- * address, then the entries (their tokens go with them). Resolves with the ids that were there.
+ * address, then the entries (their tokens go with them). Resolves with those that were there, with
+ * their addresses for the ledger of erasures (server/privacy/erasure-ledger.ts).
  */
-export async function eraseEntries(tx: Db, ids: number[]): Promise<number[]> {
+export async function eraseEntries(
+  tx: Db,
+  ids: number[],
+): Promise<{ id: number; email: string }[]> {
   if (ids.length === 0) return [];
   const entries = await tx
-    .select({ id: waitlistEntries.id, adminMails: waitlistEntries.adminMails })
+    .select({
+      id: waitlistEntries.id,
+      email: waitlistEntries.email,
+      adminMails: waitlistEntries.adminMails,
+    })
     .from(waitlistEntries)
     .where(inArray(waitlistEntries.id, ids))
     .for("update");
@@ -45,12 +53,16 @@ export async function eraseEntries(tx: Db, ids: number[]): Promise<number[]> {
       entries.flatMap((e) => entryKeys(e.id, e.adminMails)),
     ),
   );
-  const erased = entries.map((e) => e.id);
-  await tx.delete(waitlistEntries).where(inArray(waitlistEntries.id, erased));
-  return erased;
+  await tx.delete(waitlistEntries).where(
+    inArray(
+      waitlistEntries.id,
+      entries.map((e) => e.id),
+    ),
+  );
+  return entries.map(({ id, email }) => ({ id, email }));
 }
 
-/** Erases one entry; resolves true when it was there. */
-export async function eraseEntry(tx: Db, id: number): Promise<boolean> {
-  return (await eraseEntries(tx, [id])).length > 0;
+/** Erases one entry; resolves with its address when it was there, else null. */
+export async function eraseEntry(tx: Db, id: number): Promise<string | null> {
+  return (await eraseEntries(tx, [id]))[0]?.email ?? null;
 }

@@ -11,6 +11,7 @@ import { slackText } from "#server/outbox/webhooks.ts";
 import { createAdminActions } from "#server/waitlist/admin-actions.ts";
 import { listPage, selectWithForwarding } from "#server/waitlist/admin-list.ts";
 import { mailToEntry, siteLink } from "#server/waitlist/entry-mail.ts";
+import { erasureSubject, logErasures } from "#server/privacy/erasure-ledger.ts";
 import { confirmMailKey, eraseEntry, forwardKey, slackKey } from "#server/waitlist/erasure.ts";
 import { createInsertBatcher } from "#server/waitlist/insert-batcher.ts";
 import {
@@ -250,6 +251,7 @@ export function createWaitlistService({
       try {
         let notices = 0;
         let member = false;
+        let erased: string | null = null;
         const done = await db.transaction(async (tx) => {
           // One statement takes the token: of two presses at once, only one finds it unused.
           const [used] = await tx
@@ -289,11 +291,13 @@ export function createWaitlistService({
                 .update(waitlistTokens)
                 .set({ usedAt: null })
                 .where(eq(waitlistTokens.tokenHash, hashToken(token)));
-            } else await eraseEntry(tx, used.entryId);
+            } else erased = await eraseEntry(tx, used.entryId);
           }
           return true;
         });
         if (notices > 0) enqueued();
+        if (erased !== null)
+          logErasures(log, [{ scope: "waitlist entry", subject: erasureSubject(erased) }]);
         log.info(
           { event: `waitlist.link_${purpose}`, reqId: meta.requestId, done },
           done ? "waitlist link used" : "waitlist link no longer works",

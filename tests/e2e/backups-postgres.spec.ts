@@ -104,7 +104,7 @@ test("a PostgreSQL site is backed up through pg_dump, or our own dump without it
     `Backing up the PostgreSQL server at ${where}: pg_dump is not installed (none on PATH), so with our own logical dump of our tables.`,
   );
 
-  const refused = await runCommand("restore", [dumped], { DATABASE_URL: url });
+  const refused = await runCommand("restore", [dumped, "--no-erasures"], { DATABASE_URL: url });
   expect(refused.code).toBe(1);
   expect(refused.stderr.trim()).toMatch(
     new RegExp(
@@ -118,7 +118,7 @@ test("a PostgreSQL site is backed up through pg_dump, or our own dump without it
     [ours, "from_logical"],
   ] as const) {
     const target = await newDatabase(name);
-    const restore = await runCommand("restore", [file], { DATABASE_URL: target }, { viaNpm: true });
+    const restore = await runCommand("restore", [file, "--no-erasures"], { DATABASE_URL: target }, { viaNpm: true });
     expect(restore.code, restore.stderr).toBe(0);
     expect(await everyRow({ databaseUrl: target }), name).toEqual(before);
   }
@@ -142,7 +142,7 @@ test("a backup moves between the engines: embedded into PostgreSQL, PostgreSQL i
   const fromEmbedded = newFile("embedded.sql.gz");
   expect((await runCommand("backup", [fromEmbedded], { DATA_DIR: embedded.dataDir })).code).toBe(0);
   const target = await newDatabase("from_embedded");
-  const intoServer = await runCommand("restore", [fromEmbedded], { DATABASE_URL: target });
+  const intoServer = await runCommand("restore", [fromEmbedded, "--no-erasures"], { DATABASE_URL: target });
   expect(intoServer.code, intoServer.stderr).toBe(0);
   expect(await everyRow({ databaseUrl: target })).toEqual(embeddedRows);
 
@@ -152,7 +152,7 @@ test("a backup moves between the engines: embedded into PostgreSQL, PostgreSQL i
   const fromServer = newFile("server.sql");
   expect((await runCommand("backup", [fromServer], { DATABASE_URL: url })).code).toBe(0);
   const dataDir = path.join(newFolder(), "data");
-  const intoEmbedded = await runCommand("restore", [fromServer], { DATA_DIR: dataDir });
+  const intoEmbedded = await runCommand("restore", [fromServer, "--no-erasures"], { DATA_DIR: dataDir });
   expect(intoEmbedded.code, intoEmbedded.stderr).toBe(0);
   expect(await everyRow({ dataDir })).toEqual(serverRows);
 

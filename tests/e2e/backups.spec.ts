@@ -87,7 +87,7 @@ test("a backup taken while the site runs and takes entries is one moment of it, 
     expect(acknowledged.length).toBeGreaterThan(0);
 
     // Restoring over the running site's folder is refused, and the site goes on as before.
-    const over = await runCommand("restore", [file], { DATA_DIR: site.dataDir });
+    const over = await runCommand("restore", [file, "--no-erasures"], { DATA_DIR: site.dataDir });
     expect(over.code).toBe(1);
     expect(over.stderr).toContain(
       `already holds a database (${path.join(site.dataDir, "pglite")})`,
@@ -177,7 +177,7 @@ test("a backup of the stopped site restores into an empty DATA_DIR row for row, 
   );
   expect(backup.stdout).toContain("waitlist_entries 20, waitlist_tokens 40.");
 
-  const refused = await runCommand("restore", [file], { DATA_DIR: site.dataDir });
+  const refused = await runCommand("restore", [file, "--no-erasures"], { DATA_DIR: site.dataDir });
   expect(refused.code).toBe(1);
   expect(refused.stderr.trim()).toBe(
     `Cannot restore ${file}: DATA_DIR (${site.dataDir}) already holds a database (${path.join(site.dataDir, "pglite")}): a restore writes only into an empty DATA_DIR and overwrites nothing. Point DATA_DIR at a new folder, or move this one away first. Nothing was changed.`,
@@ -185,7 +185,7 @@ test("a backup of the stopped site restores into an empty DATA_DIR row for row, 
   expect(await everyRow({ dataDir: site.dataDir })).toEqual(before);
 
   const restoredDir = path.join(newFolder(), "data");
-  const restore = await runCommand("restore", [file], { DATA_DIR: restoredDir });
+  const restore = await runCommand("restore", [file, "--no-erasures"], { DATA_DIR: restoredDir });
   expect(restore.code, restore.stderr).toBe(0);
   expect(await everyRow({ dataDir: restoredDir })).toEqual(before);
 

@@ -1,0 +1,184 @@
+/**
+ * The ledger of erasures (decision 032): every erasure a person asked for is one `erasure` line
+ * in the site's log, written once its transaction has committed. A restore brings back what was
+ * erased after its backup was taken; `npm run restore -- FILE --erasures LOG` reads these lines
+ * and carries the later erasures out again (server/privacy/replay-erasures.ts).
+ *
+ * A line names an address by a hash, never by the address: SHA-256 of the address in lower case
+ * behind a prefix of ours, so it matches no list of hashed addresses made elsewhere. An account's
+ * erasure names its Firebase uid, as `account.deleted` lines already do.
+ */
+import { createHash } from "node:crypto";
+import { createReadStream } from "node:fs";
+import { open } from "node:fs/promises";
+import { createInterface } from "node:readline";
+import type { Readable } from "node:stream";
+import { createGunzip } from "node:zlib";
+
+export const ERASURE_EVENT = "erasure";
+
+/**
+ * What was erased, as the replay carries it out again:
+ * - `everything`: a confirmed privacy deletion request: all the site holds under the address;
+ * - `waitlist entry`: the address's entry, by its owner's removal link or an administrator's
+ *   Remove;
+ * - `subscription`: the address's sub-processor subscription, by its unsubscribe link;
+ * - `account`: a member's own deletion: the account's sessions, the entry it joined through, and
+ *   the entry under its verified address (`subject`, when it had one).
+ */
+export type Erasure =
+  | { scope: "everything" | "waitlist entry" | "subscription"; subject: string }
+  | { scope: "account"; uid: string; subject: string | null };
+
+/** An erasure read from the log, with when it was logged (ms since the epoch, the line's `time`). */
+export type TimedErasure = Erasure & { time: number };
+
+/** ...and where it was read, for messages: `file:line`. */
+export type LoggedErasure = TimedErasure & { where: string };
+
+const SUBJECT_PREFIX = "tieout erasure\n";
+const SUBJECT = /^[0-9a-f]{64}$/;
+const MAX_UID = 128;
+
+/** The hash an erasure line names an address by. */
+export function erasureSubject(email: string): string {
+  return createHash("sha256")
+    .update(SUBJECT_PREFIX + email.trim().toLowerCase())
+    .digest("hex");
+}
+
+type InfoLogger = { info: (fields: object, message: string) => void };
+
+/** Writes one `erasure` line per erasure. Call it after the erasing transaction committed. */
+export function logErasures(log: InfoLogger, erasures: Erasure[]): void {
+  for (const erasure of erasures)
+    log.info(
+      { event: ERASURE_EVENT, ...erasure },
+      "erased (a restore carries it out again: npm run restore -- FILE --erasures LOG)",
+    );
+}
+
+export class ErasureLogError extends Error {
+  override name = "ErasureLogError";
+}
+
+/**
+ * One log line read: an erasure, null for any other line, or the reason a line that says it is an
+ * erasure cannot be read (then the replay must not go on without it). A line may carry a prefix
+ * before its JSON (a timestamp from Docker or journald): the JSON starts at its first `{`.
+ */
+export function parseErasureLine(line: string): TimedErasure | null | { unreadable: string } {
+  if (!line.includes(ERASURE_EVENT)) return null;
+  const start = line.indexOf("{");
+  if (start < 0) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(line.slice(start));
+  } catch {
+    // Only a line that says so is an erasure; anything else is some other program's text.
+    return /"event"\s*:\s*"erasure"/.test(line)
+      ? { unreadable: "it is not whole JSON (cut short or edited?)" }
+      : null;
+  }
+  if (typeof value !== "object" || value === null) return null;
+  const fields = value as Record<string, unknown>;
+  if (fields.event !== ERASURE_EVENT) return null;
+  const { time, scope, subject, uid } = fields;
+  if (typeof time !== "number" || !Number.isFinite(time))
+    return { unreadable: "it has no time in milliseconds (the log's `time` field)" };
+  if (scope === "account") {
+    if (typeof uid !== "string" || uid === "" || uid.length > MAX_UID)
+      return { unreadable: "an account's erasure without its uid" };
+    if (
+      subject !== undefined &&
+      subject !== null &&
+      !(typeof subject === "string" && SUBJECT.test(subject))
+    )
+      return { unreadable: "its subject is not a hash of ours" };
+    return { scope, uid, subject: typeof subject === "string" ? subject : null, time };
+  }
+  if (scope !== "everything" && scope !== "waitlist entry" && scope !== "subscription")
+    return { unreadable: `its scope ${JSON.stringify(scope)} is not one the site writes` };
+  if (typeof subject !== "string" || !SUBJECT.test(subject))
+    return { unreadable: "its subject is not a hash of ours" };
+  return { scope, subject, time };
+}
+
+/** A log file's lines, gunzipped when it is gzip (a rotated log), told by its first bytes. */
+async function linesOf(file: string): Promise<AsyncIterable<string>> {
+  let handle;
+  try {
+    handle = await open(file, "r");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") throw new ErasureLogError(`${file}: there is no such file`);
+    if (code === "EACCES" || code === "EPERM")
+      throw new ErasureLogError(`${file}: it cannot be read (permission denied)`);
+    throw new ErasureLogError(`${file}: it cannot be opened (${(error as Error).message})`);
+  }
+  try {
+    if ((await handle.stat()).isDirectory())
+      throw new ErasureLogError(`${file}: it is a folder, not a log file`);
+    const magic = Buffer.alloc(2);
+    await handle.read(magic, 0, 2, 0);
+    let stream: Readable = createReadStream(file);
+    if (magic[0] === 0x1f && magic[1] === 0x8b) {
+      const raw = stream;
+      stream = raw.pipe(createGunzip());
+      raw.on("error", (error) => stream.destroy(error));
+    }
+    return createInterface({ input: stream, crlfDelay: Infinity });
+  } finally {
+    await handle.close();
+  }
+}
+
+export type ErasureLogs = {
+  erasures: LoggedErasure[];
+  /** Lines read, of every kind. */
+  lines: number;
+  /** The earliest and latest `time` of any line, ms since the epoch; null without one. */
+  first: number | null;
+  last: number | null;
+};
+
+const TIME = /"time"\s*:\s*(\d{12,14})\b/;
+
+/**
+ * Reads the erasures in the site's log files, in the order they were logged, with the span of
+ * time the files cover. A line that says it is an erasure but cannot be read is an
+ * ErasureLogError naming its file and line: going on without it could bring back what someone had
+ * erased.
+ */
+export async function readErasureLogs(files: string[]): Promise<ErasureLogs> {
+  const read: ErasureLogs = { erasures: [], lines: 0, first: null, last: null };
+  for (const file of files) {
+    let n = 0;
+    try {
+      for await (const line of await linesOf(file)) {
+        n++;
+        const time = TIME.exec(line);
+        if (time) {
+          const ms = Number(time[1]);
+          read.first = read.first === null ? ms : Math.min(read.first, ms);
+          read.last = read.last === null ? ms : Math.max(read.last, ms);
+        }
+        const erasure = parseErasureLine(line);
+        if (erasure === null) continue;
+        if ("unreadable" in erasure)
+          throw new ErasureLogError(
+            `${file} line ${n} is an erasure that cannot be read: ${erasure.unreadable}`,
+          );
+        read.erasures.push({ ...erasure, where: `${file}:${n}` });
+      }
+    } catch (error) {
+      if (error instanceof ErasureLogError) throw error;
+      throw new ErasureLogError(
+        `${file} could not be read to its end (line ${n}): ${(error as Error).message}`,
+      );
+    }
+    read.lines += n;
+  }
+  read.erasures.sort((a, b) => a.time - b.time);
+  return read;
+}
