@@ -17,11 +17,14 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { Writable } from "node:stream";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { sql } from "drizzle-orm";
+import { pino } from "pino";
 import { afterAll, beforeAll, expect, test, vi } from "vitest";
 import { openDatabase } from "#db/client.ts";
-import { runCommand, type CommandResult } from "#tests/support/backup-commands.ts";
+import { erasureSubject, logErasures, type Erasure } from "#server/privacy/erasure-ledger.ts";
+import { everyRow, runCommand, type CommandResult } from "#tests/support/backup-commands.ts";
 
 // Every command starts its own Node process, and most open PGlite: seconds each.
 vi.setConfig({ testTimeout: 180_000 });
@@ -36,14 +39,17 @@ beforeAll(async () => {
     sql`INSERT INTO waitlist_entries (name, email, state)
         VALUES ('Ada', 'ada@example.com', 'confirmed'), ('Grace', 'grace@example.com', 'waiting')`,
     sql`INSERT INTO outbox (key, channel, payload)
-        VALUES ('waitlist-confirm-mail:1', 'email', '{"to": "ada@example.com"}'),
-               ('waitlist-confirm-mail:2', 'email', '{"to": "grace@example.com"}')`,
+        VALUES ('waitlist-confirm-mail:1', 'email', '{"to": [{"address": "ada@example.com"}]}'),
+               ('waitlist-confirm-mail:2', 'email', '{"to": [{"address": "grace@example.com"}]}')`,
     sql`INSERT INTO sessions (id, uid, expires_at) VALUES ('s', 'uid', now() + interval '1 day')`,
   ])
     await database.db.execute(statement);
   await database.close();
 }, 120_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const USAGE =
+  "Usage: npm run restore -- FILE --erasures LOG [--erasures LOG…] | --no-erasures   (FILE: a file from npm run backup, into an empty DATA_DIR or DATABASE_URL; LOG: the site's log since the backup, whose erasures are carried out again)";
 
 /** The one line a refusal prints, after checking it is the only output and the exit code is 1. */
 function refusal(result: CommandResult): string {
@@ -75,7 +81,9 @@ test("a backup of a stopped site says what it wrote, restores into an empty DATA
   expect(readdirSync(work).filter((name) => name.includes(".partial"))).toEqual([]);
 
   const restoredDir = path.join(work, "restored");
-  const restored = await runCommand("restore", [backup, "--no-erasures"], { DATA_DIR: restoredDir });
+  const restored = await runCommand("restore", [backup, "--no-erasures"], {
+    DATA_DIR: restoredDir,
+  });
   expect(restored.stderr).toBe("");
   expect(restored.code).toBe(0);
   const lines = restored.stdout.trimEnd().split("\n");
@@ -86,6 +94,7 @@ test("a backup of a stopped site says what it wrote, restores into an empty DATA
   );
   expect(lines.slice(1)).toEqual([
     "Every row the backup counted is there: admin_audit_log 0, outbox 2, page_views 0, privacy_requests 0, rate_limit_windows 0, sessions 1, subprocessor_subscribers 0, subprocessor_tokens 0, waitlist_entries 2, waitlist_tokens 0.",
+    "Erasures: none carried out again (--no-erasures): anything erased after the backup was taken is back.",
     "Start the site on it as usual (npm start); it applies any newer migrations.",
   ]);
   expect(readdirSync(restoredDir)).toEqual(["pglite"]);
@@ -97,7 +106,9 @@ test("a backup named .gz is gzip-compressed and restores the same", async () => 
   const text = gunzipSync(readFileSync(gz)).toString("utf8");
   expect(text.startsWith("-- Tieout backup (format 1).")).toBe(true);
   expect(text.trimEnd().endsWith("-- End of Tieout backup.")).toBe(true);
-  const restored = await runCommand("restore", [gz, "--no-erasures"], { DATA_DIR: path.join(work, "from-gz") });
+  const restored = await runCommand("restore", [gz, "--no-erasures"], {
+    DATA_DIR: path.join(work, "from-gz"),
+  });
   expect(restored.code).toBe(0);
   expect(restored.stdout).toContain(
     "Every row the backup counted is there: admin_audit_log 0, outbox 2, page_views 0, privacy_requests 0, rate_limit_windows 0, sessions 1, subprocessor_subscribers 0, subprocessor_tokens 0, waitlist_entries 2, waitlist_tokens 0.",
@@ -159,10 +170,7 @@ test("the restore command refuses what is not a whole backup of ours, or a targe
   writeFileSync(files.newer, whole.replace('"0001_waitlist.sql"', '"0999_from_the_future.sql"'));
   const target = path.join(work, "target");
   const cases: [string | undefined, string][] = [
-    [
-      undefined,
-      "Usage: npm run restore -- FILE   (a file from npm run backup; the target DATA_DIR or DATABASE_URL must be empty)",
-    ],
+    [undefined, USAGE],
     [files.missing, `Cannot restore ${files.missing}: there is no such file.`],
     [files.folder, `Cannot restore ${files.folder}: it is a folder, not a backup file.`],
     [
@@ -189,7 +197,9 @@ test("the restore command refuses what is not a whole backup of ours, or a targe
       `Cannot restore ${files.unreadable}: it cannot be read (permission denied).`,
     ]);
   for (const [file, message] of cases) {
-    const result = await runCommand("restore", file ? [file, "--no-erasures"] : [], { DATA_DIR: target });
+    const result = await runCommand("restore", file ? [file, "--no-erasures"] : [], {
+      DATA_DIR: target,
+    });
     expect(refusal(result), file).toBe(message);
     expect(existsSync(target), file).toBe(false);
   }
@@ -202,7 +212,9 @@ test("the restore command refuses what is not a whole backup of ours, or a targe
   const locked = path.join(work, "locked");
   mkdirSync(locked);
   writeFileSync(path.join(locked, "pglite.lock"), String(process.pid));
-  expect(refusal(await runCommand("restore", [backup, "--no-erasures"], { DATA_DIR: locked }))).toBe(
+  expect(
+    refusal(await runCommand("restore", [backup, "--no-erasures"], { DATA_DIR: locked })),
+  ).toBe(
     `Cannot restore into DATA_DIR (${locked}): process ${process.pid} is using it. A restore writes only into an empty DATA_DIR that no server uses; nothing was changed.`,
   );
   expect(readdirSync(locked)).toEqual(["pglite.lock"]);
@@ -241,4 +253,103 @@ test("the restore command refuses what is not a whole backup of ours, or a targe
     heartbeat.kill();
   }
   expect(readdirSync(elsewhere)).toEqual(["pglite.lock"]);
+});
+
+/** A log file as the site writes it: pino lines at the times given, erasures by the site's own writer. */
+function siteLog(file: string, lines: { time: number; erasure?: Erasure; msg?: string }[]) {
+  let text = "";
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      text += chunk.toString();
+      done();
+    },
+  });
+  for (const line of lines) {
+    const log = pino({ timestamp: () => `,"time":${line.time}` }, sink);
+    if (line.erasure) logErasures(log, [line.erasure]);
+    else log.info({ event: "request" }, line.msg ?? "request");
+  }
+  writeFileSync(file, text);
+}
+
+test("a restore asks what was erased since the backup, reads it from the site's log, and erases it again before the restore is final", async () => {
+  const taken = new Date(
+    (
+      JSON.parse(readFileSync(backup, "utf8").split("\n")[1]!.replace(/^-- /, "")) as {
+        taken: string;
+      }
+    ).taken,
+  ).getTime();
+  const hour = 3_600_000;
+  const target = path.join(work, "with-erasures");
+  const ada = erasureSubject("ada@example.com");
+  const grace = erasureSubject("grace@example.com");
+  const at = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
+
+  // Not a word on erasures: refused, with what to do.
+  expect(refusal(await runCommand("restore", [backup], { DATA_DIR: target }))).toBe(
+    `Cannot restore ${backup} without a word on erasures: a restore brings back what was erased after the backup was taken (${at(taken)}). Give the site's log since then with --erasures LOG (once per file; .gz is read too), and what it erased is erased again. If nothing was erased since, or no log is left, say --no-erasures (see the README, Backups). Nothing was changed.`,
+  );
+  expect(
+    refusal(
+      await runCommand("restore", [backup, "--no-erasures", "--erasures", "x.log"], {
+        DATA_DIR: target,
+      }),
+    ),
+  ).toBe(`Say --erasures LOG or --no-erasures, not both. ${USAGE}`);
+
+  // A log that starts after the backup cannot say what was erased in between.
+  const late = path.join(work, "late.log");
+  siteLog(late, [{ time: taken + hour }, { time: taken + 2 * hour }]);
+  expect(
+    refusal(await runCommand("restore", [backup, "--erasures", late], { DATA_DIR: target })),
+  ).toBe(
+    `Cannot restore ${backup}: the log given begins at ${at(taken + hour)}, after the backup was taken (${at(taken)}, read from ${at(taken - 5 * 60_000)} for the clocks' sake): erasures in between would be missed. Give the older log too (--erasures once per file). Nothing was changed.`,
+  );
+  // An erasure line damaged on the way stops the restore: going on could bring back what it erased.
+  const damaged = path.join(work, "damaged.log");
+  siteLog(damaged, [{ time: taken - hour }]);
+  writeFileSync(
+    damaged,
+    readFileSync(damaged, "utf8") +
+      `{"level":30,"time":${taken + hour},"event":"erasure","scope":"everything","subject":"ada@example.com"}\n`,
+  );
+  expect(
+    refusal(await runCommand("restore", [backup, "--erasures", damaged], { DATA_DIR: target })),
+  ).toBe(
+    `Cannot restore ${backup}: ${damaged} line 2 is an erasure that cannot be read: its subject is not a hash of ours. Nothing was changed.`,
+  );
+  expect(existsSync(target)).toBe(false);
+
+  // The log, split in two files as a rotation leaves it: Grace's entry was erased an hour before
+  // the backup (she joined again, and the backup holds her new entry); Ada's after it.
+  const older = path.join(work, "site.log.1.gz");
+  const newer = path.join(work, "site.log");
+  siteLog(older, [
+    { time: taken - 2 * hour, msg: "server listening" },
+    { time: taken - hour, erasure: { scope: "waitlist entry", subject: grace } },
+  ]);
+  writeFileSync(older, gzipSync(readFileSync(older)));
+  siteLog(newer, [
+    { time: taken + hour, erasure: { scope: "everything", subject: ada } },
+    { time: taken + 2 * hour, erasure: { scope: "subscription", subject: ada } },
+    { time: taken + 3 * hour },
+  ]);
+  const restored = await runCommand(
+    "restore",
+    [backup, "--erasures", older, `--erasures=${newer}`],
+    { DATA_DIR: target },
+  );
+  expect(restored.stderr).toBe("");
+  expect(restored.code).toBe(0);
+  expect(restored.stdout.trimEnd().split("\n").slice(2)).toEqual([
+    `Erasures: 2 logged since the backup was taken (5 log lines from ${at(taken - 2 * hour)} to ${at(taken + 3 * hour)}), carried out again: 1 found something to erase (1 waitlist entry), 1 found nothing (not in the backup).`,
+    "Start the site on it as usual (npm start); it applies any newer migrations.",
+  ]);
+  const rows = await everyRow({ dataDir: target });
+  expect(rows.waitlist_entries!.map((row) => String(JSON.parse(row).email))).toEqual([
+    "grace@example.com",
+  ]);
+  expect(rows.outbox!.join("\n")).not.toContain("ada@example.com");
+  expect(rows.outbox).toHaveLength(1);
 });

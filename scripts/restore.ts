@@ -130,7 +130,15 @@ const finish =
   ledger === null
     ? undefined
     : async (db: Parameters<typeof replayErasures>[0]) => {
-        replayed = await replayErasures(db, ledger.erasures, taken);
+        try {
+          replayed = await replayErasures(db, ledger.erasures, taken);
+        } catch (error) {
+          // The database's own words, not the query (its parameters are addresses).
+          const cause = (error as Error).cause;
+          throw new Error(
+            `the erasures could not be carried out again (${cause instanceof Error ? cause.message : (error as Error).message})`,
+          );
+        }
       };
 
 const target = env.databaseUrl
@@ -183,5 +191,10 @@ function erasureSummary(read: ErasureLogs | null, report: ReplayReport | null): 
     .filter(([n]) => n > 0)
     .map(([n, one, many]) => `${formatCount(n)} ${n === 1 ? one : many}`)
     .join(", ");
-  return `Erasures: ${formatCount(report.considered)} logged since the backup was taken (${span}), carried out again: ${formatCount(report.effective)} found something to erase${what ? ` (${what})` : ""}, the others were not in the backup.`;
+  const missed = report.considered - report.effective;
+  return (
+    `Erasures: ${formatCount(report.considered)} logged since the backup was taken (${span}), carried out again: ` +
+    `${formatCount(report.effective)} found something to erase${what ? ` (${what})` : ""}` +
+    (missed > 0 ? `, ${formatCount(missed)} found nothing (not in the backup).` : ".")
+  );
 }

@@ -1,0 +1,178 @@
+/**
+ * Erasures carried out again on a restored database (decision 032), on a real migrated PGlite:
+ * each scope erases what the original erasure did, whatever case the address was written in;
+ * erasures logged before the backup are left alone; an erasure that finds nothing changes nothing.
+ */
+import { sql } from "drizzle-orm";
+import { pino } from "pino";
+import { expect, test } from "vitest";
+import { queryRows } from "#db/client.ts";
+import { parseEnv } from "#server/env.ts";
+import { erasureSubject, type Erasure, type TimedErasure } from "#server/privacy/erasure-ledger.ts";
+import { REPLAY_MARGIN_MS, replayErasures } from "#server/privacy/replay-erasures.ts";
+import { createSubprocessorSubscriptions } from "#server/subprocessors/subscriptions.ts";
+import { createWaitlistService } from "#server/waitlist/service.ts";
+import { databaseForThisFile } from "#tests/support/database.ts";
+
+const database = databaseForThisFile();
+const db = () => database().db;
+const env = parseEnv({ WAITLIST_RATE_LIMIT: "0", SITE_URL: "http://localhost:3000" });
+const log = pino({ level: "silent" });
+const meta = { clientKey: "t", requestId: "t" };
+
+let serial = 0;
+const address = (name: string) => `${name}-${++serial}-${Date.now()}@example-cpa.com`;
+
+async function join(email: string) {
+  const result = await createWaitlistService({ db: db(), env, log }).submit(
+    { name: "Someone", email },
+    meta,
+  );
+  expect(result.kind).toBe("created");
+}
+
+async function subscribe(email: string) {
+  const subscriptions = createSubprocessorSubscriptions({ db: db(), env, log, changes: [] });
+  expect(await subscriptions.subscribe(email, meta)).toEqual({ kind: "accepted" });
+}
+
+/** What the database holds under an address, by table, and the mails to it. */
+async function heldUnder(email: string) {
+  const count = async (query: ReturnType<typeof sql>) =>
+    Number((await queryRows<{ n: number }>(db(), query))[0]?.n ?? 0);
+  return {
+    entries: await count(
+      sql`SELECT count(*)::int AS n FROM waitlist_entries WHERE lower(email) = lower(${email})`,
+    ),
+    subscriptions: await count(
+      sql`SELECT count(*)::int AS n FROM subprocessor_subscribers WHERE lower(email) = lower(${email})`,
+    ),
+    requests: await count(
+      sql`SELECT count(*)::int AS n FROM privacy_requests WHERE lower(email) = lower(${email})`,
+    ),
+    sessions: await count(
+      sql`SELECT count(*)::int AS n FROM sessions WHERE lower(email) = lower(${email})`,
+    ),
+    mails: await count(
+      sql`SELECT count(*)::int AS n FROM outbox, jsonb_array_elements(payload -> 'to') AS r
+          WHERE lower(r ->> 'address') = lower(${email})`,
+    ),
+  };
+}
+
+const none = { entries: 0, subscriptions: 0, requests: 0, sessions: 0, mails: 0 };
+
+async function session(uid: string, email: string | null) {
+  await db().execute(
+    sql`INSERT INTO sessions (id, uid, email, expires_at)
+        VALUES (${`s-${++serial}`}, ${uid}, ${email}, now() + interval '1 day')`,
+  );
+}
+
+const backupTaken = new Date();
+const after = (erasure: Erasure, seconds = 60): TimedErasure => ({
+  ...erasure,
+  time: backupTaken.getTime() + seconds * 1000,
+});
+
+const replay = (erasures: TimedErasure[]) =>
+  db().transaction((tx) => replayErasures(tx, erasures, backupTaken));
+
+test("a deletion of everything, carried out again, erases the address's entry, subscription, requests, sessions and mail, whatever its case", async () => {
+  const gone = address("Gone");
+  const kept = address("kept");
+  await join(gone);
+  await subscribe(gone.toUpperCase());
+  await session("uid-gone", gone);
+  await db().execute(
+    sql`INSERT INTO privacy_requests (kind, email, name, state, token_hash, token_expires_at)
+        VALUES ('access', ${gone}, 'Gone', 'unconfirmed', ${`h-${serial}`}, now() + interval '1 day')`,
+  );
+  await join(kept);
+  await subscribe(kept);
+  expect(await heldUnder(gone)).toMatchObject({ entries: 1, subscriptions: 1, sessions: 1 });
+  const keptBefore = await heldUnder(kept);
+
+  const report = await replay([
+    after({ scope: "everything", subject: erasureSubject(gone.toLowerCase()) }),
+  ]);
+  expect(await heldUnder(gone)).toEqual(none);
+  expect(await heldUnder(kept)).toEqual(keptBefore);
+  expect(report).toEqual({
+    considered: 1,
+    effective: 1,
+    entries: 1,
+    subscriptions: 1,
+    sessions: 1,
+    requests: 1,
+  });
+});
+
+test("an entry, a subscription and an account are each erased as they were, and nothing else of the address", async () => {
+  const entryGone = address("entry");
+  const subscriptionGone = address("subscription");
+  const member = address("member");
+  await join(entryGone);
+  await subscribe(entryGone);
+  await join(subscriptionGone);
+  await subscribe(subscriptionGone);
+  await join(member);
+  await db().execute(
+    sql`UPDATE waitlist_entries SET state = 'joined', joined_uid = 'uid-member', joined_at = now()
+        WHERE email = ${member}`,
+  );
+  await session("uid-member", member);
+  await session("uid-member", null);
+
+  const report = await replay([
+    after({ scope: "waitlist entry", subject: erasureSubject(entryGone) }),
+    after({ scope: "subscription", subject: erasureSubject(subscriptionGone) }),
+    after({ scope: "account", uid: "uid-member", subject: null }),
+  ]);
+  expect(await heldUnder(entryGone)).toMatchObject({ entries: 0, subscriptions: 1 });
+  expect(await heldUnder(subscriptionGone)).toMatchObject({ entries: 1, subscriptions: 0 });
+  expect(await heldUnder(member)).toMatchObject({ entries: 0, sessions: 0 });
+  expect(await queryRows(db(), sql`SELECT id FROM sessions WHERE uid = 'uid-member'`)).toHaveLength(
+    0,
+  );
+  expect(report).toMatchObject({ considered: 3, effective: 3, entries: 2, subscriptions: 1 });
+  expect(report.sessions).toBe(2);
+});
+
+test("erasures logged before the backup (past the clocks' margin) are left alone, and one that finds nothing changes nothing", async () => {
+  const rejoined = address("rejoined");
+  const neverHere = address("never");
+  await join(rejoined);
+  const before = await heldUnder(rejoined);
+  const report = await replay([
+    // Erased an hour before the backup, then joined again: the backup holds the new entry.
+    {
+      scope: "waitlist entry",
+      subject: erasureSubject(rejoined),
+      time: backupTaken.getTime() - 3_600_000,
+    },
+    // Just inside the margin would count; this one is just outside it.
+    {
+      scope: "everything",
+      subject: erasureSubject(rejoined),
+      time: backupTaken.getTime() - REPLAY_MARGIN_MS - 1,
+    },
+    after({ scope: "everything", subject: erasureSubject(neverHere) }),
+    after({ scope: "account", uid: "uid-nobody", subject: erasureSubject(neverHere) }),
+  ]);
+  expect(await heldUnder(rejoined)).toEqual(before);
+  expect(report).toEqual({
+    considered: 2,
+    effective: 0,
+    entries: 0,
+    subscriptions: 0,
+    sessions: 0,
+    requests: 0,
+  });
+  // Carried out twice, an erasure finds nothing the second time.
+  const twice = address("twice");
+  await join(twice);
+  const erasure = after({ scope: "waitlist entry", subject: erasureSubject(twice) });
+  expect((await replay([erasure])).effective).toBe(1);
+  expect((await replay([erasure])).effective).toBe(0);
+});
