@@ -13,7 +13,7 @@ afterEach(async () => {
   db = undefined;
 });
 
-function migrate(database: PGlite, through?: string) {
+function migrate(database: PGlite, through?: string, inTransaction = false) {
   return runMigrations(
     {
       exec: async (script) => {
@@ -22,7 +22,7 @@ function migrate(database: PGlite, through?: string) {
       names: async (query) =>
         (await database.query<{ name: string }>(query)).rows.map((r) => r.name),
     },
-    { through },
+    { through, inTransaction },
   );
 }
 
@@ -35,6 +35,24 @@ test("migrating stops after the migration named, and the next run applies the re
   expect(await migrate(db)).toEqual([]);
   await expect(migrate(db, "0999")).rejects.toThrow("No migration 0999");
   // Every migration, twice over, in a fresh PGlite: seconds on a busy machine.
+}, 60_000);
+
+test("inside a caller's transaction (a restore), the migrations join it: rolled back, nothing of them stays", async () => {
+  db = await PGlite.create();
+  await migrate(db, "0002");
+  await db.exec("BEGIN");
+  const applied = await migrate(db, undefined, true);
+  expect(applied[0]).toBe("0003_session_account_checks.sql");
+  await db.exec("ROLLBACK");
+  const names = async () =>
+    (await db!.query<{ name: string }>("SELECT name FROM schema_migrations ORDER BY 1")).rows.map(
+      (r) => r.name,
+    );
+  expect(await names()).toEqual(["0001_waitlist.sql", "0002_sessions.sql"]);
+  await db.exec("BEGIN");
+  expect(await migrate(db, undefined, true)).toEqual(applied);
+  await db.exec("COMMIT");
+  expect(await names()).toEqual(["0001_waitlist.sql", "0002_sessions.sql", ...applied]);
 }, 60_000);
 
 test("0005 carries every forwarded entry into the outbox, state and history included, and none that was never forwarded", async () => {

@@ -255,6 +255,7 @@ export async function restoreEmbedded(
     let counted: Record<string, number>;
     const client = await PGlite.create(building);
     try {
+      const searchPath = await currentSearchPath((sql) => client.query(sql));
       counted = await client.transaction((tx) =>
         applyDump(
           dump,
@@ -268,6 +269,8 @@ export async function restoreEmbedded(
         ),
       );
       if (finish) {
+        // A pg_dump file empties the session's search_path; the site's queries need it back.
+        await client.query("SELECT pg_catalog.set_config('search_path', $1, false)", [searchPath]);
         // The code that finishes is today's: the database first gets today's migrations.
         await runMigrations({
           exec: async (sql) => {
@@ -291,6 +294,18 @@ export async function restoreEmbedded(
     unlock();
     if (!done && !existed) await rmdir(dir).catch(() => {});
   }
+}
+
+/**
+ * The session's search_path as the site would have it. Taken before a dump is loaded: a pg_dump
+ * file empties it, and RESET would not give it back on PGlite (whose configured default is
+ * `pg_catalog`; it sets `public` when it starts).
+ */
+async function currentSearchPath(
+  query: (sql: string) => Promise<{ rows: unknown[] }>,
+): Promise<string> {
+  const { rows } = await query("SELECT pg_catalog.current_setting('search_path') AS path");
+  return (rows[0] as { path: string }).path;
 }
 
 /** The relations anyone made in the database: none, for a restore to go ahead. */
@@ -344,8 +359,11 @@ export async function restoreServer(
         `the database in DATABASE_URL (${where}) is not empty (${present.length} tables or sequences: ${named}): a restore writes only into an empty database and overwrites nothing. Create a new one (CREATE DATABASE …) and point DATABASE_URL at it`,
       );
     }
+    const searchPath = await currentSearchPath((sql) => client.query(sql));
     const counted = await applyDump(dump, conn, onProgress);
     if (finish) {
+      // A pg_dump file empties the session's search_path; the site's queries need it back.
+      await client.query("SELECT pg_catalog.set_config('search_path', $1, false)", [searchPath]);
       // The code that finishes is today's: the database first gets today's migrations.
       await runMigrations(
         {

@@ -21,11 +21,7 @@ import {
   readErasureLogs,
   type ErasureLogs,
 } from "#server/privacy/erasure-ledger.ts";
-import {
-  REPLAY_MARGIN_MS,
-  replayErasures,
-  type ReplayReport,
-} from "#server/privacy/replay-erasures.ts";
+import { replayErasures, type ReplayReport } from "#server/privacy/replay-erasures.ts";
 import {
   fail,
   formatBytes,
@@ -114,13 +110,13 @@ if (logs !== null) {
       fail(`Cannot restore ${file}: ${error.message}. Nothing was changed.`);
     throw error;
   }
-  const from = taken.getTime() - REPLAY_MARGIN_MS;
-  if (ledger.first === null || ledger.first > from) {
+  // The log must reach back to the backup: erasures after it are what the restore would lose.
+  if (ledger.first === null || ledger.first > taken.getTime()) {
     dump.close();
     fail(
       ledger.first === null
         ? `Cannot restore ${file}: ${logs.join(", ")} holds no line of the site's log (JSON with a "time"), so it cannot say what was erased since the backup was taken (${at(taken.getTime())}). Nothing was changed.`
-        : `Cannot restore ${file}: the log given begins at ${at(ledger.first)}, after the backup was taken (${at(taken.getTime())}, read from ${at(from)} for the clocks' sake): erasures in between would be missed. Give the older log too (--erasures once per file). Nothing was changed.`,
+        : `Cannot restore ${file}: the log given begins at ${at(ledger.first)}, after the backup was taken (${at(taken.getTime())}): erasures in between would be missed. Give the older log too (--erasures once per file). Nothing was changed.`,
     );
   }
 }

@@ -20,6 +20,7 @@ import { createDeliveries } from "#server/outbox/deliveries.ts";
 import { createEmailSender } from "#server/outbox/email.ts";
 import { startOutboxWorker } from "#server/outbox/worker.ts";
 import { startHousekeeping } from "#server/housekeeping.ts";
+import { startLedgerMarks } from "#server/privacy/erasure-ledger.ts";
 import { createPageViews } from "#server/page-views.ts";
 import { createPrivacyRequests } from "#server/privacy/requests.ts";
 import { createSubprocessorSubscriptions } from "#server/subprocessors/subscriptions.ts";
@@ -91,6 +92,7 @@ export async function openServices(
   privacyRequests.onEnqueued(() => outbox.wake());
   privacyRequests.start();
   const housekeeping = startHousekeeping({ db: database.db, log });
+  const ledgerMarks = startLedgerMarks(log);
   const pageViews = env.pageViews
     ? createPageViews({
         db: database.db,
@@ -120,6 +122,7 @@ export async function openServices(
       await pageViews?.stop();
       await privacyRequests.stop();
       await housekeeping.stop();
+      ledgerMarks.stop();
       await outbox.stop();
       await backups?.close();
       await database.close();

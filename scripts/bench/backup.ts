@@ -68,7 +68,9 @@ async function stop(site: ChildProcess) {
 /** Runs `npm run backup` or `npm run restore` as the operator would; its wall-clock time. */
 async function run(script: "backup" | "restore", file: string, env: Record<string, string>) {
   const started = performance.now();
-  const child = spawn(process.execPath, ["--import", "tsx", `scripts/${script}.ts`, file], {
+  // The bench's site erased nothing after its backup.
+  const args = script === "restore" ? [file, "--no-erasures"] : [file];
+  const child = spawn(process.execPath, ["--import", "tsx", `scripts/${script}.ts`, ...args], {
     cwd: ROOT,
     env: { ...process.env, FIREBASE_PROJECT_ID: "demo-tieout-bench", ...env },
   });

@@ -16,6 +16,7 @@ import {
   logErasures,
   parseErasureLine,
   readErasureLogs,
+  startLedgerMarks,
   type Erasure,
 } from "#server/privacy/erasure-ledger.ts";
 
@@ -23,7 +24,7 @@ const work = mkdtempSync(path.join(tmpdir(), "tieout-erasure-ledger-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /** The lines a pino logger like the site's writes for these erasures. */
-function logged(erasures: Erasure[]): string[] {
+function logged(erasures: Erasure[], level = "info"): string[] {
   const lines: string[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -31,7 +32,7 @@ function logged(erasures: Erasure[]): string[] {
       done();
     },
   });
-  logErasures(pino({ base: { pid: 1, hostname: "web-1" } }, sink), erasures);
+  logErasures(pino({ level, base: { pid: 1, hostname: "web-1" } }, sink), erasures);
   return lines;
 }
 
@@ -61,6 +62,31 @@ test("every line the site writes reads back as what it said, with its time", () 
   const read = logged(written).map((line) => parseErasureLine(line));
   expect(read).toEqual(written.map((e) => ({ ...e, time: expect.any(Number) as number })));
   for (const r of read) expect((r as { time: number }).time).toBeGreaterThanOrEqual(before);
+});
+
+test("the lines are written at info even when the log says warn or error, and not at all when it is silent", () => {
+  const erasure: Erasure = { scope: "waitlist entry", subject: erasureSubject("a@example.com") };
+  for (const level of ["debug", "info", "warn", "error"])
+    expect(
+      logged([erasure], level).map((line) => JSON.parse(line) as { level: number }),
+      level,
+    ).toEqual([expect.objectContaining({ level: 30, event: "erasure" })]);
+  expect(logged([erasure], "silent")).toEqual([]);
+});
+
+test("a running site marks its log as the ledger at once and every hour, whatever its level", () => {
+  const lines: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(chunk.toString());
+      done();
+    },
+  });
+  const marks = startLedgerMarks(pino({ level: "warn" }, sink));
+  marks.stop();
+  expect(lines.map((line) => JSON.parse(line) as object)).toEqual([
+    expect.objectContaining({ level: 30, event: "erasure.ledger" }),
+  ]);
 });
 
 test("other lines are not erasures, even when they mention the word, and a prefix before the JSON is skipped", () => {

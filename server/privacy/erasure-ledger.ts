@@ -47,15 +47,50 @@ export function erasureSubject(email: string): string {
     .digest("hex");
 }
 
-type InfoLogger = { info: (fields: object, message: string) => void };
+type Logger = {
+  level: string;
+  child: (
+    bindings: object,
+    options: { level: string },
+  ) => {
+    info: (fields: object, message: string) => void;
+  };
+};
 
-/** Writes one `erasure` line per erasure. Call it after the erasing transaction committed. */
-export function logErasures(log: InfoLogger, erasures: Erasure[]): void {
+/**
+ * Writes one `erasure` line per erasure. Call it after the erasing transaction committed. The
+ * lines are the ledger a restore reads, so they are written at info whatever LOG_LEVEL says,
+ * unless it says `silent` (no log at all).
+ */
+export function logErasures(log: Logger, erasures: Erasure[]): void {
+  if (log.level === "silent" || erasures.length === 0) return;
+  const ledger = log.child({}, { level: "info" });
   for (const erasure of erasures)
-    log.info(
+    ledger.info(
       { event: ERASURE_EVENT, ...erasure },
       "erased (a restore carries it out again: npm run restore -- FILE --erasures LOG)",
     );
+}
+
+/** How often a running site writes a `erasure.ledger` line, so that its log always reaches back. */
+export const LEDGER_MARK_MS = 60 * 60_000;
+
+/**
+ * Writes an `erasure.ledger` line now and every hour until stopped, at info whatever LOG_LEVEL
+ * says (unless `silent`): a restore checks that the log it is given reaches back to the backup,
+ * and a site logging only warnings would otherwise write nothing for hours.
+ */
+export function startLedgerMarks(log: Logger): { stop: () => void } {
+  const mark = () => {
+    if (log.level === "silent") return;
+    log
+      .child({}, { level: "info" })
+      .info({ event: `${ERASURE_EVENT}.ledger` }, "the ledger of erasures is this log");
+  };
+  mark();
+  const timer = setInterval(mark, LEDGER_MARK_MS);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
 }
 
 export class ErasureLogError extends Error {

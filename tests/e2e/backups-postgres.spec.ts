@@ -3,10 +3,13 @@
  * postgres.spec.ts does): through pg_dump, and through our own logical dump when pg_dump is not
  * on PATH; and a backup moving between the two engines, embedded to PostgreSQL and back.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { Writable } from "node:stream";
 import pg from "pg";
+import { pino } from "pino";
+import { erasureSubject, logErasures } from "#server/privacy/erasure-ledger.ts";
 import { idTokenFor } from "#tests/support/accounts.ts";
 import { everyRow, runCommand } from "#tests/support/backup-commands.ts";
 import { expect, test } from "#tests/support/fixtures.ts";
@@ -65,6 +68,27 @@ async function siteWithEntries(env: Record<string, string>, count: number, prefi
   return site;
 }
 
+/**
+ * A log as the site writes it: a line from before the backup, then the erasure of `erased`'s
+ * entry an hour after it, by the site's own writer.
+ */
+function siteLog(erased: string): string {
+  const now = Date.now();
+  let text = "";
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      text += chunk.toString();
+      done();
+    },
+  });
+  const at = (time: number) => pino({ timestamp: () => `,"time":${time}` }, sink);
+  at(now - 3_600_000).info({ event: "request" }, "request");
+  logErasures(at(now + 3_600_000), [{ scope: "waitlist entry", subject: erasureSubject(erased) }]);
+  const file = newFile("site.log");
+  writeFileSync(file, text);
+  return file;
+}
+
 async function exportedCount(site: RunningServer, token: string): Promise<number> {
   const answer = await fetch(`${site.url}/api/admin/waitlist.csv`, {
     headers: { Authorization: `Bearer ${token}` },
@@ -118,10 +142,30 @@ test("a PostgreSQL site is backed up through pg_dump, or our own dump without it
     [ours, "from_logical"],
   ] as const) {
     const target = await newDatabase(name);
-    const restore = await runCommand("restore", [file, "--no-erasures"], { DATABASE_URL: target }, { viaNpm: true });
+    const restore = await runCommand(
+      "restore",
+      [file, "--no-erasures"],
+      { DATABASE_URL: target },
+      { viaNpm: true },
+    );
     expect(restore.code, restore.stderr).toBe(0);
     expect(await everyRow({ databaseUrl: target }), name).toEqual(before);
   }
+
+  // The site's log says an entry of the backup was erased after it: restored into PostgreSQL,
+  // the erasure is carried out again in the restore's own transaction.
+  const site = siteLog("pg-7@example.com");
+  const withErasures = await newDatabase("with_erasures");
+  const replayed = await runCommand("restore", [dumped, "--erasures", site], {
+    DATABASE_URL: withErasures,
+  });
+  expect(replayed.code, replayed.stderr).toBe(0);
+  expect(replayed.stdout).toContain(
+    "carried out again: 1 found something to erase (1 waitlist entry).",
+  );
+  const left = (await everyRow({ databaseUrl: withErasures })).waitlist_entries ?? [];
+  expect(left).toHaveLength(29);
+  expect(left.join("\n")).not.toContain("pg-7@example.com");
 
   const restored = await startServer({
     DATABASE_URL: url.replace(/\/site$/, "/from_pg_dump"),
@@ -142,7 +186,9 @@ test("a backup moves between the engines: embedded into PostgreSQL, PostgreSQL i
   const fromEmbedded = newFile("embedded.sql.gz");
   expect((await runCommand("backup", [fromEmbedded], { DATA_DIR: embedded.dataDir })).code).toBe(0);
   const target = await newDatabase("from_embedded");
-  const intoServer = await runCommand("restore", [fromEmbedded, "--no-erasures"], { DATABASE_URL: target });
+  const intoServer = await runCommand("restore", [fromEmbedded, "--no-erasures"], {
+    DATABASE_URL: target,
+  });
   expect(intoServer.code, intoServer.stderr).toBe(0);
   expect(await everyRow({ databaseUrl: target })).toEqual(embeddedRows);
 
@@ -152,9 +198,22 @@ test("a backup moves between the engines: embedded into PostgreSQL, PostgreSQL i
   const fromServer = newFile("server.sql");
   expect((await runCommand("backup", [fromServer], { DATABASE_URL: url })).code).toBe(0);
   const dataDir = path.join(newFolder(), "data");
-  const intoEmbedded = await runCommand("restore", [fromServer, "--no-erasures"], { DATA_DIR: dataDir });
+  const intoEmbedded = await runCommand("restore", [fromServer, "--no-erasures"], {
+    DATA_DIR: dataDir,
+  });
   expect(intoEmbedded.code, intoEmbedded.stderr).toBe(0);
   expect(await everyRow({ dataDir })).toEqual(serverRows);
+  // A pg_dump file with erasures to carry out again, into the embedded database.
+  const replayedDir = path.join(newFolder(), "data");
+  const replayed = await runCommand(
+    "restore",
+    [fromServer, "--erasures", siteLog("server-3@example.com")],
+    { DATA_DIR: replayedDir },
+  );
+  expect(replayed.code, replayed.stderr).toBe(0);
+  const left = (await everyRow({ dataDir: replayedDir })).waitlist_entries ?? [];
+  expect(left, replayed.stdout).toHaveLength(24);
+  expect(left.join("\n")).not.toContain("server-3@example.com");
 
   const token = await idTokenFor(admin);
   const onServer = await startServer({ DATABASE_URL: target, ADMIN_EMAILS: admin.email });

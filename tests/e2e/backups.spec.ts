@@ -1,9 +1,9 @@
 /**
  * Backups of the embedded database, end to end: `npm run backup` while the site runs and takes
- * entries, and while it is stopped; `npm run restore` into an empty DATA_DIR; the real server on
- * the restored folder. PostgreSQL is in backups-postgres.spec.ts.
+ * entries, and while it is stopped; `npm run restore` into an empty DATA_DIR, carrying out again
+ * what the site erased after the backup, from its log; the real server on the restored folder. PostgreSQL is in backups-postgres.spec.ts.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { idTokenFor, signIn } from "#tests/support/accounts.ts";
@@ -92,19 +92,42 @@ test("a backup taken while the site runs and takes entries is one moment of it, 
     expect(over.stderr).toContain(
       `already holds a database (${path.join(site.dataDir, "pglite")})`,
     );
+
+    // After the backup, an administrator removes an entry it holds: the restore must not bring
+    // it back. The site's log, from its start, says so.
+    const list = await fetch(`${site.url}/admin/waitlist?q=before-7%40example.com`, {
+      headers: { cookie: adminCookie },
+    });
+    const removeId = /value="remove:(\d+)"/.exec(await list.text())?.[1];
+    expect(removeId).toBeDefined();
+    const removed = await fetch(`${site.url}/admin/waitlist`, {
+      method: "POST",
+      headers: { cookie: adminCookie, "Content-Type": "application/x-www-form-urlencoded" },
+      body: `act=remove%3A${removeId}`,
+      redirect: "manual",
+    });
+    expect(removed.status).toBeLessThan(400);
+    await expect
+      .poll(() => site.output().includes('"event":"erasure"'), { timeout: 10_000 })
+      .toBe(true);
     expect(
       (await submitToWaitlist(site.url, { name: "After", email: "after@example.com" })).status,
     ).toBe(202);
 
+    const log = newFile("site.log");
+    writeFileSync(log, site.output());
     restoredDir = newFolder();
     const restore = await runCommand(
       "restore",
-      [file],
+      [file, "--erasures", log],
       { DATA_DIR: restoredDir },
       { viaNpm: true },
     );
     expect(restore.code, restore.stderr).toBe(0);
     expect(restore.stdout).toContain("Every row the backup counted is there:");
+    expect(restore.stdout).toMatch(
+      /Erasures: 1 logged since the backup was taken \([\d,]+ log lines from \S+ to \S+\), carried out again: 1 found something to erase \(1 waitlist entry\)\./,
+    );
   } finally {
     await site.stop();
   }
@@ -122,7 +145,9 @@ test("a backup taken while the site runs and takes entries is one moment of it, 
   expect(tokens).toHaveLength(2 * ids.size);
   expect(tokens.every((t) => ids.has(t.entry_id))).toBe(true);
   const emails = entries.map((e) => String(e.email));
-  for (let i = 0; i < 300; i++) expect(emails).toContain(`before-${i}@example.com`);
+  for (let i = 0; i < 300; i++)
+    if (i === 7) expect(emails).not.toContain("before-7@example.com");
+    else expect(emails).toContain(`before-${i}@example.com`);
   expect(emails).not.toContain("after@example.com");
   expect(parse(rows.sessions).map((s) => s.uid)).toContain(admin.uid);
 
