@@ -16,7 +16,9 @@ import { createSessionStore } from "#server/session-store.ts";
 import { createSubprocessorSubscriptions } from "#server/subprocessors/subscriptions.ts";
 import { createWaitlistService } from "#server/waitlist/service.ts";
 import { createVerifiedAccount } from "#tests/support/accounts.ts";
+import { erasureSubject } from "#server/privacy/erasure-ledger.ts";
 import { databaseForThisFile } from "#tests/support/database.ts";
+import { captureLog } from "#tests/support/log-lines.ts";
 import { E2E_EMULATOR_HOST, E2E_PROJECT_ID } from "#tests/support/e2e-env.ts";
 import { accountExists, uniqueEmail } from "#tests/support/emulator.ts";
 
@@ -36,11 +38,11 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => stopEmulator());
 
-function service(accounts = createAccounts(env)) {
+function service(accounts = createAccounts(env), logger: typeof log = log) {
   return createPrivacyRequests({
     db: database().db,
     env,
-    log,
+    log: logger,
     accounts,
     store: createSessionStore(database().db),
   });
@@ -215,8 +217,13 @@ test("a confirmed deletion erases the entry, the subscription, the sessions and 
   const id = await newestRequestId();
   const token = await linkTokenFor(email);
 
-  const requests = service();
+  const captured = captureLog();
+  const requests = service(createAccounts(env), captured.log);
   expect(await requests.confirm(token, meta)).toEqual({ kind: "done", request: "deletion" });
+  expect(captured.events("erasure")).toEqual([
+    expect.objectContaining({ scope: "everything", subject: erasureSubject(email) }),
+  ]);
+  expect(JSON.stringify(captured.lines())).not.toContain(email);
   const count = async (table: string) =>
     (
       await queryRows<{ n: number }>(

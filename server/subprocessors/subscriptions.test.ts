@@ -6,7 +6,9 @@ import { parseEnv } from "#server/env.ts";
 import { createSubprocessorSubscriptions, todayUtc } from "#server/subprocessors/subscriptions.ts";
 import type { IsoDate } from "#src/content/dates.ts";
 import { SUBPROCESSORS, type SubprocessorChange } from "#src/content/subprocessors.ts";
+import { erasureSubject } from "#server/privacy/erasure-ledger.ts";
 import { databaseForThisFile } from "#tests/support/database.ts";
+import { captureLog } from "#tests/support/log-lines.ts";
 
 const database = databaseForThisFile();
 const env = parseEnv({ WAITLIST_RATE_LIMIT: "0", SITE_URL: "http://localhost:3000" });
@@ -157,7 +159,22 @@ test("the unsubscribe link erases the subscriber, their tokens and every mail to
   expect(await service.checkLink("unsubscribe", token)).toEqual({
     maskedEmail: "s***@example-cpa.com",
   });
-  expect(await service.useLink("unsubscribe", token, meta)).toEqual({ kind: "unsubscribed" });
+  const captured = captureLog();
+  const logged = createSubprocessorSubscriptions({
+    db: database().db,
+    env,
+    log: captured.log,
+    list: SUBPROCESSORS,
+    changes: [],
+  });
+  expect(await logged.useLink("unsubscribe", token, meta)).toEqual({ kind: "unsubscribed" });
+  // The ledger of erasures names the address by its hash, for a restore to erase it again.
+  expect(captured.events("erasure")).toEqual([
+    expect.objectContaining({
+      scope: "subscription",
+      subject: erasureSubject("sol@example-cpa.com"),
+    }),
+  ]);
   expect(await mailsTo("sol@example-cpa.com")).toEqual([]);
   const left = await queryRows<{ n: number }>(
     database().db,

@@ -11,16 +11,18 @@ import { parseEnv } from "#server/env.ts";
 import { createWaitlistService } from "#server/waitlist/service.ts";
 import { ENTRY_STATES } from "#src/features/waitlist/lifecycle.ts";
 import type { AdminMeta } from "#src/features/waitlist/types.ts";
+import { erasureSubject } from "#server/privacy/erasure-ledger.ts";
 import { databaseForThisFile } from "#tests/support/database.ts";
+import { captureLog } from "#tests/support/log-lines.ts";
 
 const database = databaseForThisFile();
 const db = () => database().db;
 
-const waitlist = () =>
+const waitlist = (log = pino({ level: "silent" })) =>
   createWaitlistService({
     db: db(),
     env: parseEnv({ WAITLIST_RATE_LIMIT: "0", SITE_URL: "http://localhost:3000" }),
-    log: pino({ level: "silent" }),
+    log,
   });
 
 const meta: AdminMeta = {
@@ -219,11 +221,19 @@ describe("Remove", () => {
   test("erases the entry, its tokens and every outbox row that names it; its audit rows stay", async () => {
     const a = await entry();
     await waitlist().act({ action: "invite", ids: [a.id], tell: [] }, meta);
-    expect(await waitlist().act({ action: "remove", ids: [a.id], tell: [] }, meta)).toEqual({
+    const captured = captureLog();
+    expect(
+      await waitlist(captured.log).act({ action: "remove", ids: [a.id], tell: [] }, meta),
+    ).toEqual({
       kind: "done",
       action: "remove",
       outcomes: { removed: 1 },
     });
+    // One line in the ledger of erasures, naming the address by its hash only.
+    expect(captured.events("erasure")).toEqual([
+      expect.objectContaining({ scope: "waitlist entry", subject: erasureSubject(a.email) }),
+    ]);
+    expect(JSON.stringify(captured.lines())).not.toContain(a.email);
     const left = await queryRows<{ entries: number; tokens: number; outbox: number }>(
       db(),
       sql`SELECT (SELECT count(*) FROM waitlist_entries WHERE id = ${a.id})::int AS entries,
@@ -232,11 +242,15 @@ describe("Remove", () => {
     );
     expect(left).toEqual([{ entries: 0, tokens: 0, outbox: 0 }]);
     expect((await auditOf(a.id)).map((r) => r.outcome)).toEqual(["invited", "removed"]);
-    expect(await waitlist().act({ action: "remove", ids: [a.id], tell: [] }, meta)).toEqual({
+    const again = captureLog();
+    expect(
+      await waitlist(again.log).act({ action: "remove", ids: [a.id], tell: [] }, meta),
+    ).toEqual({
       kind: "done",
       action: "remove",
       outcomes: { gone: 1 },
     });
+    expect(again.events("erasure")).toEqual([]);
   });
 });
 

@@ -4,7 +4,9 @@ import { expect, test } from "vitest";
 import { queryRows } from "#db/client.ts";
 import { parseEnv } from "#server/env.ts";
 import { createWaitlistService } from "#server/waitlist/service.ts";
+import { erasureSubject } from "#server/privacy/erasure-ledger.ts";
 import { databaseForThisFile } from "#tests/support/database.ts";
+import { captureLog } from "#tests/support/log-lines.ts";
 
 const database = databaseForThisFile();
 
@@ -75,4 +77,26 @@ test("confirming an entry puts one Slack notice in the outbox with it and wakes 
   expect(await waitlist.useLink("confirm", token!, meta)).toEqual({ kind: "gone" });
   expect(wakes).toBe(2);
   expect((await outboxOf("cleo@example.com")).filter((r) => r.channel === "slack")).toHaveLength(1);
+});
+
+test("the owner's remove link erases the entry and writes one line in the ledger of erasures, by hash", async () => {
+  const captured = captureLog();
+  const env = parseEnv({ WAITLIST_RATE_LIMIT: "0" });
+  const waitlist = createWaitlistService({ db: database().db, env, log: captured.log });
+  await waitlist.submit({ name: "Remy", email: "Remy@example.com" }, meta);
+  const [mail] = (await outboxOf("remy@example.com")).filter((r) => r.channel === "email");
+  const [, token] = /\/waitlist\/remove\?token=([\w-]+)/.exec(JSON.stringify(mail?.payload)) ?? [];
+
+  expect(await waitlist.useLink("remove", token!, meta)).toEqual({ kind: "removed" });
+  expect(await outboxOf("remy@example.com")).toEqual([]);
+  expect(captured.events("erasure")).toEqual([
+    expect.objectContaining({
+      scope: "waitlist entry",
+      subject: erasureSubject("remy@example.com"),
+    }),
+  ]);
+  expect(JSON.stringify(captured.lines()).toLowerCase()).not.toContain("remy@example.com");
+  // Used again, the link finds nothing, and the ledger says nothing more.
+  expect(await waitlist.useLink("remove", token!, meta)).toEqual({ kind: "gone" });
+  expect(captured.events("erasure")).toHaveLength(1);
 });

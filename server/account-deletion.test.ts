@@ -1,0 +1,74 @@
+/**
+ * A member deleting their own account, against a real migrated database and the Auth emulator:
+ * the rows go with the Firebase account, and the ledger of erasures says so by uid and by hash,
+ * for a restore to carry it out again (decision 032).
+ */
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { queryRows } from "#db/client.ts";
+import { createAccountService } from "#server/account.ts";
+import { startEmulatorFor, type StopEmulator } from "#server/auth-emulator.ts";
+import { parseEnv } from "#server/env.ts";
+import { createAccounts } from "#server/firebase-admin.ts";
+import { erasureSubject } from "#server/privacy/erasure-ledger.ts";
+import { createSessionStore } from "#server/session-store.ts";
+import { createWaitlistService } from "#server/waitlist/service.ts";
+import { createVerifiedAccount, idTokenFor } from "#tests/support/accounts.ts";
+import { databaseForThisFile } from "#tests/support/database.ts";
+import { E2E_EMULATOR_HOST, E2E_PROJECT_ID } from "#tests/support/e2e-env.ts";
+import { accountExists } from "#tests/support/emulator.ts";
+import { captureLog } from "#tests/support/log-lines.ts";
+
+const database = databaseForThisFile();
+const env = parseEnv({
+  WAITLIST_RATE_LIMIT: "0",
+  SITE_URL: "http://localhost:3000",
+  FIREBASE_PROJECT_ID: E2E_PROJECT_ID,
+  FIREBASE_AUTH_EMULATOR_HOST: E2E_EMULATOR_HOST,
+});
+
+let stopEmulator: StopEmulator;
+beforeAll(async () => {
+  stopEmulator = await startEmulatorFor(env);
+}, 60_000);
+afterAll(() => stopEmulator());
+
+test("deleting one's account erases its sessions and entry, and logs one erasure naming the uid and the address's hash", async () => {
+  const member = await createVerifiedAccount("deletes-self");
+  const captured = captureLog();
+  const db = database().db;
+  await createWaitlistService({ db, env, log: captured.log }).submit(
+    { name: "Del", email: member.email },
+    { clientKey: "t", requestId: "t" },
+  );
+  await db.execute(
+    sql`INSERT INTO sessions (id, uid, email, expires_at)
+        VALUES ('deletes-self-1', ${member.uid}, ${member.email}, now() + interval '1 day')`,
+  );
+  const accounts = createAccounts(env);
+  const service = createAccountService({
+    db,
+    accounts,
+    store: createSessionStore(db),
+    log: captured.log,
+  });
+
+  expect(await service.deleteAccount(member.uid, await idTokenFor(member))).toEqual({
+    kind: "deleted",
+  });
+  expect(await accountExists(member.email)).toBe(false);
+  const [left] = await queryRows<{ entries: number; sessions: number }>(
+    db,
+    sql`SELECT (SELECT count(*) FROM waitlist_entries WHERE lower(email) = lower(${member.email}))::int AS entries,
+               (SELECT count(*) FROM sessions WHERE uid = ${member.uid})::int AS sessions`,
+  );
+  expect(left).toEqual({ entries: 0, sessions: 0 });
+  expect(captured.events("erasure")).toEqual([
+    expect.objectContaining({
+      scope: "account",
+      uid: member.uid,
+      subject: erasureSubject(member.email),
+    }),
+  ]);
+  expect(JSON.stringify(captured.lines()).toLowerCase()).not.toContain(member.email.toLowerCase());
+});

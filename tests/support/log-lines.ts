@@ -1,0 +1,30 @@
+/**
+ * A logger like the server's (pino, JSON lines) whose lines a test can read back: for the lines
+ * that are part of what the site promises, such as the ledger of erasures.
+ */
+import { Writable } from "node:stream";
+import { pino, type Logger } from "pino";
+
+export type CapturedLog = {
+  log: Logger;
+  /** Every line written so far, parsed. */
+  lines: () => Record<string, unknown>[];
+  /** The lines of one event. */
+  events: (event: string) => Record<string, unknown>[];
+};
+
+export function captureLog(level: pino.LevelWithSilent = "warn"): CapturedLog {
+  const lines: Record<string, unknown>[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString().split("\n"))
+        if (line) lines.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+  return {
+    log: pino({ level }, sink),
+    lines: () => [...lines],
+    events: (event) => lines.filter((line) => line.event === event),
+  };
+}
