@@ -15,7 +15,7 @@ import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
 import { createGunzip } from "node:zlib";
 
-export const ERASURE_EVENT = "erasure";
+const ERASURE_EVENT = "erasure";
 
 /**
  * What was erased, as the replay carries it out again:
@@ -34,7 +34,7 @@ export type Erasure =
 export type TimedErasure = Erasure & { time: number };
 
 /** ...and where it was read, for messages: `file:line`. */
-export type LoggedErasure = TimedErasure & { where: string };
+type LoggedErasure = TimedErasure & { where: string };
 
 const SUBJECT_PREFIX = "tieout erasure\n";
 const SUBJECT = /^[0-9a-f]{64}$/;
@@ -73,7 +73,7 @@ export function logErasures(log: Logger, erasures: Erasure[]): void {
 }
 
 /** How often a running site writes a `erasure.ledger` line, so that its log always reaches back. */
-export const LEDGER_MARK_MS = 60 * 60_000;
+const LEDGER_MARK_MS = 60 * 60_000;
 
 /**
  * Writes an `erasure.ledger` line now and every hour until stopped, at info whatever LOG_LEVEL
