@@ -11,7 +11,7 @@ import { preferredEncoding } from "#server/encoding.ts";
 import { createPageCache, NOT_FOUND_KEY, type CachedPage } from "#server/page-cache.ts";
 import { classifyPath, personalQueryPaths, staticPagePaths } from "#server/page-paths.ts";
 import type { PageViews } from "#server/page-views.ts";
-import type { PageRenderer } from "#server/render-page.ts";
+import type { PageRenderer, RenderedPage } from "#server/render-page.ts";
 import { requestOrigin } from "#server/request-origin.ts";
 import type { Sessions } from "#server/session.ts";
 
@@ -119,11 +119,20 @@ export default async function pages(app: FastifyInstance, options: PagesOptions)
       if (options.cache && !session && !(where.kind === "page" && personal(where.path, search))) {
         const [key, target] =
           where.kind === "page" ? [where.path, where.path] : [NOT_FOUND_KEY, pathname];
-        const page = await pageCache.page(key, () => render(req, null, origin, target, "GET"));
+        // This request's own render, when the cache asked it for one (not another visitor's).
+        let own: RenderedPage | undefined;
+        const page = await pageCache.page(
+          key,
+          async () => (own = await render(req, null, origin, target, "GET")),
+        );
         if (page) {
           if (where.kind === "page" && page.status === 200) pageViews?.count(req, where.path);
           return sendCached(req, reply, page);
         }
+        // Not for sharing (a redirect, a failure, a private page): when it was rendered for
+        // exactly what this visitor asked, it is their answer, and it is not rendered twice.
+        if (own && target === req.url)
+          return sendRendered(req, reply, own, where.kind === "page" ? where.path : undefined);
       }
       if (where.kind === "page") viewOf = where.path;
     }
@@ -135,6 +144,16 @@ export default async function pages(app: FastifyInstance, options: PagesOptions)
       req.url,
       req.method === "HEAD" ? "GET" : req.method,
     );
+    return sendRendered(req, reply, page, viewOf);
+  }
+
+  /** Sends a page rendered for this request; counts it as a view of `viewOf` when it is one. */
+  function sendRendered(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    page: RenderedPage,
+    viewOf: string | undefined,
+  ) {
     // Pages for one person (admin, account, a mail link's page) are not views of the site.
     const forOnePerson = /private|no-store/.test(page.headers["cache-control"] ?? "");
     if (viewOf !== undefined && page.status === 200 && !forOnePerson) pageViews?.count(req, viewOf);

@@ -62,6 +62,14 @@ test("logs: a request id on every line, security events kept, no secret or full 
     expect(notAdmin.status).toBe(403);
     const adminPage = await fetch(`${server.url}/admin/waitlist`, { headers: { Cookie: cookie } });
     expect(adminPage.status).toBe(403);
+    // Signed out, an admin page is refused once per request: it is rendered once, not again
+    // after the page cache finds it cannot share it.
+    const anonymousIds: (string | null)[] = [];
+    for (let i = 0; i < 2; i++) {
+      const anonymous = await fetch(`${server.url}/admin/waitlist`, { redirect: "manual" });
+      expect(anonymous.status).toBeLessThan(500);
+      anonymousIds.push(anonymous.headers.get("x-request-id"));
+    }
 
     const invalid = await post("/api/waitlist", {
       headers: { "Content-Type": "application/json" },
@@ -124,7 +132,10 @@ test("logs: a request id on every line, security events kept, no secret or full 
     expect(byEvent("request.malformed").map((l) => [l.status, l.reason, l.peer])).toEqual([
       [400, "HPE_INVALID_HEADER_TOKEN", "127.0.0.1"],
     ]);
-    expect(byEvent("admin.page_refused")[0]?.access).toBe("forbidden");
+    expect(byEvent("admin.page_refused").map((l) => [l.reqId, l.access])).toEqual([
+      [adminPage.headers.get("x-request-id"), "forbidden"],
+      ...anonymousIds.map((id) => [id, "signed-out"]),
+    ]);
     expect(byEvent("waitlist.invalid")[0]?.fields).toEqual(["email"]);
     // Who and from where: the client address on every request line, the account when signed in.
     const requests = lines.filter((l) => l.msg === "request");
