@@ -250,6 +250,7 @@ export const AUDIT_ACTIONS = [
   "privacy-request",
   "privacy-confirm",
   "privacy-complete",
+  "account-delete",
 ] as const;
 
 /**

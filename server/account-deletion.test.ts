@@ -33,7 +33,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => stopEmulator());
 
-test("deleting one's account erases its sessions and entry, and logs one erasure naming the uid and the address's hash", async () => {
+test("deleting one's account erases its sessions and entry, records it for the admin's Activity page, and logs one erasure naming the uid and the address's hash", async () => {
   const member = await createVerifiedAccount("deletes-self");
   const captured = captureLog();
   const db = database().db;
@@ -53,9 +53,26 @@ test("deleting one's account erases its sessions and entry, and logs one erasure
     log: captured.log,
   });
 
-  expect(await service.deleteAccount(member.uid, await idTokenFor(member))).toEqual({
+  const [entry] = await queryRows<{ id: number }>(
+    db,
+    sql`SELECT id::int AS id FROM waitlist_entries WHERE lower(email) = lower(${member.email})`,
+  );
+  expect(await service.deleteAccount(member.uid, await idTokenFor(member), "203.0.113.7")).toEqual({
     kind: "deleted",
   });
+  // The admin's Activity page shows it: by the member, the entry by number, from where.
+  const audit = await queryRows<{
+    admin_email: string | null;
+    outcome: string;
+    client_address: string;
+  }>(
+    db,
+    sql`SELECT admin_email, outcome, client_address FROM admin_audit_log
+        WHERE action = 'account-delete' AND entry_id = ${entry!.id}`,
+  );
+  expect(audit).toEqual([
+    { admin_email: null, outcome: "account and entry deleted", client_address: "203.0.113.7" },
+  ]);
   expect(await accountExists(member.email)).toBe(false);
   const [left] = await queryRows<{ entries: number; sessions: number }>(
     db,

@@ -10,6 +10,7 @@ import { waitlistEntries } from "#db/schema.ts";
 import { TokenRefused, type Accounts, type VerifiedToken } from "#server/firebase-admin.ts";
 import type { SessionStore } from "#server/session-store.ts";
 import { entryForExport, heldUnderAddress } from "#server/privacy/data-held.ts";
+import { recordAudit } from "#server/audit/audit-log.ts";
 import { eraseAccountRows } from "#server/privacy/erase.ts";
 import { erasureSubject, logErasures } from "#server/privacy/erasure-ledger.ts";
 import type { AccountDataExport, AccountPort } from "#src/lib/account.ts";
@@ -92,7 +93,7 @@ export function createAccountService({
       log.info({ event: "account.signed_out_everywhere", uid }, "signed out everywhere");
     },
 
-    async deleteAccount(uid, idToken) {
+    async deleteAccount(uid, idToken, clientAddress) {
       let token: VerifiedToken;
       try {
         token = await accounts.verifyIdToken(idToken);
@@ -113,7 +114,21 @@ export function createAccountService({
         // One transaction here, then Firebase: a failure between the two leaves an account that
         // still exists, signed out, without a waitlist entry; signing in again and deleting
         // again finishes the job. The other order could leave an entry nobody can reach.
-        await db.transaction((tx) => eraseAccountRows(tx, uid, verified));
+        await db.transaction(async (tx) => {
+          const erased = await eraseAccountRows(tx, uid, verified);
+          // On the admin's Activity page: by the member, naming the entries by number only.
+          const entries = erased.entryIds.length > 0 ? erased.entryIds : [null];
+          await recordAudit(
+            tx,
+            entries.map((entryId) => ({
+              adminEmail: null,
+              action: "account-delete",
+              entryId,
+              outcome: entryId === null ? "account deleted" : "account and entry deleted",
+              clientAddress,
+            })),
+          );
+        });
         // The rows are gone whatever Firebase answers next: the ledger says so now.
         logErasures(log, [
           { scope: "account", uid, subject: verified === null ? null : erasureSubject(verified) },

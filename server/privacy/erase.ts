@@ -131,13 +131,13 @@ export async function eraseEverythingUnder(
 /**
  * Erases an account's rows: its sessions (they hold its email and browsers), the entry it joined
  * through its invitation, and the entry under its verified address when it has one. Resolves with
- * how many sessions ended and the addresses of the entries erased.
+ * how many sessions ended and the entries erased, by id and address.
  */
 export async function eraseAccountRows(
   tx: Db,
   uid: string,
   verifiedEmail: string | null,
-): Promise<{ sessions: number; entries: string[] }> {
+): Promise<{ sessions: number; entryIds: number[]; entries: string[] }> {
   const ended = await tx
     .delete(sessions)
     .where(eq(sessions.uid, uid))
@@ -152,5 +152,9 @@ export async function eraseAccountRows(
     tx,
     entries.map((e) => e.id),
   );
-  return { sessions: ended.length, entries: erased.map((e) => e.email) };
+  return {
+    sessions: ended.length,
+    entryIds: erased.map((e) => e.id),
+    entries: erased.map((e) => e.email),
+  };
 }

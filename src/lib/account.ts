@@ -48,5 +48,10 @@ export type AccountPort = {
   /** Revokes the Firebase refresh tokens, then ends every session; throws when it could not. */
   signOutEverywhere: (uid: string) => Promise<void>;
   /** `idToken`: a Firebase ID token minted right after the password was typed again. */
-  deleteAccount: (uid: string, idToken: string) => Promise<DeleteAccountResult>;
+  /** `clientAddress`: where the request came from, for the audit log's row. */
+  deleteAccount: (
+    uid: string,
+    idToken: string,
+    clientAddress: string,
+  ) => Promise<DeleteAccountResult>;
 };

@@ -12,7 +12,9 @@ export type AuditAction =
   /** A privacy request made, confirmed by its link, and completed (decision 030). */
   | "privacy-request"
   | "privacy-confirm"
-  | "privacy-complete";
+  | "privacy-complete"
+  /** A member deleted their own account (decision 029). */
+  | "account-delete";
 
 type ActivityRow = {
   id: number;

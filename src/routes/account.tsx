@@ -73,7 +73,7 @@ export async function action({ request, context }: Route.ActionArgs) {
           "We could not confirm it was you. Please enter your password again.",
           401,
         );
-      const result = await context.account.deleteAccount(user.uid, idToken);
+      const result = await context.account.deleteAccount(user.uid, idToken, context.clientAddress);
       if (result.kind === "deleted") throw redirect("/account/deleted");
       if (result.kind === "unavailable")
         return answer(intent, `Your account was not deleted. ${UNAVAILABLE}`, 503);

@@ -38,6 +38,36 @@ async function waitlistRowsFor(baseURL: string, admin: Account, email: string): 
   }
 }
 
+/** The number of the waitlist entry under `email`, as the admin list shows it. */
+async function entryIdFor(baseURL: string, admin: Account, email: string): Promise<string> {
+  const { cookie } = await signIn(baseURL, admin);
+  try {
+    const list = await fetch(`${baseURL}/admin/waitlist?q=${encodeURIComponent(email)}`, {
+      headers: { cookie },
+    });
+    const id = /value="remove:(\d+)"/.exec(await list.text())?.[1];
+    expect(id).toBeDefined();
+    return id!;
+  } finally {
+    await signOut(baseURL, cookie);
+  }
+}
+
+/** The text of the Activity page's row about entry `entryId`, read as the administrator. */
+async function activityRowFor(baseURL: string, admin: Account, entryId: string): Promise<string> {
+  const { cookie } = await signIn(baseURL, admin);
+  try {
+    const page = await fetch(`${baseURL}/admin/activity`, { headers: { cookie } });
+    expect(page.status).toBe(200);
+    const rows = (await page.text()).split("<tr").slice(1);
+    const row = rows.find((r) => r.includes(`>#${entryId}<`) && r.includes("Account deleted"));
+    expect(row, `no Activity row for #${entryId}`).toBeDefined();
+    return row!.replace(/<[^>]+>/g, " ");
+  } finally {
+    await signOut(baseURL, cookie);
+  }
+}
+
 /** A waitlist entry under the account's email. */
 async function joinWaitlist(baseURL: string, account: Account) {
   const answer = await submitToWaitlist(baseURL, {
@@ -261,6 +291,7 @@ test.describe("deletion", () => {
   }) => {
     await joinWaitlist(baseURL!, signedInUser);
     expect(await waitlistRowsFor(baseURL!, admin, signedInUser.email)).toBeGreaterThan(0);
+    const entryId = await entryIdFor(baseURL!, admin, signedInUser.email);
 
     await page.goto("/account");
     await page.locator(HYDRATED_PAGE).waitFor({ state: "attached" });
@@ -289,6 +320,11 @@ test.describe("deletion", () => {
     expect(old.status).toBe(302);
     expect(old.headers.get("location")).toBe("/login");
     expect(await waitlistRowsFor(baseURL!, admin, signedInUser.email)).toBe(0);
+    // The administrator's Activity page records it: by the member, the entry by number only.
+    const row = await activityRowFor(baseURL!, admin, entryId);
+    expect(row).toContain("Account deleted by its owner");
+    expect(row).toContain("The member");
+    expect(row).not.toContain(signedInUser.email);
   });
 });
 

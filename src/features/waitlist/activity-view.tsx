@@ -21,17 +21,26 @@ const ACTION: Record<AuditAction, string> = {
   "privacy-request": "Privacy request made",
   "privacy-confirm": "Privacy request confirmed",
   "privacy-complete": "Privacy request completed",
+  "account-delete": "Account deleted by its owner",
 };
 
-/** Who acted: the administrator, or, for a privacy request, its requester or the site itself. */
+/**
+ * Who acted: the administrator; for a privacy request, its requester or the site itself; the
+ * member, for their own account.
+ */
 function actor(row: ActivityPage["rows"][number]): string {
   if (row.adminEmail !== null) return row.adminEmail;
+  if (row.action === "account-delete") return "The member";
   return row.action === "privacy-complete" ? "The site (automatic)" : "The requester";
 }
 
-/** What was acted on: an entry or a privacy request, by number; all entries for an export. */
+/**
+ * What was acted on: an entry or a privacy request, by number; all entries for an export; for a
+ * deleted account, the entry erased with it, if there was one.
+ */
 function subject(row: ActivityPage["rows"][number]): string {
   if (row.requestId !== null) return `Request ${row.requestId}`;
+  if (row.action === "account-delete") return row.entryId === null ? "No entry" : `#${row.entryId}`;
   return row.entryId === null ? "All entries" : `#${row.entryId}`;
 }
 
@@ -44,9 +53,9 @@ export function ActivityView({ page, paged }: { page: ActivityPage; paged: boole
         <div>
           <h1 className="font-serif text-4xl font-semibold tracking-tight">Activity</h1>
           <p className="mt-2 max-w-2xl text-ink-soft">
-            Every action an administrator took on the waitlist, every export, and every step of a
-            privacy request, newest first. The log cannot be changed from the site; entries and
-            requests are named by number.
+            Every action an administrator took on the waitlist, every export, every step of a
+            privacy request, and every account its owner deleted, newest first. The log cannot be
+            changed from the site; entries and requests are named by number.
           </p>
         </div>
         <AdminNav current="/admin/activity" />
