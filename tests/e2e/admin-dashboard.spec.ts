@@ -96,7 +96,7 @@ test("the dashboard shows the day's entries, where they came from, the funnel an
       ]);
       await expect(
         funnel.getByRole("row", { name: /^Waitlist entries/ }).getByRole("cell"),
-      ).toHaveText(["2", "200%"]);
+      ).toHaveText(["2", "more than the step before"]);
       await expect(funnel.getByRole("row", { name: /^Confirmed/ }).getByRole("cell")).toHaveText([
         "1",
         "50%",

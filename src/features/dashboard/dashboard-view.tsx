@@ -16,9 +16,14 @@ const count = (n: number) => n.toLocaleString("en-US");
 const DAY = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", timeZone: "UTC" });
 const dayName = (day: string) => DAY.format(new Date(`${day}T00:00:00Z`));
 
-/** "42%" of the step before; a dash when there was nothing to convert. */
+/**
+ * "42%" of the step before; a dash when there was nothing to convert; "more than the step
+ * before" when a step outnumbers the one before it (entries can outnumber page loads), which no
+ * percentage would say truthfully.
+ */
 function rate(part: number, whole: number): string {
   if (whole === 0) return "–";
+  if (part > whole) return "more than the step before";
   const percent = (part / whole) * 100;
   return `${percent < 10 && percent > 0 ? percent.toFixed(1) : Math.round(percent)}%`;
 }
@@ -221,7 +226,8 @@ export function DashboardView({ period, leadsPerDay, sources, funnel, mail }: Da
         </Table>
         <p className="mt-2 text-sm text-ink-soft">
           Page loads are pages sent whole to a browser (not bots); moving between pages after the
-          first is not counted. Entries are counted by the day they were made.
+          first is not counted. Entries are counted by the day they were made, and can outnumber
+          page loads: an entry made through the API, or by a visitor whose page was not counted.
         </p>
       </Section>
 
