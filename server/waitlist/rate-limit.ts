@@ -11,6 +11,9 @@ const WINDOW_SECONDS = 60;
  */
 export const DAILY_KEY_PREFIX = "daily:";
 
+/** Seconds until the current minute's window closes, as SQL. */
+const SECONDS_LEFT = sql`ceil(extract(epoch FROM date_trunc('minute', now()) + interval '${sql.raw(String(WINDOW_SECONDS))} seconds' - now()))::int`;
+
 /**
  * A fixed one-minute window per client, counted in the database so every server instance shares
  * it. Returns the seconds to wait when over the limit, or 0.
@@ -23,7 +26,7 @@ export async function hitRateLimit(db: Db, key: string, limitPerMinute: number):
     INSERT INTO rate_limit_windows (key, window_start, hits)
     VALUES (${key}, date_trunc('minute', now()), 1)
     ON CONFLICT (key, window_start) DO UPDATE SET hits = rate_limit_windows.hits + 1
-    RETURNING hits, ceil(extract(epoch FROM date_trunc('minute', now()) + interval '${sql.raw(String(WINDOW_SECONDS))} seconds' - now()))::int AS retry_after
+    RETURNING hits, ${SECONDS_LEFT} AS retry_after
   `,
   );
   if (!row || row.hits <= limitPerMinute) return 0;
@@ -76,7 +79,7 @@ export async function rateLimitReached(
   const [row] = await queryRows<{ retry_after: number }>(
     db,
     sql`
-    SELECT ceil(extract(epoch FROM window_start + interval '${sql.raw(String(WINDOW_SECONDS))} seconds' - now()))::int AS retry_after
+    SELECT ${SECONDS_LEFT} AS retry_after
     FROM rate_limit_windows
     WHERE key = ${key} AND window_start = date_trunc('minute', now()) AND hits >= ${limitPerMinute}
   `,
