@@ -51,6 +51,9 @@ async function main() {
 
   // 5. The database, migrated, and what runs on it (waitlist, outbox worker, sessions).
   const { log, requestLines } = serverLoggers(env.logLevel);
+  // Starting and stopping are JSON lines like the rest, written at info whatever LOG_LEVEL says
+  // (unless silent): a supervisor's log shows when the site came and went.
+  const lifecycle = log.level === "silent" ? log : log.child({}, { level: "info" });
   let services;
   try {
     services = await openServices(env, log, { localRelay: inbox.localRelay });
@@ -84,9 +87,15 @@ async function main() {
       )
     : undefined;
   await app.listen({ port: env.port, host: env.host });
-  console.log(`Tieout is running at ${env.siteUrl} (listening on ${env.host}:${env.port})`);
+  lifecycle.info(
+    { event: "server.listening", siteUrl: env.siteUrl, host: env.host, port: env.port },
+    `Tieout is running at ${env.siteUrl} (listening on ${env.host}:${env.port})`,
+  );
   if (metricsListen)
-    console.log(`Metrics at http://${metricsListen.host}:${metricsListen.port}/metrics`);
+    lifecycle.info(
+      { event: "metrics.listening", host: metricsListen.host, port: metricsListen.port },
+      `Metrics at http://${metricsListen.host}:${metricsListen.port}/metrics`,
+    );
 
   // 8. Render and compress every page of the build now, so no visitor waits for a cold cache (a
   // page that turns out not to be shareable, such as the reset link page, is simply not kept).
@@ -106,7 +115,10 @@ async function main() {
   const shutdown = (signal: string) => {
     if (closing) return;
     closing = true;
-    console.log(`${signal} received: finishing open requests, then stopping.`);
+    lifecycle.info(
+      { event: "server.stopping", signal },
+      `${signal} received: finishing open requests, then stopping.`,
+    );
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     app

@@ -207,7 +207,17 @@ test("SIGTERM: no new connections, the request in flight is finished and kept, e
   expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
 
   server.process.kill("SIGTERM");
-  await expect.poll(() => server.output()).toContain("SIGTERM received");
+  // Coming and going are JSON lines like the rest, even at LOG_LEVEL=warn (the tests' servers).
+  await expect
+    .poll(() =>
+      logLines(server.output())
+        .filter((l) => String(l.event).startsWith("server."))
+        .map((l) => [l.event, l.signal ?? l.port]),
+    )
+    .toEqual([
+      ["server.listening", server.port],
+      ["server.stopping", "SIGTERM"],
+    ]);
   // New connections are refused from now on.
   await expect.poll(() => answers(server.url)).toBe(false);
 
