@@ -103,7 +103,7 @@ if (logs === undefined) {
 let ledger: ErasureLogs | null = null;
 if (logs !== null) {
   try {
-    ledger = await readErasureLogs(logs);
+    ledger = await readErasureLogs(logs, taken.getTime());
   } catch (error) {
     dump.close();
     if (error instanceof ErasureLogError)
@@ -170,7 +170,26 @@ console.log(
 );
 console.log(`Every row the backup counted is there: ${rowsPerTable(counted)}.`);
 console.log(erasureSummary(ledger, replayed));
+for (const warning of gapWarnings(ledger)) console.error(warning);
 console.log("Start the site on it as usual (npm start); it applies any newer migrations.");
+
+/**
+ * What the log may be missing: a stretch after the backup without a line (a running site writes
+ * one every hour), or an end long before now. Said, not refused: the site may have been stopped.
+ */
+function gapWarnings(read: ErasureLogs | null): string[] {
+  if (read === null || read.last === null) return [];
+  const hours = (ms: number) => `${Math.round(ms / 3_600_000)} h`;
+  const warnings = read.gaps.map(
+    ({ from, to }) =>
+      `Warning: the log has no line from ${at(from)} to ${at(to)} (${hours(to - from)}). If the site ran then, a log file of that time is missing and erasures made in it were not carried out again.`,
+  );
+  if (Date.now() - read.last > 2 * 3_600_000)
+    warnings.push(
+      `Warning: the log ends at ${at(read.last)}, ${hours(Date.now() - read.last)} ago. If the site ran since, give its newer log too: erasures made since were not carried out again.`,
+    );
+  return warnings;
+}
 
 function erasureSummary(read: ErasureLogs | null, report: ReplayReport | null): string {
   if (read === null || report === null)

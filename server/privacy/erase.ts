@@ -82,15 +82,8 @@ export async function eraseEverythingUnder(
     .select({ id: waitlistEntries.id })
     .from(waitlistEntries)
     .where(sql`lower(${waitlistEntries.email}) = lower(${email})`);
-  if (
-    (
-      await eraseEntries(
-        tx,
-        entries.map((e) => e.id),
-      )
-    ).length > 0
-  )
-    erased.push("waitlist entry");
+  const entryIds = entries.map((e) => e.id);
+  if ((await eraseEntries(tx, entryIds)).length > 0) erased.push("waitlist entry");
   if (await eraseSubscriberOf(tx, email)) erased.push("subscription");
   const others = await tx
     .select({ id: privacyRequests.id, state: privacyRequests.state })
@@ -148,10 +141,8 @@ export async function eraseAccountRows(
     .select({ id: waitlistEntries.id })
     .from(waitlistEntries)
     .where(or(...owned));
-  const erased = await eraseEntries(
-    tx,
-    entries.map((e) => e.id),
-  );
+  const ids = entries.map((e) => e.id);
+  const erased = await eraseEntries(tx, ids);
   return {
     sessions: ended.length,
     entryIds: erased.map((e) => e.id),

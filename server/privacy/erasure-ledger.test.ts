@@ -13,6 +13,7 @@ import { pino } from "pino";
 import { afterAll, expect, test } from "vitest";
 import {
   erasureSubject,
+  gapsAfter,
   logErasures,
   parseErasureLine,
   readErasureLogs,
@@ -149,10 +150,12 @@ test("log files are read plain or gzipped, in time order, with the span they cov
       ].join("\r\n"),
     ),
   );
-  const read = await readErasureLogs([plain, rotated]);
+  // A backup taken between the rotated file's two lines: the day after it has no line at all.
+  const read = await readErasureLogs([plain, rotated], 1_795_500_050_000);
   expect(read.lines).toBe(6);
   expect(read.first).toBe(1_795_500_000_000);
   expect(read.last).toBe(1_795_600_900_000);
+  expect(read.gaps).toEqual([{ from: 1_795_500_100_000, to: 1_795_600_000_000 }]);
   expect(read.erasures).toEqual([
     { scope: "everything", subject: a, time: 1_795_500_100_000, where: `${rotated}:2` },
     { scope: "waitlist entry", subject: b, time: 1_795_600_300_000, where: `${plain}:2` },
@@ -165,14 +168,27 @@ test("log files are read plain or gzipped, in time order, with the span they cov
       "\n",
     ),
   );
-  await expect(readErasureLogs([plain, damaged])).rejects.toThrow(
+  await expect(readErasureLogs([plain, damaged], 0)).rejects.toThrow(
     `${damaged} line 2 is an erasure that cannot be read: its subject is not a hash of ours`,
   );
-  await expect(readErasureLogs([path.join(work, "missing.log")])).rejects.toThrow(
+  await expect(readErasureLogs([path.join(work, "missing.log")], 0)).rejects.toThrow(
     "missing.log: there is no such file",
   );
-  await expect(readErasureLogs([work])).rejects.toThrow("it is a folder, not a log file");
+  await expect(readErasureLogs([work], 0)).rejects.toThrow("it is a folder, not a log file");
   const cut = path.join(work, "cut.log.gz");
   writeFileSync(cut, gzipSync(at(1, { msg: "x" }) + "\n".repeat(1000)).subarray(0, 30));
-  await expect(readErasureLogs([cut])).rejects.toThrow(`${cut} could not be read to its end`);
+  await expect(readErasureLogs([cut], 0)).rejects.toThrow(`${cut} could not be read to its end`);
+});
+
+test("a stretch of more than two hours without a line after the backup is a gap; before the backup, none counts", () => {
+  const hour = 3_600_000;
+  const since = 100 * hour;
+  // Hourly marks before the backup, then a night without the log, then marks again.
+  const times = [95, 97, 99, 100.5, 101.5, 106, 107, 107.5].map((h) => h * hour);
+  expect(gapsAfter(times, since)).toEqual([{ from: 101.5 * hour, to: 106 * hour }]);
+  // From the last line before the backup to the first after it.
+  expect(gapsAfter([90 * hour, 103 * hour], since)).toEqual([{ from: 90 * hour, to: 103 * hour }]);
+  // Two hours exactly is the longest stretch that is not a gap.
+  expect(gapsAfter([99 * hour, 101 * hour, 103 * hour], since)).toEqual([]);
+  expect(gapsAfter([], since)).toEqual([]);
 });

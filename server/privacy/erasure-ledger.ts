@@ -175,18 +175,43 @@ export type ErasureLogs = {
   /** The earliest and latest `time` of any line, ms since the epoch; null without one. */
   first: number | null;
   last: number | null;
+  /**
+   * Stretches after `since` (the backup's time) longer than two hours without a line: a running
+   * site marks its log every hour, so there the log is missing a file, or the site was stopped.
+   */
+  gaps: { from: number; to: number }[];
 };
+
+/** A stretch without a line longer than this is a gap (twice the site's hourly mark). */
+const GAP_MS = 2 * LEDGER_MARK_MS;
+
+/**
+ * The gaps in a log's times after `since`: between the last line before it (or `since` itself)
+ * and the first after, and between lines after it. `times` in any order.
+ */
+export function gapsAfter(times: readonly number[], since: number): { from: number; to: number }[] {
+  const before = times.filter((t) => t <= since);
+  const after = times.filter((t) => t > since).sort((a, b) => a - b);
+  const points = [before.length > 0 ? Math.max(...before) : since, ...after];
+  const gaps: { from: number; to: number }[] = [];
+  for (let i = 1; i < points.length; i++)
+    if (points[i]! - points[i - 1]! > GAP_MS) gaps.push({ from: points[i - 1]!, to: points[i]! });
+  return gaps;
+}
 
 const TIME = /"time"\s*:\s*(\d{12,14})\b/;
 
 /**
  * Reads the erasures in the site's log files, in the order they were logged, with the span of
- * time the files cover. A line that says it is an erasure but cannot be read is an
+ * time the files cover and the gaps in it after `since`. A line that says it is an erasure but cannot be read is an
  * ErasureLogError naming its file and line: going on without it could bring back what someone had
  * erased.
  */
-export async function readErasureLogs(files: string[]): Promise<ErasureLogs> {
-  const read: ErasureLogs = { erasures: [], lines: 0, first: null, last: null };
+export async function readErasureLogs(files: string[], since: number): Promise<ErasureLogs> {
+  const read: ErasureLogs = { erasures: [], lines: 0, first: null, last: null, gaps: [] };
+  // The times after `since`, for the gaps, and the last one before it.
+  const times: number[] = [];
+  let lastBefore: number | null = null;
   for (const file of files) {
     let n = 0;
     try {
@@ -197,6 +222,8 @@ export async function readErasureLogs(files: string[]): Promise<ErasureLogs> {
           const ms = Number(time[1]);
           read.first = read.first === null ? ms : Math.min(read.first, ms);
           read.last = read.last === null ? ms : Math.max(read.last, ms);
+          if (ms > since) times.push(ms);
+          else lastBefore = lastBefore === null ? ms : Math.max(lastBefore, ms);
         }
         const erasure = parseErasureLine(line);
         if (erasure === null) continue;
@@ -215,5 +242,6 @@ export async function readErasureLogs(files: string[]): Promise<ErasureLogs> {
     read.lines += n;
   }
   read.erasures.sort((a, b) => a.time - b.time);
+  read.gaps = gapsAfter(lastBefore === null ? times : [lastBefore, ...times], since);
   return read;
 }

@@ -105,13 +105,8 @@ export async function replayErasures(
           .select({ id: waitlistEntries.id })
           .from(waitlistEntries)
           .where(sql`lower(${waitlistEntries.email}) = lower(${address})`);
-        found =
-          (
-            await eraseEntries(
-              tx,
-              entries.map((e) => e.id),
-            )
-          ).length > 0;
+        const ids = entries.map((e) => e.id);
+        found = (await eraseEntries(tx, ids)).length > 0;
         break;
       }
       case "subscription":
