@@ -17,14 +17,13 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { Writable } from "node:stream";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { sql } from "drizzle-orm";
-import { pino } from "pino";
 import { afterAll, beforeAll, expect, test, vi } from "vitest";
 import { openDatabase } from "#db/client.ts";
-import { erasureSubject, logErasures, type Erasure } from "#server/privacy/erasure-ledger.ts";
+import { erasureSubject, type Erasure } from "#server/privacy/erasure-ledger.ts";
 import { everyRow, runCommand, type CommandResult } from "#tests/support/backup-commands.ts";
+import { siteLogText } from "#tests/support/log-lines.ts";
 
 // Every command starts its own Node process, and most open PGlite: seconds each.
 vi.setConfig({ testTimeout: 180_000 });
@@ -255,21 +254,9 @@ test("the restore command refuses what is not a whole backup of ours, or a targe
   expect(readdirSync(elsewhere)).toEqual(["pglite.lock"]);
 });
 
-/** A log file as the site writes it: pino lines at the times given, erasures by the site's own writer. */
-function siteLog(file: string, lines: { time: number; erasure?: Erasure; msg?: string }[]) {
-  let text = "";
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      text += chunk.toString();
-      done();
-    },
-  });
-  for (const line of lines) {
-    const log = pino({ timestamp: () => `,"time":${line.time}` }, sink);
-    if (line.erasure) logErasures(log, [line.erasure]);
-    else log.info({ event: "request" }, line.msg ?? "request");
-  }
-  writeFileSync(file, text);
+/** A log file as the site writes it, each line at the time given. */
+function siteLog(file: string, lines: { time: number; erasure?: Erasure }[]) {
+  writeFileSync(file, siteLogText(lines));
 }
 
 test("a restore asks what was erased since the backup, reads it from the site's log, and erases it again before the restore is final", async () => {
@@ -326,7 +313,7 @@ test("a restore asks what was erased since the backup, reads it from the site's 
   const older = path.join(work, "site.log.1.gz");
   const newer = path.join(work, "site.log");
   siteLog(older, [
-    { time: taken - 2 * hour, msg: "server listening" },
+    { time: taken - 2 * hour },
     { time: taken - hour, erasure: { scope: "waitlist entry", subject: grace } },
   ]);
   writeFileSync(older, gzipSync(readFileSync(older)));

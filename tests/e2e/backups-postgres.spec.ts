@@ -6,13 +6,12 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { Writable } from "node:stream";
 import pg from "pg";
-import { pino } from "pino";
-import { erasureSubject, logErasures } from "#server/privacy/erasure-ledger.ts";
+import { erasureSubject } from "#server/privacy/erasure-ledger.ts";
 import { idTokenFor } from "#tests/support/accounts.ts";
 import { everyRow, runCommand } from "#tests/support/backup-commands.ts";
 import { expect, test } from "#tests/support/fixtures.ts";
+import { siteLogText } from "#tests/support/log-lines.ts";
 import { startPostgres, type Postgres } from "#tests/support/postgres.ts";
 import { startServer, type RunningServer } from "#tests/support/server.ts";
 import { submitToWaitlist } from "#tests/support/waitlist-db.ts";
@@ -74,18 +73,17 @@ async function siteWithEntries(env: Record<string, string>, count: number, prefi
  */
 function siteLog(erased: string): string {
   const now = Date.now();
-  let text = "";
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      text += chunk.toString();
-      done();
-    },
-  });
-  const at = (time: number) => pino({ timestamp: () => `,"time":${time}` }, sink);
-  at(now - 3_600_000).info({ event: "request" }, "request");
-  logErasures(at(now + 3_600_000), [{ scope: "waitlist entry", subject: erasureSubject(erased) }]);
   const file = newFile("site.log");
-  writeFileSync(file, text);
+  writeFileSync(
+    file,
+    siteLogText([
+      { time: now - 3_600_000 },
+      {
+        time: now + 3_600_000,
+        erasure: { scope: "waitlist entry", subject: erasureSubject(erased) },
+      },
+    ]),
+  );
   return file;
 }
 

@@ -4,6 +4,7 @@
  */
 import { Writable } from "node:stream";
 import { pino, type Logger } from "pino";
+import { logErasures, type Erasure } from "#server/privacy/erasure-ledger.ts";
 
 export type CapturedLog = {
   log: Logger;
@@ -27,4 +28,24 @@ export function captureLog(level: pino.LevelWithSilent = "warn"): CapturedLog {
     lines: () => [...lines],
     events: (event) => lines.filter((line) => line.event === event),
   };
+}
+
+/**
+ * The text of a log as the site writes it, with each line at the time given: an erasure through
+ * the site's own writer, or an ordinary request line. For restores that read a log.
+ */
+export function siteLogText(lines: { time: number; erasure?: Erasure }[]): string {
+  let text = "";
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      text += chunk.toString();
+      done();
+    },
+  });
+  for (const line of lines) {
+    const log = pino({ timestamp: () => `,"time":${line.time}` }, sink);
+    if (line.erasure) logErasures(log, [line.erasure]);
+    else log.info({ event: "request" }, "request");
+  }
+  return text;
 }
