@@ -251,6 +251,7 @@ export const AUDIT_ACTIONS = [
   "privacy-confirm",
   "privacy-complete",
   "account-delete",
+  "erasure-replay",
 ] as const;
 
 /**

@@ -60,6 +60,19 @@ async function heldUnder(email: string) {
   };
 }
 
+/** The Activity page's rows of erasures a restore carried out again. */
+const replayedOnActivity = () =>
+  queryRows<{
+    admin_email: string | null;
+    entry_id: number | null;
+    outcome: string;
+    client_address: string;
+  }>(
+    db(),
+    sql`SELECT admin_email, entry_id::int AS entry_id, outcome, client_address
+        FROM admin_audit_log WHERE action = 'erasure-replay' ORDER BY id`,
+  );
+
 const none = { entries: 0, subscriptions: 0, requests: 0, sessions: 0, mails: 0 };
 
 async function session(uid: string, email: string | null) {
@@ -92,6 +105,10 @@ test("a deletion of everything, carried out again, erases the address's entry, s
   await subscribe(kept);
   expect(await heldUnder(gone)).toMatchObject({ entries: 1, subscriptions: 1, sessions: 1 });
   const keptBefore = await heldUnder(kept);
+  const [entry] = await queryRows<{ id: number }>(
+    db(),
+    sql`SELECT id::int AS id FROM waitlist_entries WHERE email = ${gone}`,
+  );
 
   const report = await replay([
     after({ scope: "everything", subject: erasureSubject(gone.toLowerCase()) }),
@@ -105,6 +122,13 @@ test("a deletion of everything, carried out again, erases the address's entry, s
     subscriptions: 1,
     sessions: 1,
     requests: 1,
+  });
+  // The Activity page says what the restore erased again, by the site, the entry by number.
+  expect(await replayedOnActivity()).toContainEqual({
+    admin_email: null,
+    entry_id: entry!.id,
+    outcome: `everything erased again (erased ${new Date(backupTaken.getTime() + 60_000).toISOString()}, after the backup)`,
+    client_address: "automatic",
   });
 });
 
@@ -144,6 +168,7 @@ test("erasures logged before the backup (past the clocks' margin) are left alone
   const neverHere = address("never");
   await join(rejoined);
   const before = await heldUnder(rejoined);
+  const recorded = (await replayedOnActivity()).length;
   const report = await replay([
     // Erased an hour before the backup, then joined again: the backup holds the new entry.
     {
@@ -161,6 +186,8 @@ test("erasures logged before the backup (past the clocks' margin) are left alone
     after({ scope: "account", uid: "uid-nobody", subject: erasureSubject(neverHere) }),
   ]);
   expect(await heldUnder(rejoined)).toEqual(before);
+  // Nothing erased, nothing recorded.
+  expect(await replayedOnActivity()).toHaveLength(recorded);
   expect(report).toEqual({
     considered: 2,
     effective: 0,

@@ -7,6 +7,7 @@
 import { sql } from "drizzle-orm";
 import { queryRows, type Db } from "#db/client.ts";
 import { waitlistEntries } from "#db/schema.ts";
+import { AUTOMATIC, recordAudit, type AuditRecord } from "#server/audit/audit-log.ts";
 import { eraseAccountRows, eraseEverythingUnder } from "#server/privacy/erase.ts";
 import { erasureSubject, type TimedErasure } from "#server/privacy/erasure-ledger.ts";
 import { eraseSubscriberOf } from "#server/subprocessors/subscriptions.ts";
@@ -49,6 +50,14 @@ async function addressesBySubject(tx: Db): Promise<Map<string, string>> {
   return new Map(rows.map(({ email }) => [erasureSubject(email), email]));
 }
 
+/** The waitlist entries under an address (any case). */
+function entriesUnder(tx: Db, address: string) {
+  return tx
+    .select({ id: waitlistEntries.id })
+    .from(waitlistEntries)
+    .where(sql`lower(${waitlistEntries.email}) = lower(${address})`);
+}
+
 async function count(tx: Db, query: ReturnType<typeof sql>): Promise<number> {
   const [row] = await queryRows<{ n: number }>(tx, query);
   return Number(row?.n ?? 0);
@@ -85,12 +94,16 @@ export async function replayErasures(
     ),
   });
   const start = await before();
+  const audit: AuditRecord[] = [];
   for (const erasure of due) {
     const address = erasure.subject === null ? undefined : held.get(erasure.subject);
     let found = false;
+    /** The entries this erasure took, by number, for the Activity page. */
+    let entryIds: number[] = [];
     switch (erasure.scope) {
       case "everything":
         if (address === undefined) break;
+        entryIds = (await entriesUnder(tx, address)).map((e) => e.id);
         await eraseEverythingUnder(tx, address, {
           uid: null,
           requestId: null,
@@ -101,12 +114,9 @@ export async function replayErasures(
         break;
       case "waitlist entry": {
         if (address === undefined) break;
-        const entries = await tx
-          .select({ id: waitlistEntries.id })
-          .from(waitlistEntries)
-          .where(sql`lower(${waitlistEntries.email}) = lower(${address})`);
-        const ids = entries.map((e) => e.id);
-        found = (await eraseEntries(tx, ids)).length > 0;
+        const ids = (await entriesUnder(tx, address)).map((e) => e.id);
+        entryIds = (await eraseEntries(tx, ids)).map((e) => e.id);
+        found = entryIds.length > 0;
         break;
       }
       case "subscription":
@@ -114,12 +124,25 @@ export async function replayErasures(
         break;
       case "account": {
         const erased = await eraseAccountRows(tx, erasure.uid, address ?? null);
+        entryIds = erased.entryIds;
         found = erased.sessions > 0 || erased.entries.length > 0;
         break;
       }
     }
-    if (found) report.effective++;
+    if (!found) continue;
+    report.effective++;
+    // On the admin's Activity page, by the site: what the restore erased again, never the address.
+    const outcome = `${erasure.scope} erased again (erased ${new Date(erasure.time).toISOString()}, after the backup)`;
+    for (const entryId of entryIds.length > 0 ? entryIds : [null])
+      audit.push({
+        adminEmail: null,
+        action: "erasure-replay",
+        entryId,
+        outcome,
+        clientAddress: AUTOMATIC,
+      });
   }
+  await recordAudit(tx, audit);
   const end = await before();
   report.entries = start.entries - end.entries;
   report.subscriptions = start.subscriptions - end.subscriptions;

@@ -14,7 +14,9 @@ export type AuditAction =
   | "privacy-confirm"
   | "privacy-complete"
   /** A member deleted their own account (decision 029). */
-  | "account-delete";
+  | "account-delete"
+  /** A restore carried out again an erasure made after its backup (decision 032). */
+  | "erasure-replay";
 
 type ActivityRow = {
   id: number;

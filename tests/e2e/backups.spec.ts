@@ -52,6 +52,7 @@ test("a backup taken while the site runs and takes entries is one moment of it, 
   const file = newFile("live.sql.gz");
   let restoredDir: string;
   let adminCookie: string;
+  let removeId: string | undefined;
   try {
     ({ cookie: adminCookie } = await signIn(site.url, admin));
     for (let i = 0; i < 300; i++) {
@@ -98,7 +99,7 @@ test("a backup taken while the site runs and takes entries is one moment of it, 
     const list = await fetch(`${site.url}/admin/waitlist?q=before-7%40example.com`, {
       headers: { cookie: adminCookie },
     });
-    const removeId = /value="remove:(\d+)"/.exec(await list.text())?.[1];
+    removeId = /value="remove:(\d+)"/.exec(await list.text())?.[1];
     expect(removeId).toBeDefined();
     const removed = await fetch(`${site.url}/admin/waitlist`, {
       method: "POST",
@@ -161,6 +162,14 @@ test("a backup taken while the site runs and takes entries is one moment of it, 
     });
     expect(page.status).toBe(200);
     expect(await page.text()).toContain("before-299@example.com");
+    // The Activity page shows what the restore erased again: the removed entry, by number.
+    const activity = await fetch(`${restored.url}/admin/activity`, {
+      headers: { cookie: adminCookie },
+    });
+    const row = (await activity.text())
+      .split("<tr")
+      .find((r) => r.includes(`>#${removeId}<`) && r.includes("Erased again after a restore"));
+    expect(row, `no Activity row for #${removeId}`).toBeDefined();
     // New entries continue after the restored ones.
     expect(
       (await submitToWaitlist(restored.url, { name: "New", email: "new@example.com" })).status,

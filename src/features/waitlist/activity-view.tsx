@@ -22,6 +22,7 @@ const ACTION: Record<AuditAction, string> = {
   "privacy-confirm": "Privacy request confirmed",
   "privacy-complete": "Privacy request completed",
   "account-delete": "Account deleted by its owner",
+  "erasure-replay": "Erased again after a restore",
 };
 
 /**
@@ -31,6 +32,7 @@ const ACTION: Record<AuditAction, string> = {
 function actor(row: ActivityPage["rows"][number]): string {
   if (row.adminEmail !== null) return row.adminEmail;
   if (row.action === "account-delete") return "The member";
+  if (row.action === "erasure-replay") return "The restore (automatic)";
   return row.action === "privacy-complete" ? "The site (automatic)" : "The requester";
 }
 
@@ -41,6 +43,8 @@ function actor(row: ActivityPage["rows"][number]): string {
 function subject(row: ActivityPage["rows"][number]): string {
   if (row.requestId !== null) return `Request ${row.requestId}`;
   if (row.action === "account-delete") return row.entryId === null ? "No entry" : `#${row.entryId}`;
+  if (row.action === "erasure-replay")
+    return row.entryId === null ? "An address" : `#${row.entryId}`;
   return row.entryId === null ? "All entries" : `#${row.entryId}`;
 }
 
@@ -54,8 +58,9 @@ export function ActivityView({ page, paged }: { page: ActivityPage; paged: boole
           <h1 className="font-serif text-4xl font-semibold tracking-tight">Activity</h1>
           <p className="mt-2 max-w-2xl text-ink-soft">
             Every action an administrator took on the waitlist, every export, every step of a
-            privacy request, and every account its owner deleted, newest first. The log cannot be
-            changed from the site; entries and requests are named by number.
+            privacy request, every account its owner deleted, and every erasure a restore carried
+            out again, newest first. The log cannot be changed from the site; entries and requests
+            are named by number.
           </p>
         </div>
         <AdminNav current="/admin/activity" />
