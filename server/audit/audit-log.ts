@@ -22,8 +22,7 @@ export type AuditRecord = {
   clientAddress: string;
 };
 
-/** The audit log's "from" for what the site did by itself, with no request of anyone's. */
-export const AUTOMATIC = "automatic";
+export { AUTOMATIC } from "#src/lib/activity.ts";
 
 /** Appends rows, inside the caller's transaction (pass the transaction, not the database). */
 export async function recordAudit(tx: Db, rows: AuditRecord[]): Promise<void> {

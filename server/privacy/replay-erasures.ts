@@ -132,7 +132,7 @@ export async function replayErasures(
     if (!found) continue;
     report.effective++;
     // On the admin's Activity page, by the site: what the restore erased again, never the address.
-    const outcome = `${erasure.scope} erased again (erased ${new Date(erasure.time).toISOString()}, after the backup)`;
+    const outcome = `${erasure.scope} erased again (erased ${new Date(erasure.time).toISOString().replace(/\.\d{3}Z$/, "Z")}, after the backup)`;
     for (const entryId of entryIds.length > 0 ? entryIds : [null])
       audit.push({
         adminEmail: null,

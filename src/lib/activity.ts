@@ -18,6 +18,9 @@ export type AuditAction =
   /** A restore carried out again an erasure made after its backup (decision 032). */
   | "erasure-replay";
 
+/** The audit log's "from" for what the site did by itself, with no request of anyone's. */
+export const AUTOMATIC = "automatic";
+
 type ActivityRow = {
   id: number;
   /** When it happened (ISO 8601). */

@@ -5,7 +5,7 @@
  */
 import { Link } from "react-router";
 import { loggedOutcome } from "#src/features/waitlist/admin-summary.ts";
-import type { ActivityPage, AuditAction } from "#src/lib/activity.ts";
+import { AUTOMATIC, type ActivityPage, type AuditAction } from "#src/lib/activity.ts";
 import { formatDateTime } from "#src/lib/date-time.ts";
 import { Button } from "#src/ui/button.tsx";
 import { AdminNav } from "#src/ui/admin-nav.tsx";
@@ -75,13 +75,18 @@ export function ActivityView({ page, paged }: { page: ActivityPage; paged: boole
         {page.rows.map((row) => (
           <tr key={row.id} className="border-t border-rule align-top">
             <td className={`${CELL} whitespace-nowrap tabular-nums`}>{formatDateTime(row.at)}</td>
-            <td className={`${CELL} break-all`}>{actor(row)}</td>
+            {/* An address may break anywhere; words only between them. */}
+            <td className={`${CELL} ${row.adminEmail === null ? "min-w-28" : "break-all"}`}>
+              {actor(row)}
+            </td>
             <td className={CELL}>{ACTION[row.action]}</td>
             <td className={`${CELL} tabular-nums`}>{subject(row)}</td>
             <td className={CELL}>
               {row.requestId === null ? loggedOutcome(row.outcome) : row.outcome}
             </td>
-            <td className={`${CELL} break-all`}>{row.clientAddress}</td>
+            <td className={`${CELL} ${row.clientAddress === AUTOMATIC ? "" : "break-all"}`}>
+              {row.clientAddress}
+            </td>
           </tr>
         ))}
       </TableRegion>
