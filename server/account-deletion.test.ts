@@ -4,34 +4,21 @@
  * for a restore to carry it out again (decision 032).
  */
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import { queryRows } from "#db/client.ts";
 import { createAccountService } from "#server/account.ts";
-import { startEmulatorFor, type StopEmulator } from "#server/auth-emulator.ts";
-import { parseEnv } from "#server/env.ts";
 import { createAccounts } from "#server/firebase-admin.ts";
 import { erasureSubject } from "#server/privacy/erasure-ledger.ts";
 import { createSessionStore } from "#server/session-store.ts";
 import { createWaitlistService } from "#server/waitlist/service.ts";
 import { createVerifiedAccount, idTokenFor } from "#tests/support/accounts.ts";
 import { databaseForThisFile } from "#tests/support/database.ts";
-import { E2E_EMULATOR_HOST, E2E_PROJECT_ID } from "#tests/support/e2e-env.ts";
+import { emulatorEnvForThisFile } from "#tests/support/emulator-for-file.ts";
 import { accountExists } from "#tests/support/emulator.ts";
 import { captureLog } from "#tests/support/log-lines.ts";
 
 const database = databaseForThisFile();
-const env = parseEnv({
-  WAITLIST_RATE_LIMIT: "0",
-  SITE_URL: "http://localhost:3000",
-  FIREBASE_PROJECT_ID: E2E_PROJECT_ID,
-  FIREBASE_AUTH_EMULATOR_HOST: E2E_EMULATOR_HOST,
-});
-
-let stopEmulator: StopEmulator;
-beforeAll(async () => {
-  stopEmulator = await startEmulatorFor(env);
-}, 60_000);
-afterAll(() => stopEmulator());
+const env = emulatorEnvForThisFile();
 
 test("deleting one's account erases its sessions and entry, records it for the admin's Activity page, and logs one erasure naming the uid and the address's hash", async () => {
   const member = await createVerifiedAccount("deletes-self");

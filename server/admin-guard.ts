@@ -20,17 +20,20 @@ declare module "fastify" {
 
 export type AdminUser = { email: string | null; emailVerified: boolean };
 
+/** An address listed in ADMIN_EMAILS (any case), verified or not. */
+export function isAdminAddress(email: string | null, env: Env): boolean {
+  return email !== null && env.adminEmails.includes(email.toLowerCase());
+}
+
 /** An administrator: a verified email listed in ADMIN_EMAILS. */
 export function isAdmin(user: AdminUser, env: Env): boolean {
-  const email = user.email?.toLowerCase();
-  return user.emailVerified && !!email && env.adminEmails.includes(email);
+  return user.emailVerified && isAdminAddress(user.email, env);
 }
 
 function adminAccessFor(user: AdminUser | null, env: Env): AdminAccess {
   if (!user) return "signed-out";
   if (isAdmin(user, env)) return "ok";
-  const email = user.email?.toLowerCase();
-  return email && env.adminEmails.includes(email) ? "unverified" : "forbidden";
+  return isAdminAddress(user.email, env) ? "unverified" : "forbidden";
 }
 
 /** What an API client is told, by access. */

@@ -10,7 +10,7 @@
  * Older accounts (made while sign-up was open) are refused and kept.
  */
 import type { FastifyRequest } from "fastify";
-import { isAdmin } from "#server/admin-guard.ts";
+import { isAdmin, isAdminAddress } from "#server/admin-guard.ts";
 import type { Env } from "#server/env.ts";
 import { AccountsUnavailable, type Accounts } from "#server/firebase-admin.ts";
 import { maskEmail } from "#server/log-safety.ts";
@@ -48,7 +48,7 @@ export function createAdmission({
   /** Deletes the refused account if it is a stray (see above); logs what it did. */
   async function removeIfStray(req: FastifyRequest, applicant: Applicant) {
     // An address in ADMIN_EMAILS is the operator's own, verified or not yet: never deleted.
-    if (applicant.email && env.adminEmails.includes(applicant.email.toLowerCase())) return;
+    if (isAdminAddress(applicant.email, env)) return;
     try {
       const account = await accounts.lookup(applicant.uid);
       const age = account?.createdAt == null ? null : Date.now() / 1000 - account.createdAt;
@@ -91,7 +91,7 @@ export function createAdmission({
         "waitlist entry joined",
       );
     if (openSignup || admin || membership !== "none") return "admitted";
-    if (applicant.email && env.adminEmails.includes(applicant.email.toLowerCase())) {
+    if (isAdminAddress(applicant.email, env)) {
       req.log.info(
         {
           event: "session.admin_unverified",

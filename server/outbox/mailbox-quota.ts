@@ -42,12 +42,6 @@ const windowKey = (address: string) =>
   `confirmation-mail:${createHash("sha256").update(mailboxOf(address)).digest("base64url")}`;
 
 /**
- * Counts a confirmation mail to each address's mailbox today, in one statement; for each address,
- * in order, whether its mail may go (false once its mailbox's allowance for the day is spent). Call
- * it in the transaction that enqueues the mails, so the count and the mails commit together. The
- * windows hold a hash of the mailbox, never the address.
- */
-/**
  * Forgets the mailbox's count for the day: what a confirmed deletion of everything held under
  * the address erases too (the count is kept under the mailbox's hash, but it is the mailbox's).
  */
@@ -57,6 +51,12 @@ export async function forgetMailbox(tx: Db, address: string): Promise<void> {
   );
 }
 
+/**
+ * Counts a confirmation mail to each address's mailbox today, in one statement; for each address,
+ * in order, whether its mail may go (false once its mailbox's allowance for the day is spent). Call
+ * it in the transaction that enqueues the mails, so the count and the mails commit together. The
+ * windows hold a hash of the mailbox, never the address.
+ */
 export async function takeConfirmationMails(
   tx: Db,
   addresses: readonly string[],

@@ -84,7 +84,7 @@ export async function replayErasures(
   };
   if (due.length === 0) return report;
   const held = await addressesBySubject(tx);
-  const before = async () => ({
+  const counts = async () => ({
     entries: await count(tx, sql`SELECT count(*)::int AS n FROM waitlist_entries`),
     subscriptions: await count(tx, sql`SELECT count(*)::int AS n FROM subprocessor_subscribers`),
     sessions: await count(tx, sql`SELECT count(*)::int AS n FROM sessions`),
@@ -93,7 +93,7 @@ export async function replayErasures(
       sql`SELECT count(*)::int AS n FROM privacy_requests WHERE state <> 'completed'`,
     ),
   });
-  const start = await before();
+  const start = await counts();
   const audit: AuditRecord[] = [];
   for (const erasure of due) {
     const address = erasure.subject === null ? undefined : held.get(erasure.subject);
@@ -143,7 +143,7 @@ export async function replayErasures(
       });
   }
   await recordAudit(tx, audit);
-  const end = await before();
+  const end = await counts();
   report.entries = start.entries - end.entries;
   report.subscriptions = start.subscriptions - end.subscriptions;
   report.sessions = start.sessions - end.sessions;

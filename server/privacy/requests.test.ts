@@ -6,9 +6,8 @@
  */
 import { sql } from "drizzle-orm";
 import { pino } from "pino";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { queryRows } from "#db/client.ts";
-import { startEmulatorFor, type StopEmulator } from "#server/auth-emulator.ts";
 import { parseEnv } from "#server/env.ts";
 import { createAccounts } from "#server/firebase-admin.ts";
 import { createPrivacyRequests, parsePrivacyRequest } from "#server/privacy/requests.ts";
@@ -19,24 +18,14 @@ import { createVerifiedAccount } from "#tests/support/accounts.ts";
 import { erasureSubject } from "#server/privacy/erasure-ledger.ts";
 import { databaseForThisFile } from "#tests/support/database.ts";
 import { captureLog } from "#tests/support/log-lines.ts";
-import { E2E_EMULATOR_HOST, E2E_PROJECT_ID } from "#tests/support/e2e-env.ts";
+import { E2E_PROJECT_ID } from "#tests/support/e2e-env.ts";
+import { emulatorEnvForThisFile } from "#tests/support/emulator-for-file.ts";
 import { accountExists, uniqueEmail } from "#tests/support/emulator.ts";
 
 const database = databaseForThisFile();
-const env = parseEnv({
-  WAITLIST_RATE_LIMIT: "0",
-  SITE_URL: "http://localhost:3000",
-  FIREBASE_PROJECT_ID: E2E_PROJECT_ID,
-  FIREBASE_AUTH_EMULATOR_HOST: E2E_EMULATOR_HOST,
-});
+const env = emulatorEnvForThisFile();
 const log = pino({ level: "silent" });
 const meta = { clientKey: "test", clientAddress: "203.0.113.9", requestId: "r1" };
-
-let stopEmulator: StopEmulator;
-beforeAll(async () => {
-  stopEmulator = await startEmulatorFor(env);
-}, 60_000);
-afterAll(() => stopEmulator());
 
 function service(accounts = createAccounts(env), logger: typeof log = log) {
   return createPrivacyRequests({

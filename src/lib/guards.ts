@@ -8,9 +8,9 @@ import { failure, refusal } from "#src/lib/http-errors.ts";
 
 /**
  * What the server decided about this request's right to the admin (server/admin-guard.ts).
+ * "unverified": the account's address is an administrator's, but not verified yet.
  * "unavailable": Firebase could not be asked whether the account is still in good standing.
  */
-/** "unverified": the account's address is an administrator's, but not verified yet. */
 export type AdminAccess = "ok" | "signed-out" | "forbidden" | "unverified" | "unavailable";
 
 /** The server's answer, with the administrator's email when access is granted. */

@@ -3,7 +3,7 @@ import { useNavigate } from "react-router";
 import type { AccountOverview } from "#src/lib/account.ts";
 import { authErrorNotice, type AuthAction } from "#src/features/auth/auth-errors.ts";
 import { useAuth } from "#src/features/auth/auth-provider.tsx";
-import { checkNewPassword } from "#src/features/auth/password-rules.ts";
+import { checkNewPassword, MIN_PASSWORD_LENGTH } from "#src/features/auth/password-rules.ts";
 import { formatDateTime } from "#src/lib/date-time.ts";
 import { formText } from "#src/lib/form-text.ts";
 import { Button } from "#src/ui/button.tsx";
@@ -196,7 +196,11 @@ function PasswordSection({ posted }: { posted?: string }) {
             />
           )}
         </Field>
-        <Field label="New password" hint="At least 6 characters." error={fieldErrors.newPassword}>
+        <Field
+          label="New password"
+          hint={`At least ${MIN_PASSWORD_LENGTH} characters.`}
+          error={fieldErrors.newPassword}
+        >
           {(props) => (
             <PasswordInput {...props} name="newPassword" required autoComplete="new-password" />
           )}
