@@ -1,4 +1,3 @@
-import { rmSync } from "node:fs";
 import { defineConfig } from "@playwright/test";
 import {
   BASE_URL,
@@ -11,9 +10,6 @@ import {
   E2E_PROJECT_ID,
   E2E_UNVERIFIED_ADMIN_EMAIL,
 } from "./tests/support/e2e-env.ts";
-
-// A fresh data folder for every run (the config is also loaded by each worker: only the runner wipes).
-if (!process.env.TEST_WORKER_INDEX) rmSync(E2E_DATA_DIR, { recursive: true, force: true });
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -29,8 +25,11 @@ export default defineConfig({
     launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
   },
   webServer: {
-    // The production build, as `npm start` serves it (building first when needed).
-    command: "node scripts/start.mjs",
+    // The production build, as `npm start` serves it (building first when needed), on a fresh data
+    // folder. The folder is emptied here, when this run starts its own server, and not when the
+    // config is read: `playwright test --list` beside a running suite must not pull its database
+    // away (and when the port is taken, Playwright stops before this command runs).
+    command: 'rm -rf "$DATA_DIR" && exec node scripts/start.mjs',
     url: `${BASE_URL}/robots.txt`,
     reuseExistingServer: false,
     timeout: 240_000,
