@@ -46,6 +46,9 @@ const OUTBOX_TIMING: OutboxTiming = {
   giveUpMs: 24 * 60 * 60_000,
 };
 
+/** How long after a request's wake the worker looks for messages (see wakeSoon). */
+const WAKE_DELAY_MS = 100;
+
 /** ±25% jitter, so messages that failed together do not all retry together. */
 function retryDelayMs(attempts: number, timing: OutboxTiming): number {
   const plain = Math.min(timing.maxDelayMs, timing.firstDelayMs * 2 ** Math.max(0, attempts - 1));
@@ -234,15 +237,32 @@ export function startOutboxWorker({
       });
   }
 
+  /**
+   * A wake from outside (a request that enqueued a message) starts the work a moment later, not
+   * in the request's own turn of the event loop: a delivery shares this thread with the answer
+   * still being written, and a new address's answer would take longer than a known one's, which
+   * tells them apart (server/answer-time.ts). A tenth of a second is nothing to a person waiting
+   * for a mail.
+   */
+  let soon: NodeJS.Timeout | null = null;
+  function wakeSoon() {
+    if (stopped || soon) return;
+    soon = setTimeout(() => {
+      soon = null;
+      wake();
+    }, WAKE_DELAY_MS);
+  }
+
   const timer = setInterval(wake, timing.pollMs);
   timer.unref();
   wake();
   return {
-    wake,
+    wake: wakeSoon,
     /** Finishes the sends under way (their outcome is recorded), then claims nothing more. */
     async stop() {
       stopped = true;
       clearInterval(timer);
+      if (soon) clearTimeout(soon);
       await running;
       destinations.email?.close();
     },

@@ -10,10 +10,12 @@
  * enqueues the changes still pending for that subscriber, in the same transaction.
  */
 import { and, eq, gt, isNull, like, or, sql } from "drizzle-orm";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { FastifyBaseLogger } from "fastify";
 import { z } from "zod";
 import { queryRows, type Db } from "#db/client.ts";
 import { outbox, subprocessorSubscribers, subprocessorTokens } from "#db/schema.ts";
+import { createAnswerTimes } from "#server/answer-time.ts";
 import type { Env } from "#server/env.ts";
 import { maskEmail } from "#server/log-safety.ts";
 import {
@@ -119,6 +121,7 @@ export function createSubprocessorSubscriptions({
   list?: readonly Subprocessor[];
   changes?: readonly SubprocessorChange[];
 }): SubprocessorSubscriptions {
+  const answerTimes = createAnswerTimes();
   const listeners: (() => void)[] = [];
   const enqueued = () => {
     for (const listener of listeners) listener();
@@ -206,6 +209,7 @@ export function createSubprocessorSubscriptions({
         const email = parsed.data;
         if (isDisposableEmail(email)) return { kind: "invalid", message: DISPOSABLE_MESSAGE };
 
+        const writing = performance.now();
         const created = await db.transaction(async (tx) => {
           // A subscription never confirmed within its link's lifetime is as good as none: a new
           // request replaces it (and its unsent mail), so the address can still subscribe.
@@ -243,11 +247,19 @@ export function createSubprocessorSubscriptions({
           await enqueue(tx, [mailTo(confirmKey(row.id), row, unsubscribeUrl, mail)]);
           return true;
         });
+        const took = performance.now() - writing;
         log.info(
           { event: "subprocessors.subscribe", reqId: meta.requestId, created },
           "subscription to sub-processor changes requested",
         );
-        if (created) enqueued();
+        if (created) {
+          answerTimes.created(took);
+          enqueued();
+        } else {
+          // As long as a new address would have taken (server/answer-time.ts).
+          const wait = answerTimes.repeatWait(took);
+          if (wait > 0) await sleep(wait);
+        }
         return { kind: "accepted" };
       } catch (error) {
         log.error(

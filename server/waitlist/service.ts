@@ -1,4 +1,5 @@
 import { and, desc, eq, gt, isNull, sql } from "drizzle-orm";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "#db/client.ts";
 import { waitlistEntries, waitlistTokens, type WaitlistRow } from "#db/schema.ts";
@@ -9,6 +10,7 @@ import { takeConfirmationMails } from "#server/outbox/mailbox-quota.ts";
 import { enqueue, type OutboxMessage } from "#server/outbox/outbox.ts";
 import { slackText } from "#server/outbox/webhooks.ts";
 import { createAdminActions } from "#server/waitlist/admin-actions.ts";
+import { createAnswerTimes } from "#server/answer-time.ts";
 import { listPage, selectWithForwarding } from "#server/waitlist/admin-list.ts";
 import { mailToEntry, siteLink } from "#server/waitlist/entry-mail.ts";
 import { erasureSubject, logErasures } from "#server/privacy/erasure-ledger.ts";
@@ -131,6 +133,7 @@ export function createWaitlistService({
   env: Env;
   log: FastifyBaseLogger;
 }): WaitlistService {
+  const answerTimes = createAnswerTimes();
   const listeners: (() => void)[] = [];
   const enqueued = () => {
     for (const listener of listeners) listener();
@@ -209,6 +212,7 @@ export function createWaitlistService({
           return { kind: "invalid", fieldErrors: { email: DISPOSABLE_MESSAGE }, formErrors: [] };
         }
         // Success is answered only after this row has committed (group commit, see insert-batcher).
+        const writing = performance.now();
         const created = await insertEntry({
           name: entry.name,
           email: entry.email,
@@ -222,7 +226,14 @@ export function createWaitlistService({
           referrer: entry.referrer,
           landingPath: entry.landing_path,
         });
-        if (!created) return { kind: "exists" };
+        const took = performance.now() - writing;
+        if (!created) {
+          // As long as a new address would have taken (server/answer-time.ts).
+          const wait = answerTimes.repeatWait(took);
+          if (wait > 0) await sleep(wait);
+          return { kind: "exists" };
+        }
+        answerTimes.created(took);
         enqueued();
         return { kind: "created" };
       } catch (error) {
