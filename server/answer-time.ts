@@ -5,7 +5,7 @@
  * site: a stopwatch told whether an address was already on the list, although the answer itself
  * was the same.
  *
- * So each form times the write of every submission. A new address's time goes into a short ring
+ * So each form makes its write through `submit`, which times it. A new address's time goes into a short ring
  * of recent ones; a repeat then waits until its own time reaches one drawn from that ring, so the
  * two are answered in the same spread of times. A probe learns from its first try only (that try
  * puts a new address on the list), so it has one draw to read, not a distribution.
@@ -15,6 +15,8 @@
  * `MAX_WAIT_MS`.
  */
 
+import { setTimeout as sleep } from "node:timers/promises";
+
 /** How many recent new-entry times a repeat's wait is drawn from. */
 const RING_SIZE = 64;
 /** Before any new entry since the start (the ring is empty), a repeat waits for this long. */
@@ -23,6 +25,11 @@ const FIRST_WAIT_MS = 10;
 export const MAX_WAIT_MS = 250;
 
 export type AnswerTimes = {
+  /**
+   * Runs a submission's write (true: it created a new row), then answers: at once for a new
+   * address, no sooner than a drawn new address's time for a repeat.
+   */
+  submit: (write: () => Promise<boolean>) => Promise<boolean>;
   /** A new address's write took `ms`. */
   created: (ms: number) => void;
   /**
@@ -37,7 +44,18 @@ export type AnswerTimes = {
 export function createAnswerTimes(random: () => number = Math.random): AnswerTimes {
   const ring: number[] = [];
   let next = 0;
-  return {
+  const times: AnswerTimes = {
+    async submit(write) {
+      const started = performance.now();
+      const created = await write();
+      const took = performance.now() - started;
+      if (created) times.created(took);
+      else {
+        const wait = times.repeatWait(took);
+        if (wait > 0) await sleep(wait);
+      }
+      return created;
+    },
     created(ms) {
       ring[next] = ms;
       next = (next + 1) % RING_SIZE;
@@ -48,4 +66,5 @@ export function createAnswerTimes(random: () => number = Math.random): AnswerTim
       return Math.min(MAX_WAIT_MS, Math.max(0, Math.round(drawn - ms)));
     },
   };
+  return times;
 }

@@ -10,7 +10,6 @@
  * enqueues the changes still pending for that subscriber, in the same transaction.
  */
 import { and, eq, gt, isNull, like, or, sql } from "drizzle-orm";
-import { setTimeout as sleep } from "node:timers/promises";
 import type { FastifyBaseLogger } from "fastify";
 import { z } from "zod";
 import { queryRows, type Db } from "#db/client.ts";
@@ -209,57 +208,53 @@ export function createSubprocessorSubscriptions({
         const email = parsed.data;
         if (isDisposableEmail(email)) return { kind: "invalid", message: DISPOSABLE_MESSAGE };
 
-        const writing = performance.now();
-        const created = await db.transaction(async (tx) => {
-          // A subscription never confirmed within its link's lifetime is as good as none: a new
-          // request replaces it (and its unsent mail), so the address can still subscribe.
-          const stale = await tx
-            .delete(subprocessorSubscribers)
-            .where(
-              and(
-                sql`lower(${subprocessorSubscribers.email}) = lower(${email})`,
-                eq(subprocessorSubscribers.state, "waiting"),
-                sql`${subprocessorSubscribers.createdAt} < now() - make_interval(secs => ${TOKEN_LIFETIME_MS.confirm / 1000})`,
-              ),
-            )
-            .returning({ id: subprocessorSubscribers.id });
-          for (const { id } of stale) await tx.delete(outbox).where(subscriberMail(id));
-          const [row] = await tx
-            .insert(subprocessorSubscribers)
-            .values({ email })
-            .onConflictDoNothing()
-            .returning({ id: subprocessorSubscribers.id, email: subprocessorSubscribers.email });
-          if (!row) return false;
-          // Past the mailbox's allowance for the day, nothing is kept and nothing is sent.
-          if (!(await takeConfirmationMail(tx, row.email))) {
-            await tx.delete(subprocessorSubscribers).where(eq(subprocessorSubscribers.id, row.id));
-            return false;
-          }
-          const tokens: TokenRow[] = [];
-          const confirmUrl = issue(row.id, "confirm", tokens);
-          const unsubscribeUrl = issue(row.id, "unsubscribe", tokens);
-          await tx.insert(subprocessorTokens).values(tokens);
-          const mail = renderSubscriptionConfirm({
-            confirmUrl,
-            unsubscribeUrl,
-            siteUrl: env.siteUrl,
-          });
-          await enqueue(tx, [mailTo(confirmKey(row.id), row, unsubscribeUrl, mail)]);
-          return true;
-        });
-        const took = performance.now() - writing;
+        // A known address answers no sooner than a new one (server/answer-time.ts).
+        const created = await answerTimes.submit(() =>
+          db.transaction(async (tx) => {
+            // A subscription never confirmed within its link's lifetime is as good as none: a new
+            // request replaces it (and its unsent mail), so the address can still subscribe.
+            const stale = await tx
+              .delete(subprocessorSubscribers)
+              .where(
+                and(
+                  sql`lower(${subprocessorSubscribers.email}) = lower(${email})`,
+                  eq(subprocessorSubscribers.state, "waiting"),
+                  sql`${subprocessorSubscribers.createdAt} < now() - make_interval(secs => ${TOKEN_LIFETIME_MS.confirm / 1000})`,
+                ),
+              )
+              .returning({ id: subprocessorSubscribers.id });
+            for (const { id } of stale) await tx.delete(outbox).where(subscriberMail(id));
+            const [row] = await tx
+              .insert(subprocessorSubscribers)
+              .values({ email })
+              .onConflictDoNothing()
+              .returning({ id: subprocessorSubscribers.id, email: subprocessorSubscribers.email });
+            if (!row) return false;
+            // Past the mailbox's allowance for the day, nothing is kept and nothing is sent.
+            if (!(await takeConfirmationMail(tx, row.email))) {
+              await tx
+                .delete(subprocessorSubscribers)
+                .where(eq(subprocessorSubscribers.id, row.id));
+              return false;
+            }
+            const tokens: TokenRow[] = [];
+            const confirmUrl = issue(row.id, "confirm", tokens);
+            const unsubscribeUrl = issue(row.id, "unsubscribe", tokens);
+            await tx.insert(subprocessorTokens).values(tokens);
+            const mail = renderSubscriptionConfirm({
+              confirmUrl,
+              unsubscribeUrl,
+              siteUrl: env.siteUrl,
+            });
+            await enqueue(tx, [mailTo(confirmKey(row.id), row, unsubscribeUrl, mail)]);
+            return true;
+          }),
+        );
         log.info(
           { event: "subprocessors.subscribe", reqId: meta.requestId, created },
           "subscription to sub-processor changes requested",
         );
-        if (created) {
-          answerTimes.created(took);
-          enqueued();
-        } else {
-          // As long as a new address would have taken (server/answer-time.ts).
-          const wait = answerTimes.repeatWait(took);
-          if (wait > 0) await sleep(wait);
-        }
+        if (created) enqueued();
         return { kind: "accepted" };
       } catch (error) {
         log.error(

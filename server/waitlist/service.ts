@@ -1,5 +1,4 @@
 import { and, desc, eq, gt, isNull, sql } from "drizzle-orm";
-import { setTimeout as sleep } from "node:timers/promises";
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "#db/client.ts";
 import { waitlistEntries, waitlistTokens, type WaitlistRow } from "#db/schema.ts";
@@ -211,29 +210,24 @@ export function createWaitlistService({
           );
           return { kind: "invalid", fieldErrors: { email: DISPOSABLE_MESSAGE }, formErrors: [] };
         }
-        // Success is answered only after this row has committed (group commit, see insert-batcher).
-        const writing = performance.now();
-        const created = await insertEntry({
-          name: entry.name,
-          email: entry.email,
-          company: entry.company,
-          message: entry.message,
-          utmSource: entry.utm_source,
-          utmMedium: entry.utm_medium,
-          utmCampaign: entry.utm_campaign,
-          utmTerm: entry.utm_term,
-          utmContent: entry.utm_content,
-          referrer: entry.referrer,
-          landingPath: entry.landing_path,
-        });
-        const took = performance.now() - writing;
-        if (!created) {
-          // As long as a new address would have taken (server/answer-time.ts).
-          const wait = answerTimes.repeatWait(took);
-          if (wait > 0) await sleep(wait);
-          return { kind: "exists" };
-        }
-        answerTimes.created(took);
+        // Success is answered only after this row has committed (group commit, see insert-batcher),
+        // and a known address no sooner than a new one (server/answer-time.ts).
+        const created = await answerTimes.submit(() =>
+          insertEntry({
+            name: entry.name,
+            email: entry.email,
+            company: entry.company,
+            message: entry.message,
+            utmSource: entry.utm_source,
+            utmMedium: entry.utm_medium,
+            utmCampaign: entry.utm_campaign,
+            utmTerm: entry.utm_term,
+            utmContent: entry.utm_content,
+            referrer: entry.referrer,
+            landingPath: entry.landing_path,
+          }),
+        );
+        if (!created) return { kind: "exists" };
         enqueued();
         return { kind: "created" };
       } catch (error) {
