@@ -7,10 +7,12 @@ import {
   restoreScrollScript,
 } from "#server/html.ts";
 import { HYDRATION_LOADER, HYDRATION_LOADER_NO_TOGGLES } from "#server/hydration-loader.ts";
+import { LANDING_NOTE_SCRIPT } from "#src/lib/landing-note.ts";
 import {
   DEFER_ATTRIBUTE,
   DEFER_VALUE,
   DEFERRED_APP_ID,
+  DOCUMENT_VALUE,
   HYDRATED_ATTRIBUTE,
   HYDRATED_EVENT,
   STYLESHEET_ATTRIBUTE,
@@ -71,6 +73,46 @@ describe("finishPage", () => {
     );
     expect(scriptHashes).toContain(cspHash(MODULE));
     expect(scriptHashes).toContain(cspHash(HYDRATION_LOADER_NO_TOGGLES));
+  });
+
+  test("sends a document page without the app: its markup, its CSS and the landing note alone", () => {
+    const css = "@layer utilities{.flex{display:flex}.grid{display:grid}}";
+    const { html, scriptHashes, styleHashes, app } = finishPage(
+      page(` ${DEFER_ATTRIBUTE}="${DOCUMENT_VALUE}" ${STYLESHEET_ATTRIBUTE}="/assets/app.css"`),
+      new Map([["/assets/app.css", css]]),
+    );
+    expect(app).toBe(false);
+    expect(html).toContain(
+      `<html lang="en" ${DEFER_ATTRIBUTE}="${DOCUMENT_VALUE}"><head><script>${LANDING_NOTE_SCRIPT}</script><style>@layer utilities{.flex{display:flex}}</style>`,
+    );
+    expect(html).not.toContain(STYLESHEET_ATTRIBUTE);
+    expect(html).not.toContain("modulepreload");
+    expect(html).not.toContain("window.__ctx");
+    expect(html).not.toContain(MODULE);
+    // Data for search engines is not code: it stays.
+    expect(html).toContain('<script type="application/ld+json">{"@type":"Organization"}</script>');
+    expect(html.match(/<script>/g)).toHaveLength(1);
+    expect(scriptHashes).toEqual([cspHash(LANDING_NOTE_SCRIPT)]);
+    expect(styleHashes).toEqual([cspHash("@layer utilities{.flex{display:flex}}")]);
+  });
+
+  test("a document page with a control only a script can work keeps its app, deferred", () => {
+    const source = page(` ${DEFER_ATTRIBUTE}="${DOCUMENT_VALUE}"`).replace(
+      "Hello",
+      '<button class="x" type="button">Download</button>',
+    );
+    const { html, scriptHashes, app } = finishPage(source, new Map());
+    expect(app).toBe(true);
+    expect(html).toContain(`<html lang="en" ${DEFER_ATTRIBUTE}="${DEFER_VALUE}">`);
+    expect(html).toContain(`<script type="text/plain" id="${DEFERRED_APP_ID}"`);
+    expect(scriptHashes).toContain(cspHash(HYDRATION_LOADER_NO_TOGGLES));
+    expect(scriptHashes).toContain(cspHash(MODULE));
+    // A form's own submit button needs no script: such a page stays a document.
+    const withForm = page(` ${DEFER_ATTRIBUTE}="${DOCUMENT_VALUE}"`).replace(
+      "Hello",
+      '<form method="post"><button type="submit">Send</button></form>',
+    );
+    expect(finishPage(withForm, new Map()).app).toBe(false);
   });
 
   test("prints React Router's manifest without indents or false flags, hashing the script as sent", () => {

@@ -14,14 +14,22 @@
 import { createHash } from "node:crypto";
 import { HYDRATION_LOADER, HYDRATION_LOADER_NO_TOGGLES } from "#server/hydration-loader.ts";
 import { cssForPage } from "#server/page-css.ts";
+import { LANDING_NOTE_SCRIPT } from "#src/lib/landing-note.ts";
 import {
   DEFER_ATTRIBUTE,
   DEFER_VALUE,
   DEFERRED_APP_ID,
+  DOCUMENT_VALUE,
   STYLESHEET_ATTRIBUTE,
 } from "#src/lib/hydration-protocol.ts";
 
-export type FinishedPage = { html: string; scriptHashes: string[]; styleHashes: string[] };
+export type FinishedPage = {
+  html: string;
+  scriptHashes: string[];
+  styleHashes: string[];
+  /** Whether the page carries the app; a document does not (decision 034). */
+  app: boolean;
+};
 /** Stylesheets to inline, by their href. */
 export type Stylesheets = ReadonlyMap<string, string>;
 
@@ -94,15 +102,31 @@ export function lightenScrollRestoration(html: string): string {
  */
 const TOGGLE_INPUT = /<input\b[^>]*\btype="(?:checkbox|radio)"/i;
 
+/**
+ * A control that only a script can work: a button that submits nothing. A page meant as a document
+ * that has one keeps its app (and defers it like any page), so the control is never left dead.
+ */
+const SCRIPTED_CONTROL = /<button\b[^>]*\btype="button"/i;
+/** Every script React Router printed, data blocks aside: a document is sent without them. */
+const APP_SCRIPT = /<script\b(?![^>]*\btype="application\/ld\+json")[^>]*>[\s\S]*?<\/script>/g;
+
 export function finishPage(source: string, stylesheets: Stylesheets): FinishedPage {
   // The root names its stylesheet on <html> instead of linking it, so the browser fetches nothing
   // before the first paint; the page gets the rules its markup uses, and the root links the whole
   // sheet once React runs (decision 009).
-  const href = NAMED_STYLESHEET.exec(source)?.[1];
+  const named = NAMED_STYLESHEET.exec(source);
+  const href = named?.[1];
   const css = href === undefined ? undefined : stylesheets.get(href);
+  const style = css === undefined ? "" : `<style>${cssForPage(css, source)}</style>`;
+  const documentMark = `${DEFER_ATTRIBUTE}="${DOCUMENT_VALUE}"`;
+  const asDocument = htmlTagOf(source).includes(documentMark);
+  if (asDocument && !SCRIPTED_CONTROL.test(source))
+    return finishDocument(source, style, named?.[0]);
   const loader = TOGGLE_INPUT.test(source) ? HYDRATION_LOADER : HYDRATION_LOADER_NO_TOGGLES;
-  const headStart = `<script>${loader}</script>${css === undefined ? "" : `<style>${cssForPage(css, source)}</style>`}`;
-  let html = source
+  const headStart = `<script>${loader}</script>${style}`;
+  let html = (
+    asDocument ? source.replace(documentMark, `${DEFER_ATTRIBUTE}="${DEFER_VALUE}"`) : source
+  )
     .replace(HEAD_OPEN, (tag) => `${tag}${headStart}`)
     // React does not compare a script's text when hydrating, and the hashes below are of the result.
     .replace(MODULE_SCRIPT, (script, body: string) =>
@@ -111,8 +135,7 @@ export function finishPage(source: string, stylesheets: Stylesheets): FinishedPa
   html = lightenScrollRestoration(html);
 
   const extraScriptHashes: string[] = [];
-  const htmlTag = html.slice(0, html.indexOf(">", html.indexOf("<html")) + 1);
-  if (htmlTag.includes(`${DEFER_ATTRIBUTE}="${DEFER_VALUE}"`)) {
+  if (htmlTagOf(html).includes(`${DEFER_ATTRIBUTE}="${DEFER_VALUE}"`)) {
     const module = MODULE_SCRIPT.exec(html);
     if (module) {
       const body = module[1] ?? "";
@@ -136,7 +159,35 @@ export function finishPage(source: string, stylesheets: Stylesheets): FinishedPa
       continue;
     scriptHashes.add(cspHash(body));
   }
-  const styleHashes = new Set<string>();
-  for (const [, body = ""] of html.matchAll(INLINE_STYLE)) styleHashes.add(cspHash(body));
-  return { html, scriptHashes: [...scriptHashes], styleHashes: [...styleHashes] };
+  return { html, scriptHashes: [...scriptHashes], styleHashes: styleHashesOf(html), app: true };
+}
+
+const htmlTagOf = (html: string) => html.slice(0, html.indexOf(">", html.indexOf("<html")) + 1);
+
+function styleHashesOf(html: string): string[] {
+  const hashes = new Set<string>();
+  for (const [, body = ""] of html.matchAll(INLINE_STYLE)) hashes.add(cspHash(body));
+  return [...hashes];
+}
+
+/**
+ * A page that is a document for this visitor (decision 034): its markup and the CSS it uses, and
+ * of scripts only the note of where a visit began, which keeps a waitlist entry's source when the
+ * visit started on a legal text. No loader, no app: links load pages, as they would without
+ * JavaScript, and the page's first round trip is its text.
+ */
+function finishDocument(source: string, style: string, namedStylesheet?: string): FinishedPage {
+  let html = source.replace(APP_SCRIPT, "").replace(MODULEPRELOAD_LINK, "");
+  // The stylesheet's name was for the app, which links the whole sheet when it runs.
+  if (namedStylesheet !== undefined)
+    html = html.replace(namedStylesheet, () =>
+      namedStylesheet.replace(new RegExp(`\\s${STYLESHEET_ATTRIBUTE}="[^"]+"`), ""),
+    );
+  html = html.replace(HEAD_OPEN, (tag) => `${tag}<script>${LANDING_NOTE_SCRIPT}</script>${style}`);
+  return {
+    html,
+    scriptHashes: [cspHash(LANDING_NOTE_SCRIPT)],
+    styleHashes: styleHashesOf(html),
+    app: false,
+  };
 }

@@ -3,17 +3,32 @@ import { parseEnv } from "#server/env.ts";
 import { publicSite } from "#tests/support/deployed.ts";
 import { baseSecurityHeaders, contentSecurityPolicy } from "#server/security-headers.ts";
 
-const NONE = { scriptHashes: [], styleHashes: [] };
+const NONE = { scriptHashes: [], styleHashes: [], app: true };
 
 describe("security headers", () => {
   test("scripts and styles: this origin and the page's own inline ones by hash, nothing else", () => {
     const csp = contentSecurityPolicy(parseEnv({}), {
       scriptHashes: ["'sha256-a'"],
       styleHashes: ["'sha256-b'"],
+      app: true,
     });
     expect(csp).toContain("script-src 'self' 'sha256-a';");
     expect(csp).toContain("style-src 'self' 'sha256-b';");
+    expect(csp).toContain("connect-src 'self' http://127.0.0.1:9099;");
     expect(csp).not.toContain("unsafe");
+  });
+
+  test("a page sent without the app may run only its own inline scripts and connect nowhere", () => {
+    const csp = contentSecurityPolicy(parseEnv(publicSite()), {
+      scriptHashes: ["'sha256-a'"],
+      styleHashes: ["'sha256-b'"],
+      app: false,
+    });
+    expect(csp).toContain("script-src 'sha256-a';");
+    expect(csp).toContain("connect-src 'none';");
+    expect(csp).toContain("style-src 'self' 'sha256-b';");
+    const bare = contentSecurityPolicy(parseEnv({}), { ...NONE, app: false });
+    expect(bare).toContain("script-src 'none';");
   });
 
   test("HSTS and upgrade-insecure-requests only when the public origin is HTTPS", () => {

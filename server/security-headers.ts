@@ -1,7 +1,14 @@
 import type { Env } from "#server/env.ts";
 
-/** The inline scripts and styles of one page, by hash (server/html.ts computes them). */
-export type InlineHashes = { scriptHashes: readonly string[]; styleHashes: readonly string[] };
+/**
+ * The inline scripts and styles of one page, by hash, and whether it carries the app (server/html.ts
+ * finds both).
+ */
+export type InlineHashes = {
+  scriptHashes: readonly string[];
+  styleHashes: readonly string[];
+  app: boolean;
+};
 
 /** Headers every response carries, whatever its type. */
 export function baseSecurityHeaders(env: Env): Record<string, string> {
@@ -36,25 +43,23 @@ export function responseHeaders(env: Env, mode: "production" | "development") {
 /**
  * The policy for HTML documents: scripts and styles from this origin, plus exactly the inline ones
  * this page carries, by hash. No 'unsafe-inline', no eval, no plugins, no framing, forms post home.
+ * Fonts, media, the web app manifest and workers fall back to `default-src 'self'`. A page sent
+ * without the app (decision 034) may run only its inline scripts and connect nowhere.
  */
 export function contentSecurityPolicy(env: Env, inline: InlineHashes): string {
   const frames = env.demoEmbed ? [env.demoEmbed.origin] : [];
-  // The browser talks to Firebase Authentication directly (or to the local emulator).
+  // The app talks to Firebase Authentication directly (or to the local emulator).
   const identity =
     env.firebase.mode === "emulator"
       ? [`http://${env.firebase.emulatorHost}`]
       : ["https://identitytoolkit.googleapis.com", "https://securetoken.googleapis.com"];
   const directives: Record<string, string[]> = {
     "default-src": ["'self'"],
-    "script-src": ["'self'", ...inline.scriptHashes],
+    "script-src": inline.app ? ["'self'", ...inline.scriptHashes] : orNone(inline.scriptHashes),
     "style-src": ["'self'", ...inline.styleHashes],
     "img-src": ["'self'", "data:"],
-    "font-src": ["'self'"],
-    "media-src": ["'self'"],
-    "connect-src": ["'self'", ...identity],
-    "frame-src": frames.length > 0 ? frames : ["'none'"],
-    "manifest-src": ["'self'"],
-    "worker-src": ["'self'"],
+    "connect-src": inline.app ? ["'self'", ...identity] : ["'none'"],
+    "frame-src": orNone(frames),
     "object-src": ["'none'"],
     "base-uri": ["'none'"],
     "form-action": ["'self'"],
@@ -64,6 +69,8 @@ export function contentSecurityPolicy(env: Env, inline: InlineHashes): string {
   if (env.siteUrl.startsWith("https://")) policy.push("upgrade-insecure-requests");
   return policy.join("; ");
 }
+
+const orNone = (sources: readonly string[]) => (sources.length > 0 ? [...sources] : ["'none'"]);
 
 export function htmlSecurityHeaders(env: Env, inline: InlineHashes): Record<string, string> {
   return {

@@ -20,6 +20,7 @@ import { rememberLanding } from "#src/features/waitlist/attribution.ts";
 import {
   DEFER_ATTRIBUTE,
   DEFER_VALUE,
+  DOCUMENT_VALUE,
   HYDRATED_ATTRIBUTE,
   HYDRATED_EVENT,
   STYLESHEET_ATTRIBUTE,
@@ -73,15 +74,21 @@ export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");
   const matches = useMatches();
   // Pages load their JavaScript on the first interaction unless a route has work to do at once
-  // (decision 009); presses made before then are held and replayed, so none is lost. Signed-in
-  // visitors get it at once, so their session is kept in step with Firebase from the start.
-  const deferred =
-    !data?.user && !matches.some((m) => (m.handle as RouteHandle | undefined)?.hydrate === "load");
+  // (decision 009); presses made before then are held and replayed, so none is lost. A legal text
+  // is a document and comes without it (decision 034). Signed-in visitors get it at once, so their
+  // session is kept in step with Firebase from the start.
+  const asked = matches.map((m) => (m.handle as RouteHandle | undefined)?.hydrate);
+  const hydrate =
+    data?.user || asked.includes("load")
+      ? undefined
+      : asked.at(-1) === "never"
+        ? DOCUMENT_VALUE
+        : DEFER_VALUE;
   return (
     <html
       lang="en"
       {...{
-        [DEFER_ATTRIBUTE]: deferred ? DEFER_VALUE : undefined,
+        [DEFER_ATTRIBUTE]: hydrate,
         [STYLESHEET_ATTRIBUTE]: import.meta.env.DEV ? undefined : appCss,
       }}
     >
@@ -142,11 +149,12 @@ export default function App() {
       manifest.href = "/site.webmanifest";
       document.head.append(manifest);
     }
+    // Remembered before any held press is replayed: a waitlist entry among them keeps its source.
+    rememberLanding();
     // Marks the moment the page became interactive (the browser tests wait for it); the page's
     // loader then replays the presses it held.
     document.documentElement.setAttribute(HYDRATED_ATTRIBUTE, "");
     window.dispatchEvent(new Event(HYDRATED_EVENT));
-    rememberLanding();
   }, []);
   useFocusOnNavigation();
   return <Outlet />;

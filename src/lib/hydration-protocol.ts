@@ -8,6 +8,11 @@
 /** On <html>: the page's scripts wait for the visitor's first interaction. */
 export const DEFER_ATTRIBUTE = "data-hydrate";
 export const DEFER_VALUE = "interaction";
+/**
+ * DEFER_ATTRIBUTE's value on a page that is a document for this visitor (decision 034): the
+ * server sends it without the app, so nothing on it waits for JavaScript.
+ */
+export const DOCUMENT_VALUE = "never";
 /** On <html>, set by the root route once React has hydrated the page. */
 export const HYDRATED_ATTRIBUTE = "data-hydrated";
 /** Dispatched on window right after HYDRATED_ATTRIBUTE is set; held presses are replayed then. */

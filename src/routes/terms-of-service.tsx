@@ -1,11 +1,11 @@
 import type { Route } from "./+types/terms-of-service";
-import { IN_SITEMAP } from "#src/lib/route-handle.ts";
+import { DOCUMENT_IN_SITEMAP } from "#src/lib/route-handle.ts";
 import { SITE } from "#src/content/site.ts";
 import { TERMS_OF_SERVICE } from "#src/content/terms-of-service.ts";
 import { LegalDocumentView } from "#src/features/legal/legal-document-view.tsx";
 import { pageMeta } from "#src/lib/meta.ts";
 
-export const handle = IN_SITEMAP;
+export const handle = DOCUMENT_IN_SITEMAP;
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {

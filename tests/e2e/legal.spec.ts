@@ -1,10 +1,10 @@
 import type { Locator } from "@playwright/test";
-import { expect, test, waitForHydration } from "#tests/support/fixtures.ts";
+import { expect, test, waitForReady } from "#tests/support/fixtures.ts";
 
 for (const path of ["/terms-of-service", "/privacy-policy", "/dpa", "/security"]) {
   test(`${path}: the table of contents links to every section heading`, async ({ page }) => {
     await page.goto(path);
-    await waitForHydration(page);
+    await waitForReady(page);
     const contents = page.getByRole("navigation", { name: "Contents" });
     const entries = contents.getByRole("link");
     const count = await entries.count();

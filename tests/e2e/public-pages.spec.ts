@@ -1,4 +1,4 @@
-import { axeViolations, expect, test, waitForHydration } from "#tests/support/fixtures.ts";
+import { axeViolations, expect, test, waitForReady } from "#tests/support/fixtures.ts";
 import { ALL_PAGES } from "#tests/support/pages.ts";
 
 for (const page of ALL_PAGES) {
@@ -24,13 +24,13 @@ for (const page of ALL_PAGES) {
       await context.close();
     });
 
-    test("hydrates without errors and has no axe violations at 1280 px and 375 px", async ({
+    test("is ready (hydrated, or a document) without errors and has no axe violations at 1280 px and 375 px", async ({
       page: tab,
     }) => {
       for (const width of [1280, 375]) {
         await tab.setViewportSize({ width, height: 900 });
         await tab.goto(page.path);
-        await waitForHydration(tab);
+        await waitForReady(tab);
         await expect(tab.getByRole("heading", { level: 1, name: page.heading })).toBeVisible();
         expect(await axeViolations(tab), `axe at ${width}px`).toEqual([]);
         const overflow = await tab.evaluate(

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { expect, test } from "#tests/support/fixtures.ts";
 import { ALL_PAGES, PUBLIC_PAGES } from "#tests/support/pages.ts";
+import { DEFER_ATTRIBUTE, DOCUMENT_VALUE } from "#src/lib/hydration-protocol.ts";
 
 test("every page has its own title, description, canonical link and sharing tags", async ({
   page,
@@ -132,7 +133,14 @@ test("HTML responses carry a strict, hash-based Content-Security-Policy and base
         : "strict-origin-when-cross-origin",
     );
     const csp = headers["content-security-policy"] ?? "";
-    expect(csp).toMatch(/script-src 'self'( 'sha256-[A-Za-z0-9+/=]{44}')+;/);
+    // A page sent as a document runs its inline note alone and connects nowhere (decision 034).
+    const html = await response.text();
+    if (html.includes(`${DEFER_ATTRIBUTE}="${DOCUMENT_VALUE}"`)) {
+      expect(csp, path).toMatch(/script-src 'sha256-[A-Za-z0-9+/=]{44}';/);
+      expect(csp, path).toContain("connect-src 'none'");
+    } else {
+      expect(csp, path).toMatch(/script-src 'self'( 'sha256-[A-Za-z0-9+/=]{44}')+;/);
+    }
     expect(csp).toMatch(/style-src 'self'( 'sha256-[A-Za-z0-9+/=]{44}')+;/);
     expect(csp).not.toContain("unsafe-inline");
     expect(csp).not.toContain("unsafe-eval");
@@ -141,7 +149,6 @@ test("HTML responses carry a strict, hash-based Content-Security-Policy and base
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).toContain("form-action 'self'");
     // Every inline script the page runs is allowed by exactly its hash.
-    const html = await response.text();
     const inline = [
       ...html.matchAll(
         /<script(?![^>]*type="(?:application\/ld\+json|text\/plain)")[^>]*>([\s\S]*?)<\/script>/g,

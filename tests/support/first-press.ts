@@ -14,7 +14,7 @@ import type {
   Request,
 } from "@playwright/test";
 import { HYDRATED_ATTRIBUTE } from "#src/lib/hydration-protocol.ts";
-import { expect, HYDRATED_PAGE, waitForHydration } from "#tests/support/fixtures.ts";
+import { expect, HYDRATED_PAGE, waitForReady } from "#tests/support/fixtures.ts";
 import { ALL_PAGES } from "#tests/support/pages.ts";
 
 /** The pages anyone can open, each pressed on the suite's server (first-press.spec.ts). */
@@ -212,7 +212,7 @@ async function pressAndSee(
     if (early) {
       await expect(page.locator(HYDRATED_PAGE)).toHaveCount(0);
     } else {
-      await waitForHydration(page);
+      await waitForReady(page);
     }
     await press(control.find(page), input);
     release();

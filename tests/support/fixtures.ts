@@ -1,7 +1,11 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { test as base, expect, type ConsoleMessage, type Page } from "@playwright/test";
-import { HYDRATED_ATTRIBUTE } from "#src/lib/hydration-protocol.ts";
+import {
+  DEFER_ATTRIBUTE,
+  DOCUMENT_VALUE,
+  HYDRATED_ATTRIBUTE,
+} from "#src/lib/hydration-protocol.ts";
 import {
   createVerifiedAccount,
   deleteAccount,
@@ -129,6 +133,9 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
   });
 }
 
+/** `<html>` of a page sent as a document, without the app (decision 034). */
+const DOCUMENT_PAGE = `html[${DEFER_ATTRIBUTE}="${DOCUMENT_VALUE}"]`;
+
 /**
  * Waits until React has hydrated the page. Marketing and legal pages load their JavaScript on the
  * first interaction (decision 006), so move the mouse as a visitor would.
@@ -136,4 +143,14 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
 export async function waitForHydration(page: Page): Promise<void> {
   await page.mouse.move(1, 1);
   await page.locator(HYDRATED_PAGE).waitFor({ state: "attached" });
+}
+
+/**
+ * Waits until the page is as ready as it will be for a person: hydrated, or, for a page sent as a
+ * document, loaded (it has no app to wait for).
+ */
+export async function waitForReady(page: Page): Promise<void> {
+  await page.waitForLoadState("load");
+  if ((await page.locator(DOCUMENT_PAGE).count()) > 0) return;
+  await waitForHydration(page);
 }

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Link } from "react-router";
-import { attributionFrom, rememberedLanding } from "#src/features/waitlist/attribution.ts";
+import { rememberedLanding } from "#src/features/waitlist/attribution.ts";
 import {
   HONEYPOT_FIELD,
   parseWaitlistEntry,
@@ -54,8 +54,7 @@ export function WaitlistForm({
     // before it) is the source of the lead.
     const payload = {
       ...Object.fromEntries([...data.keys()].map((key) => [key, formText(data, key)])),
-      ...(rememberedLanding() ??
-        attributionFrom(new URL(location.href), document.referrer || null)),
+      ...rememberedLanding(),
     };
     const checked = parseWaitlistEntry(payload);
     if (!checked.ok) {
