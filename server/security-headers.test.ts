@@ -18,14 +18,14 @@ describe("security headers", () => {
     expect(csp).not.toContain("unsafe");
   });
 
-  test("a page sent without the app may run only its own inline scripts and connect nowhere", () => {
+  test("a page sent without the app may run only its own inline scripts and connect only home", () => {
     const csp = contentSecurityPolicy(parseEnv(publicSite()), {
       scriptHashes: ["'sha256-a'"],
       styleHashes: ["'sha256-b'"],
       app: false,
     });
     expect(csp).toContain("script-src 'sha256-a';");
-    expect(csp).toContain("connect-src 'none';");
+    expect(csp).toContain("connect-src 'self';");
     expect(csp).toContain("style-src 'self' 'sha256-b';");
     const bare = contentSecurityPolicy(parseEnv({}), { ...NONE, app: false });
     expect(bare).toContain("script-src 'none';");

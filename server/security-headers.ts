@@ -44,7 +44,7 @@ export function responseHeaders(env: Env, mode: "production" | "development") {
  * The policy for HTML documents: scripts and styles from this origin, plus exactly the inline ones
  * this page carries, by hash. No 'unsafe-inline', no eval, no plugins, no framing, forms post home.
  * Fonts, media, the web app manifest and workers fall back to `default-src 'self'`. A page sent
- * without the app (decision 034) may run only its inline scripts and connect nowhere.
+ * without the app (decision 034) may run only its inline scripts and connect only to this origin.
  */
 export function contentSecurityPolicy(env: Env, inline: InlineHashes): string {
   const frames = env.demoEmbed ? [env.demoEmbed.origin] : [];
@@ -58,7 +58,9 @@ export function contentSecurityPolicy(env: Env, inline: InlineHashes): string {
     "script-src": inline.app ? ["'self'", ...inline.scriptHashes] : orNone(inline.scriptHashes),
     "style-src": ["'self'", ...inline.styleHashes],
     "img-src": ["'self'", "data:"],
-    "connect-src": inline.app ? ["'self'", ...identity] : ["'none'"],
+    // Without the app nothing of the page connects, but tools a visitor runs in the page (an
+    // audit reading /robots.txt) still ask this origin.
+    "connect-src": inline.app ? ["'self'", ...identity] : ["'self'"],
     "frame-src": orNone(frames),
     "object-src": ["'none'"],
     "base-uri": ["'none'"],
