@@ -48,6 +48,8 @@ const NAMED_STYLESHEET = new RegExp(`<html\\b[^>]*\\b${STYLESHEET_ATTRIBUTE}="([
 const INERT_TYPE = "text/plain";
 /** Scripts that are data, not code: the browser never runs them, so the policy need not allow them. */
 const DATA_BLOCK_TYPES = ["application/ld+json", INERT_TYPE];
+const isDataBlock = (attributes: string) =>
+  DATA_BLOCK_TYPES.some((t) => attributes.includes(`type="${t}"`));
 
 /**
  * React Router prints its route manifest inside the module script with two-space indents. The
@@ -107,21 +109,19 @@ const TOGGLE_INPUT = /<input\b[^>]*\btype="(?:checkbox|radio)"/i;
  * that has one keeps its app (and defers it like any page), so the control is never left dead.
  */
 const SCRIPTED_CONTROL = /<button\b[^>]*\btype="button"/i;
-/** Every script React Router printed, data blocks aside: a document is sent without them. */
-const APP_SCRIPT = /<script\b(?![^>]*\btype="application\/ld\+json")[^>]*>[\s\S]*?<\/script>/g;
+/** The stylesheet's name on <html>, which only the app reads. */
+const STYLESHEET_NAME = new RegExp(`\\s${STYLESHEET_ATTRIBUTE}="[^"]+"`);
 
 export function finishPage(source: string, stylesheets: Stylesheets): FinishedPage {
   // The root names its stylesheet on <html> instead of linking it, so the browser fetches nothing
   // before the first paint; the page gets the rules its markup uses, and the root links the whole
   // sheet once React runs (decision 009).
-  const named = NAMED_STYLESHEET.exec(source);
-  const href = named?.[1];
+  const href = NAMED_STYLESHEET.exec(source)?.[1];
   const css = href === undefined ? undefined : stylesheets.get(href);
   const style = css === undefined ? "" : `<style>${cssForPage(css, source)}</style>`;
   const documentMark = `${DEFER_ATTRIBUTE}="${DOCUMENT_VALUE}"`;
   const asDocument = htmlTagOf(source).includes(documentMark);
-  if (asDocument && !SCRIPTED_CONTROL.test(source))
-    return finishDocument(source, style, named?.[0]);
+  if (asDocument && !SCRIPTED_CONTROL.test(source)) return finishDocument(source, style);
   const loader = TOGGLE_INPUT.test(source) ? HYDRATION_LOADER : HYDRATION_LOADER_NO_TOGGLES;
   const headStart = `<script>${loader}</script>${style}`;
   let html = (
@@ -152,11 +152,7 @@ export function finishPage(source: string, stylesheets: Stylesheets): FinishedPa
 
   const scriptHashes = new Set(extraScriptHashes);
   for (const [, attributes = "", body = ""] of html.matchAll(INLINE_SCRIPT)) {
-    if (
-      /\bsrc=/.test(attributes) ||
-      DATA_BLOCK_TYPES.some((t) => attributes.includes(`type="${t}"`))
-    )
-      continue;
+    if (/\bsrc=/.test(attributes) || isDataBlock(attributes)) continue;
     scriptHashes.add(cspHash(body));
   }
   return { html, scriptHashes: [...scriptHashes], styleHashes: styleHashesOf(html), app: true };
@@ -176,14 +172,14 @@ function styleHashesOf(html: string): string[] {
  * visit started on a legal text. No loader, no app: links load pages, as they would without
  * JavaScript, and the page's first round trip is its text.
  */
-function finishDocument(source: string, style: string, namedStylesheet?: string): FinishedPage {
-  let html = source.replace(APP_SCRIPT, "").replace(MODULEPRELOAD_LINK, "");
-  // The stylesheet's name was for the app, which links the whole sheet when it runs.
-  if (namedStylesheet !== undefined)
-    html = html.replace(namedStylesheet, () =>
-      namedStylesheet.replace(new RegExp(`\\s${STYLESHEET_ATTRIBUTE}="[^"]+"`), ""),
-    );
-  html = html.replace(HEAD_OPEN, (tag) => `${tag}<script>${LANDING_NOTE_SCRIPT}</script>${style}`);
+function finishDocument(source: string, style: string): FinishedPage {
+  const html = source
+    // Every script React Router printed goes; data blocks (search engines' JSON-LD) stay.
+    .replace(INLINE_SCRIPT, (script, attributes: string) => (isDataBlock(attributes) ? script : ""))
+    .replace(MODULEPRELOAD_LINK, "")
+    // The stylesheet's name was for the app, which links the whole sheet when it runs.
+    .replace(STYLESHEET_NAME, "")
+    .replace(HEAD_OPEN, (tag) => `${tag}<script>${LANDING_NOTE_SCRIPT}</script>${style}`);
   return {
     html,
     scriptHashes: [cspHash(LANDING_NOTE_SCRIPT)],
