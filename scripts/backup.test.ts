@@ -21,7 +21,8 @@ import { gunzipSync, gzipSync } from "node:zlib";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, test, vi } from "vitest";
 import { openDatabase } from "#db/client.ts";
-import { erasureSubject, type Erasure } from "#server/privacy/erasure-ledger.ts";
+import type { ErasureRecord } from "#server/privacy/erasure-ledger.ts";
+import { TEST_ERASURE_KEY } from "#tests/support/erasure-ledger.ts";
 import { everyRow, runCommand, type CommandResult } from "#tests/support/backup-commands.ts";
 import { siteLogText } from "#tests/support/log-lines.ts";
 
@@ -93,6 +94,7 @@ test("a backup of a stopped site says what it wrote, restores into an empty DATA
   );
   expect(lines.slice(1)).toEqual([
     "Every row the backup counted is there: admin_audit_log 0, outbox 2, page_views 0, privacy_requests 0, rate_limit_windows 0, sessions 1, subprocessor_subscribers 0, subprocessor_tokens 0, waitlist_entries 2, waitlist_tokens 0.",
+    "Ended what the backup held open, since it may have ended after the backup was taken: 1 session (everyone signs in again). Removal and unsubscribe links still work.",
     "Erasures: none carried out again (--no-erasures): anything erased after the backup was taken is back.",
     "Start the site on it as usual (npm start); it applies any newer migrations.",
   ]);
@@ -255,7 +257,7 @@ test("the restore command refuses what is not a whole backup of ours, or a targe
 });
 
 /** A log file as the site writes it, each line at the time given. */
-function siteLog(file: string, lines: { time: number; erasure?: Erasure }[]) {
+function siteLog(file: string, lines: { time: number; erasure?: ErasureRecord }[]) {
   writeFileSync(file, siteLogText(lines));
 }
 
@@ -269,8 +271,8 @@ test("a restore asks what was erased since the backup, reads it from the site's 
   ).getTime();
   const hour = 3_600_000;
   const target = path.join(work, "with-erasures");
-  const ada = erasureSubject("ada@example.com");
-  const grace = erasureSubject("grace@example.com");
+  const ada = ["ada@example.com"];
+  const grace = ["grace@example.com"];
   const at = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
 
   // Not a word on erasures: refused, with what to do.
@@ -314,28 +316,42 @@ test("a restore asks what was erased since the backup, reads it from the site's 
   const newer = path.join(work, "site.log");
   siteLog(older, [
     { time: taken - 2 * hour },
-    { time: taken - hour, erasure: { scope: "waitlist entry", subject: grace } },
+    { time: taken - hour, erasure: { scope: "waitlist entry", addresses: grace } },
   ]);
   writeFileSync(older, gzipSync(readFileSync(older)));
   siteLog(newer, [
-    { time: taken + hour, erasure: { scope: "everything", subject: ada } },
-    { time: taken + 2 * hour, erasure: { scope: "subscription", subject: ada } },
+    { time: taken + hour, erasure: { scope: "everything", addresses: ada } },
+    { time: taken + 2 * hour, erasure: { scope: "subscription", addresses: ada } },
     { time: taken + 3 * hour },
     // A day without a line: a log file of that time left out, or the site stopped.
     { time: taken + 30 * hour },
   ]);
+  // Without the key the site hashed the addresses with, its lines match nothing: refused.
+  const keyless = await runCommand("restore", [backup, "--erasures", older, "--erasures", newer], {
+    DATA_DIR: target,
+  });
+  expect(refusal(keyless)).toMatch(
+    new RegExp(
+      `^Cannot restore ${backup}: the erasures logged since the backup name addresses by hashes keyed with key [0-9a-f]{16} \\(first at ${newer}:1\\), and ERASURE_KEY is not set\\. Set ERASURE_KEY to the key the site ran with .* Nothing was changed\\.$`,
+    ),
+  );
+  expect(existsSync(target)).toBe(false);
   const restored = await runCommand(
     "restore",
     [backup, "--erasures", older, `--erasures=${newer}`],
-    { DATA_DIR: target },
+    {
+      DATA_DIR: target,
+      ERASURE_KEY: `${TEST_ERASURE_KEY},an older key of the site and 32+ characters long`,
+    },
   );
-  expect(restored.code).toBe(0);
+  expect(restored.code, restored.stderr).toBe(0);
   // Said, not refused: the site may have been stopped.
   expect(restored.stderr).toBe(
     `Warning: the log has no line from ${at(taken + 3 * hour)} to ${at(taken + 30 * hour)} (27 h). If the site ran then, a log file of that time is missing and erasures made in it were not carried out again.\n`,
   );
   expect(restored.stdout.trimEnd().split("\n").slice(2)).toEqual([
-    `Erasures: 2 logged since the backup was taken (6 log lines from ${at(taken - 2 * hour)} to ${at(taken + 30 * hour)}), carried out again: 1 found something to erase (1 waitlist entry), 1 found nothing (not in the backup).`,
+    "Ended what the backup held open, since it may have ended after the backup was taken: 1 session (everyone signs in again). Removal and unsubscribe links still work.",
+    `Erasures: 2 logged since the backup was taken (6 log lines from ${at(taken - 2 * hour)} to ${at(taken + 30 * hour)}), carried out again: 1 found something to erase (1 waitlist entry), 1 found nothing under the addresses they name (not in the backup, or erased by an earlier line).`,
     "Start the site on it as usual (npm start); it applies any newer migrations.",
   ]);
   const rows = await everyRow({ dataDir: target });

@@ -7,6 +7,7 @@
  * entries (the worst case: every row is looked at). `npm run bench` prints the figures; alone:
  * `npx tsx scripts/bench-admin-list.ts`.
  */
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -17,6 +18,7 @@ import { pino } from "pino";
 import { openDatabase, queryRows } from "#db/client.ts";
 import { parseEnv } from "#server/env.ts";
 import { createWaitlistService } from "#server/waitlist/service.ts";
+import { createErasureLedger } from "#server/privacy/erasure-ledger.ts";
 import type { AdminListQuery } from "#src/features/waitlist/types.ts";
 
 const PAGE = 50;
@@ -65,6 +67,8 @@ export async function benchAdminList({ entries = 100_000 } = {}): Promise<AdminL
       db: database.db,
       env: parseEnv({}),
       log: pino({ level: "silent" }),
+      // The bench erases nothing: any key will do.
+      ledger: createErasureLedger(pino({ level: "silent" }), [randomBytes(32).toString("hex")]),
     });
     // Half-way down, as the Older link would name it (the cursor of server/waitlist/admin-list.ts).
     const [middle] = await queryRows<{ cursor: string }>(

@@ -2,8 +2,9 @@
  * `npm run restore -- FILE --erasures LOG…` (or `--no-erasures`): loads a backup from
  * `npm run backup` into an empty DATA_DIR or the empty database of DATABASE_URL (configured as
  * the server is), in one transaction; a target with anything in it is refused and left as it
- * was. The erasures the site logged since the backup was taken are carried out again before the
- * restore is final (decision 032). See docs/decisions/027-backups.md.
+ * was. Before the restore is final, every session and every link that grants something is ended,
+ * and the erasures the site logged since the backup was taken are carried out again (decisions
+ * 032, 035). See docs/decisions/027-backups.md.
  */
 import path from "node:path";
 import { describeDatabaseUrl } from "#db/client.ts";
@@ -21,7 +22,12 @@ import {
   readErasureLogs,
   type ErasureLogs,
 } from "#server/privacy/erasure-ledger.ts";
-import { replayErasures, type ReplayReport } from "#server/privacy/replay-erasures.ts";
+import {
+  missingErasureKeys,
+  replayErasures,
+  type ReplayReport,
+} from "#server/privacy/replay-erasures.ts";
+import { endWhatTheBackupHeldOpen, type EndedByRestore } from "#server/after-restore.ts";
 import {
   fail,
   formatBytes,
@@ -119,23 +125,32 @@ if (logs !== null) {
         : `Cannot restore ${file}: the log given begins at ${at(ledger.first)}, after the backup was taken (${at(taken.getTime())}): erasures in between would be missed. Give the older log too (--erasures once per file). Nothing was changed.`,
     );
   }
+  // Each erasure names its addresses by a hash keyed with ERASURE_KEY: without the key it was
+  // made with, it matches nothing, and what it erased would come back.
+  const missing = missingErasureKeys(ledger.erasures, taken, env.erasureKeys);
+  if (missing.length > 0) {
+    dump.close();
+    fail(
+      `Cannot restore ${file}: the erasures logged since the backup name addresses by hashes keyed with ${missing.map(({ key, where }) => `key ${key} (first at ${where})`).join(" and ")}, and ERASURE_KEY ${env.erasureKeys.length === 0 ? "is not set" : "holds no such key"}. Set ERASURE_KEY to the key the site ran with (every key it ran with, newest first, separated by commas; in emulator mode, the file erasure-key in its DATA_DIR). Nothing was changed.`,
+    );
+  }
 }
 
 let replayed: ReplayReport | null = null;
-const finish =
-  ledger === null
-    ? undefined
-    : async (db: Parameters<typeof replayErasures>[0]) => {
-        try {
-          replayed = await replayErasures(db, ledger.erasures, taken);
-        } catch (error) {
-          // The database's own words, not the query (its parameters are addresses).
-          const cause = (error as Error).cause;
-          throw new Error(
-            `the erasures could not be carried out again (${cause instanceof Error ? cause.message : (error as Error).message})`,
-          );
-        }
-      };
+let ended: EndedByRestore | null = null;
+const finish = async (db: Parameters<typeof replayErasures>[0]) => {
+  ended = await endWhatTheBackupHeldOpen(db);
+  if (ledger === null) return;
+  try {
+    replayed = await replayErasures(db, ledger.erasures, taken, env.erasureKeys);
+  } catch (error) {
+    // The database's own words, not the query (its parameters are addresses).
+    const cause = (error as Error).cause;
+    throw new Error(
+      `the erasures could not be carried out again (${cause instanceof Error ? cause.message : (error as Error).message})`,
+    );
+  }
+};
 
 const target = env.databaseUrl
   ? `the database in DATABASE_URL (${describeDatabaseUrl(env.databaseUrl)})`
@@ -169,8 +184,10 @@ console.log(
   `Restored ${file} (taken ${dump.meta.taken} from ${dump.meta.source}, ${dump.meta.method}) into ${target} in ${seconds(performance.now() - started)}.`,
 );
 console.log(`Every row the backup counted is there: ${rowsPerTable(counted)}.`);
+console.log(endedSummary(ended));
 console.log(erasureSummary(ledger, replayed));
-for (const warning of gapWarnings(ledger)) console.error(warning);
+for (const warning of [...unmatchedWarnings(replayed), ...gapWarnings(ledger)])
+  console.error(warning);
 console.log("Start the site on it as usual (npm start); it applies any newer migrations.");
 
 /**
@@ -191,6 +208,35 @@ function gapWarnings(read: ErasureLogs | null): string[] {
   return warnings;
 }
 
+/** What the restore ended, and what to do about it. */
+function endedSummary(done: EndedByRestore | null): string {
+  if (done === null) return "";
+  const links = [
+    [done.confirmations, "waitlist confirmation link", "waitlist confirmation links"],
+    [done.invitations, "invitation link", "invitation links"],
+    [done.subscriptions, "subscription confirmation link", "subscription confirmation links"],
+    [done.privacyRequests, "privacy request link", "privacy request links"],
+  ] as const;
+  const what = links
+    .filter(([n]) => n > 0)
+    .map(([n, one, many]) => `${formatCount(n)} ${n === 1 ? one : many}`);
+  return (
+    `Ended what the backup held open, since it may have ended after the backup was taken: ` +
+    `${formatCount(done.sessions)} ${done.sessions === 1 ? "session" : "sessions"} (everyone signs in again)` +
+    (what.length > 0 ? `, ${what.join(", ")}` : "") +
+    `. Removal and unsubscribe links still work.` +
+    (done.invitations > 0 ? " Resend the invitations from /admin/waitlist." : "")
+  );
+}
+
+/** An erasure that could not be matched in full, said as loudly as a terminal allows. */
+function unmatchedWarnings(report: ReplayReport | null): string[] {
+  return (report?.unmatched ?? []).map(
+    ({ where, uid }) =>
+      `Warning: the erasure at ${where} (the account ${uid}, deleted by its member) names no address: it was written by an older version of the site. Its sessions were ended, but a waitlist entry it erased is back if the member joined through an invitation after the backup was taken. Find the entry the member joined with on /admin/waitlist and remove it.`,
+  );
+}
+
 function erasureSummary(read: ErasureLogs | null, report: ReplayReport | null): string {
   if (read === null || report === null)
     return "Erasures: none carried out again (--no-erasures): anything erased after the backup was taken is back.";
@@ -206,10 +252,15 @@ function erasureSummary(read: ErasureLogs | null, report: ReplayReport | null): 
     .filter(([n]) => n > 0)
     .map(([n, one, many]) => `${formatCount(n)} ${n === 1 ? one : many}`)
     .join(", ");
-  const missed = report.considered - report.effective;
+  const unmatched = report.unmatched.length;
   return (
     `Erasures: ${formatCount(report.considered)} logged since the backup was taken (${span}), carried out again: ` +
     `${formatCount(report.effective)} found something to erase${what ? ` (${what})` : ""}` +
-    (missed > 0 ? `, ${formatCount(missed)} found nothing (not in the backup).` : ".")
+    (report.notHeld > 0
+      ? `, ${formatCount(report.notHeld)} found nothing under the addresses they name (not in the backup, or erased by an earlier line)`
+      : "") +
+    (unmatched > 0
+      ? `, ${formatCount(unmatched)} could not be matched in full (see the ${unmatched === 1 ? "warning" : "warnings"} below).`
+      : ".")
   );
 }

@@ -9,6 +9,7 @@ import { queryRows } from "#db/client.ts";
 import { createAccountService } from "#server/account.ts";
 import { createAccounts } from "#server/firebase-admin.ts";
 import { erasureSubject } from "#server/privacy/erasure-ledger.ts";
+import { testLedger, TEST_ERASURE_KEY } from "#tests/support/erasure-ledger.ts";
 import { createSessionStore } from "#server/session-store.ts";
 import { createWaitlistService } from "#server/waitlist/service.ts";
 import { createVerifiedAccount, idTokenFor } from "#tests/support/accounts.ts";
@@ -24,7 +25,7 @@ test("deleting one's account erases its sessions and entry, records it for the a
   const member = await createVerifiedAccount("deletes-self");
   const captured = captureLog();
   const db = database().db;
-  await createWaitlistService({ db, env, log: captured.log }).submit(
+  await createWaitlistService({ db, env, log: captured.log, ledger: testLedger() }).submit(
     { name: "Del", email: member.email },
     { clientKey: "t", requestId: "t" },
   );
@@ -38,6 +39,7 @@ test("deleting one's account erases its sessions and entry, records it for the a
     accounts,
     store: createSessionStore(db),
     log: captured.log,
+    ledger: testLedger(captured.log),
   });
 
   const [entry] = await queryRows<{ id: number }>(
@@ -71,7 +73,7 @@ test("deleting one's account erases its sessions and entry, records it for the a
     expect.objectContaining({
       scope: "account",
       uid: member.uid,
-      subject: erasureSubject(member.email),
+      subjects: [erasureSubject(TEST_ERASURE_KEY, member.email)],
     }),
   ]);
   expect(JSON.stringify(captured.lines()).toLowerCase()).not.toContain(member.email.toLowerCase());

@@ -12,7 +12,7 @@ import type { SessionStore } from "#server/session-store.ts";
 import { entryForExport, heldUnderAddress } from "#server/privacy/data-held.ts";
 import { recordAudit } from "#server/audit/audit-log.ts";
 import { eraseAccountRows } from "#server/privacy/erase.ts";
-import { erasureSubject, logErasures } from "#server/privacy/erasure-ledger.ts";
+import type { ErasureLedger } from "#server/privacy/erasure-ledger.ts";
 import type { AccountDataExport, AccountPort } from "#src/lib/account.ts";
 
 /** How recently the password must have been typed for a deletion to go ahead. */
@@ -39,6 +39,7 @@ type AccountServiceDeps = {
   accounts: Pick<Accounts, "details" | "revokeRefreshTokens" | "deleteAccount" | "verifyIdToken">;
   store: Pick<SessionStore, "listForAccount" | "revokeAll">;
   log: FastifyBaseLogger;
+  ledger: ErasureLedger;
 };
 
 export function createAccountService({
@@ -46,6 +47,7 @@ export function createAccountService({
   accounts,
   store,
   log,
+  ledger,
 }: AccountServiceDeps): AccountPort {
   return {
     async overview(uid) {
@@ -114,8 +116,8 @@ export function createAccountService({
         // One transaction here, then Firebase: a failure between the two leaves an account that
         // still exists, signed out, without a waitlist entry; signing in again and deleting
         // again finishes the job. The other order could leave an entry nobody can reach.
-        await db.transaction(async (tx) => {
-          const erased = await eraseAccountRows(tx, uid, verified);
+        const erased = await db.transaction(async (tx) => {
+          const erased = await eraseAccountRows(tx, uid, verified === null ? [] : [verified]);
           // On the admin's Activity page: by the member, naming the entries by number only.
           const entries = erased.entryIds.length > 0 ? erased.entryIds : [null];
           await recordAudit(
@@ -128,10 +130,18 @@ export function createAccountService({
               clientAddress,
             })),
           );
+          return erased;
         });
         // The rows are gone whatever Firebase answers next: the ledger says so now.
-        logErasures(log, [
-          { scope: "account", uid, subject: verified === null ? null : erasureSubject(verified) },
+        // Every address of every entry it erased (the one it joined through may be under
+        // another address than the account's, or one Firebase has not verified), and the
+        // verified address: a restore finds each of them, whatever the backup said of the entry.
+        ledger.record([
+          {
+            scope: "account",
+            uid,
+            addresses: [...erased.entries, ...(verified === null ? [] : [verified])],
+          },
         ]);
         await accounts.deleteAccount(uid);
       } catch (error) {

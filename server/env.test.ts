@@ -10,6 +10,7 @@ import { realFirebaseProject } from "#tests/support/deployed.ts";
 const REAL_FIREBASE = {
   ...realFirebaseProject("tieout"),
   SESSION_SECRET: "x".repeat(32),
+  ERASURE_KEY: "k".repeat(32),
   SITE_URL: "http://localhost:3000",
 };
 
@@ -147,6 +148,7 @@ describe("parseEnv", () => {
       "SITE_URL",
       "GOOGLE_APPLICATION_CREDENTIALS",
       "SESSION_SECRET",
+      "ERASURE_KEY",
     ]);
   });
 
@@ -167,6 +169,7 @@ describe("parseEnv", () => {
       "SITE_URL",
       "GOOGLE_APPLICATION_CREDENTIALS",
       "SESSION_SECRET",
+      "ERASURE_KEY",
     ]);
     const complete = REAL_FIREBASE;
     expect(parseEnv(complete).firebase.mode).toBe("production");
@@ -180,6 +183,17 @@ describe("parseEnv", () => {
 
   test("a session secret must be long enough to be a secret", () => {
     expect(problems({ SESSION_SECRET: "short" })[0]).toMatch(/^SESSION_SECRET:/);
+  });
+
+  test("ERASURE_KEY may list several keys, newest first, each long enough to be a secret", () => {
+    expect(parseEnv({ ERASURE_KEY: `${"n".repeat(32)}, ${"o".repeat(40)}` }).erasureKeys).toEqual([
+      "n".repeat(32),
+      "o".repeat(40),
+    ]);
+    expect(parseEnv({}).erasureKeys).toEqual([]);
+    expect(problems({ ERASURE_KEY: `${"n".repeat(32)},short` })[0]).toMatch(
+      /^ERASURE_KEY: each key at least 32 characters/,
+    );
   });
 
   test("emulator mode insists on a demo- project id", () => {

@@ -236,6 +236,16 @@ const VariablesSchema = z.object({
       )
       .optional(),
   ),
+  ERASURE_KEY: variable(
+    z
+      .string()
+      .transform((v) => v.split(",").map((key) => key.trim()))
+      .refine(
+        (keys) => keys.every((key) => key.length >= 32),
+        "each key at least 32 characters (for example: openssl rand -base64 48); to change it, list the new one first, a comma, then the old one, and keep the old one as long as the logs it keyed",
+      )
+      .optional(),
+  ),
   ADMIN_EMAILS: variable(
     list((email) => email.toLowerCase())
       .superRefine((emails, ctx) => {
@@ -472,6 +482,11 @@ function checkCombinations(v: Variables, ctx: z.RefinementCtx<Variables>) {
         ["SESSION_SECRET"],
         "required with a real Firebase project (at least 32 random characters)",
       );
+    if (!given("ERASURE_KEY"))
+      problem(
+        ["ERASURE_KEY"],
+        "required with a real Firebase project (at least 32 random characters): it keys the hashes by which the log's ledger of erasures names addresses, and a restore needs it",
+      );
     // firebase-admin reads this variable itself, and with it skips every token's signature.
     if (given("FIREBASE_AUTH_EMULATOR_HOST"))
       problem(
@@ -563,6 +578,11 @@ function toEnv(v: Variables) {
      * emulator mode without SESSION_SECRET (one is generated and kept in DATA_DIR).
      */
     sessionSecrets: v.SESSION_SECRET ?? [],
+    /**
+     * Newest first: the first keys the ledger of erasures' hashes, every one matches them in a
+     * restore. Empty in emulator mode without ERASURE_KEY (one is generated and kept in DATA_DIR).
+     */
+    erasureKeys: v.ERASURE_KEY ?? [],
     adminEmails: v.ADMIN_EMAILS,
     waitlistRateLimit: v.WAITLIST_RATE_LIMIT,
     /** Sign-ins (ID tokens exchanged for a session) per minute per client address; 0: no limit. */

@@ -20,7 +20,8 @@ import { createDeliveries } from "#server/outbox/deliveries.ts";
 import { createEmailSender } from "#server/outbox/email.ts";
 import { startOutboxWorker } from "#server/outbox/worker.ts";
 import { startHousekeeping } from "#server/housekeeping.ts";
-import { startLedgerMarks } from "#server/privacy/erasure-ledger.ts";
+import { createErasureLedger, startLedgerMarks } from "#server/privacy/erasure-ledger.ts";
+import { keptSecrets } from "#server/kept-secret.ts";
 import { createPageViews } from "#server/page-views.ts";
 import { createPrivacyRequests } from "#server/privacy/requests.ts";
 import { createSubprocessorSubscriptions } from "#server/subprocessors/subscriptions.ts";
@@ -47,7 +48,12 @@ export async function openServices(
     ? await serveBackups({ dataDir: env.dataDir, snapshot: database.snapshot, log })
     : undefined;
   const metrics = createMetrics(database.db);
-  const service = createWaitlistService({ db: database.db, env, log });
+  // Every erasure is a line of the log, its addresses named by a keyed hash (decisions 032, 035).
+  const ledger = createErasureLedger(
+    log,
+    await keptSecrets(env.erasureKeys, env.dataDir, "erasure-key"),
+  );
+  const service = createWaitlistService({ db: database.db, env, log, ledger });
   // Every submission, by the form or the API, is counted by its result.
   const waitlist: WaitlistService = {
     ...service,
@@ -69,7 +75,7 @@ export async function openServices(
     onOutcome: (channel, result) => metrics.deliveries.inc({ channel, result }),
   });
   service.onEnqueued(() => outbox.wake());
-  const subprocessors = createSubprocessorSubscriptions({ db: database.db, env, log });
+  const subprocessors = createSubprocessorSubscriptions({ db: database.db, env, log, ledger });
   subprocessors.onEnqueued(() => outbox.wake());
   // A published sub-processor change is mailed to every confirmed subscriber once, however many
   // instances start (decision 025). The site serves without it should the database refuse now.
@@ -88,6 +94,7 @@ export async function openServices(
     log,
     accounts,
     store: sessionStore,
+    ledger,
   });
   privacyRequests.onEnqueued(() => outbox.wake());
   privacyRequests.start();
@@ -116,7 +123,7 @@ export async function openServices(
     admission: createAdmission({ env, join: waitlist.join, accounts }),
     ping: database.ping,
     sessions: createSessions(env, await resolveSessionSecrets(env), sessionStore, accounts),
-    account: createAccountService({ db: database.db, accounts, store: sessionStore, log }),
+    account: createAccountService({ db: database.db, accounts, store: sessionStore, log, ledger }),
     verifyIdToken: accounts.verifyIdToken,
     async close() {
       await pageViews?.stop();

@@ -2,8 +2,12 @@
  * The rows behind session cookies (db/migrations/0002_sessions.sql). A cookie is honoured only
  * while its row exists, has not expired and has not been revoked: signing out ends a session for
  * good, including any copy of its cookie.
+ *
+ * A row holds the SHA-256 of its session's id, never the id (migration 0016): the cookie carries
+ * the id, so a copy of the database (a backup) and the cookie secret together still cannot make a
+ * cookie that opens a session. Every read and write goes through `atRest`, here alone.
  */
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { and, desc, eq, gt, isNull, ne, notInArray } from "drizzle-orm";
 import type { Db } from "#db/client.ts";
 import { sessions } from "#db/schema.ts";
@@ -57,6 +61,9 @@ type SessionRecord = {
   userAgent: string | null;
 };
 
+/** What a row keeps of a session id: its SHA-256 in hex (migration 0016 did the same in SQL). */
+const atRest = (id: string) => createHash("sha256").update(id, "utf8").digest("hex");
+
 /** The longest User-Agent kept; anything longer is cut. */
 const MAX_USER_AGENT_LENGTH = 512;
 
@@ -72,7 +79,8 @@ type LiveSession = {
 export function createSessionStore(db: Db): SessionStore {
   return {
     async create({ uid, email, emailVerified, expiresAt, signedInAt, userAgent }) {
-      const id = randomBytes(18).toString("base64url");
+      const sessionId = randomBytes(18).toString("base64url");
+      const id = atRest(sessionId);
       await db.insert(sessions).values({
         id,
         uid,
@@ -101,7 +109,7 @@ export function createSessionStore(db: Db): SessionStore {
           ),
         );
       // Expired rows are deleted by server/housekeeping.ts.
-      return id;
+      return sessionId;
     },
     hitSignInLimit(window, perMinute) {
       return hitRateLimit(db, `session:${window}`, perMinute);
@@ -113,7 +121,7 @@ export function createSessionStore(db: Db): SessionStore {
       await db
         .update(sessions)
         .set({ revokedAt: new Date() })
-        .where(and(eq(sessions.id, id), isNull(sessions.revokedAt)));
+        .where(and(eq(sessions.id, atRest(id)), isNull(sessions.revokedAt)));
     },
     async revokeAll(uid) {
       await db
@@ -125,7 +133,7 @@ export function createSessionStore(db: Db): SessionStore {
       await db
         .update(sessions)
         .set({ accountCheckedAt: new Date(), email, emailVerified })
-        .where(eq(sessions.id, id));
+        .where(eq(sessions.id, atRest(id)));
     },
     listForAccount(uid) {
       return db
@@ -152,7 +160,11 @@ export function createSessionStore(db: Db): SessionStore {
         })
         .from(sessions)
         .where(
-          and(eq(sessions.id, id), isNull(sessions.revokedAt), gt(sessions.expiresAt, new Date())),
+          and(
+            eq(sessions.id, atRest(id)),
+            isNull(sessions.revokedAt),
+            gt(sessions.expiresAt, new Date()),
+          ),
         )
         .limit(1);
       const row = rows[0];

@@ -5,12 +5,10 @@
  * cookie that carries only the row's id, signed by @fastify/cookie. Who the visitor is comes from
  * the row, never from the cookie. See decisions 004, 011 and 013.
  */
-import { randomBytes } from "node:crypto";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
-import path from "node:path";
 import type { CookieSerializeOptions } from "@fastify/cookie";
 import type { FastifyRequest } from "fastify";
 import type { Env } from "#server/env.ts";
+import { keptSecrets } from "#server/kept-secret.ts";
 import {
   accountProblem,
   AccountsUnavailable,
@@ -41,19 +39,8 @@ function sessionCookieName(env: Env): string {
  * a new secret can sign while the previous one still verifies), or in emulator mode one generated
  * and kept in DATA_DIR so restarts keep sessions.
  */
-export async function resolveSessionSecrets(env: Env): Promise<string[]> {
-  if (env.sessionSecrets.length > 0) return [...env.sessionSecrets];
-  const file = path.join(env.dataDir, "session-secret");
-  try {
-    const existing = (await readFile(file, "utf8")).trim();
-    if (existing.length >= 32) return [existing];
-  } catch {
-    // Not there yet: create it below.
-  }
-  const secret = randomBytes(48).toString("base64url");
-  await mkdir(env.dataDir, { recursive: true });
-  await writeFile(file, secret, { mode: 0o600 });
-  return [secret];
+export function resolveSessionSecrets(env: Env): Promise<string[]> {
+  return keptSecrets(env.sessionSecrets, env.dataDir, "session-secret");
 }
 
 function cookieOptions(env: Env, maxAge: number): CookieSerializeOptions {

@@ -11,6 +11,7 @@ import { createSubprocessorSubscriptions } from "#server/subprocessors/subscript
 import { createWaitlistService } from "#server/waitlist/service.ts";
 import { SUBPROCESSORS } from "#src/content/subprocessors.ts";
 import { databaseForThisFile } from "#tests/support/database.ts";
+import { testLedger } from "#tests/support/erasure-ledger.ts";
 
 describe("the mailbox an address delivers to", () => {
   it("ignores capitals and a +tag", () => {
@@ -33,14 +34,22 @@ describe("confirmation mails to one mailbox in a day, across every form", () => 
   const env = parseEnv({ WAITLIST_RATE_LIMIT: "0", SITE_URL: "http://localhost:3000" });
   const log = pino({ level: "silent" });
   const meta = { clientKey: "test", clientAddress: "203.0.113.9", requestId: "r1" };
-  const waitlist = () => createWaitlistService({ db: database().db, env, log });
+  const waitlist = () =>
+    createWaitlistService({ db: database().db, env, log, ledger: testLedger() });
   const subscriptions = () =>
-    createSubprocessorSubscriptions({ db: database().db, env, log, list: SUBPROCESSORS });
+    createSubprocessorSubscriptions({
+      db: database().db,
+      env,
+      log,
+      ledger: testLedger(),
+      list: SUBPROCESSORS,
+    });
   const privacy = () =>
     createPrivacyRequests({
       db: database().db,
       env,
       log,
+      ledger: testLedger(),
       accounts: createAccounts(env),
       store: createSessionStore(database().db),
     });

@@ -24,6 +24,7 @@ import { createPrivacyRequests } from "#server/privacy/requests.ts";
 import { createPageRenderer } from "#server/render-page.ts";
 import { createSubprocessorSubscriptions } from "#server/subprocessors/subscriptions.ts";
 import { createWaitlistService } from "#server/waitlist/service.ts";
+import { testLedger } from "#tests/support/erasure-ledger.ts";
 import {
   createVerifiedAccount,
   deleteAccount,
@@ -72,6 +73,7 @@ beforeAll(async () => {
   const getBuild = () =>
     vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>;
   const log = pino({ level: "silent" });
+  const ledger = testLedger(log);
   const adminGuard = createAdminGuard(deps);
   server = Fastify();
   await server.register(errors);
@@ -82,12 +84,18 @@ beforeAll(async () => {
       mode: "development",
       getBuild,
       stylesheets: new Map(),
-      waitlist: createWaitlistService({ db: database().db, env: deps.env, log }),
-      subprocessors: createSubprocessorSubscriptions({ db: database().db, env: deps.env, log }),
+      waitlist: createWaitlistService({ db: database().db, env: deps.env, log, ledger }),
+      subprocessors: createSubprocessorSubscriptions({
+        db: database().db,
+        env: deps.env,
+        log,
+        ledger,
+      }),
       privacyRequests: createPrivacyRequests({
         db: database().db,
         env: deps.env,
         log,
+        ledger,
         accounts: deps.accounts,
         store: deps.store,
       }),
@@ -96,7 +104,7 @@ beforeAll(async () => {
       activity: createActivity(database().db),
       adminGuard,
       sessions: deps.sessions,
-      account: createAccountService({ db: database().db, ...deps, log }),
+      account: createAccountService({ db: database().db, ...deps, log, ledger }),
     }),
     sessions: deps.sessions,
     routes: (await getBuild()).routes,

@@ -8,6 +8,7 @@ import errors from "#server/plugins/errors.ts";
 import session from "#server/plugins/session.ts";
 import { createWaitlistService } from "#server/waitlist/service.ts";
 import { databaseForThisFile } from "#tests/support/database.ts";
+import { testLedger } from "#tests/support/erasure-ledger.ts";
 import { sessionsFor } from "#tests/support/unit-app.ts";
 
 const database = databaseForThisFile();
@@ -22,6 +23,7 @@ async function app() {
       db: database().db,
       env: deps.env,
       log: pino({ level: "silent" }),
+      ledger: testLedger(),
     }),
     requireAdmin: createAdminGuard(deps).requireAdmin,
     recordExport: (record) => recordExport(database().db, record),

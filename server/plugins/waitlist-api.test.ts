@@ -7,6 +7,7 @@ import forms from "#server/plugins/forms.ts";
 import waitlistApi from "#server/plugins/waitlist-api.ts";
 import { createWaitlistService } from "#server/waitlist/service.ts";
 import { databaseForThisFile } from "#tests/support/database.ts";
+import { testLedger } from "#tests/support/erasure-ledger.ts";
 
 const database = databaseForThisFile();
 
@@ -16,6 +17,7 @@ async function app(raw: Record<string, string> = {}) {
     db: database().db,
     env,
     log: pino({ level: "silent" }),
+    ledger: testLedger(),
   });
   const server = Fastify();
   await server.register(forms);

@@ -123,20 +123,22 @@ export async function eraseEverythingUnder(
 
 /**
  * Erases an account's rows: its sessions (they hold its email and browsers), the entry it joined
- * through its invitation, and the entry under its verified address when it has one. Resolves with
- * how many sessions ended and the entries erased, by id and address.
+ * through its invitation, and the entries under `addresses` (its verified address; in a replay,
+ * every address its erasure named). Resolves with how many sessions ended and the entries erased,
+ * by id and address.
  */
 export async function eraseAccountRows(
   tx: Db,
   uid: string,
-  verifiedEmail: string | null,
+  addresses: readonly string[],
 ): Promise<{ sessions: number; entryIds: number[]; entries: string[] }> {
   const ended = await tx
     .delete(sessions)
     .where(eq(sessions.uid, uid))
     .returning({ id: sessions.id });
   const owned = [eq(waitlistEntries.joinedUid, uid)];
-  if (verifiedEmail) owned.push(sql`lower(${waitlistEntries.email}) = lower(${verifiedEmail})`);
+  for (const address of addresses)
+    owned.push(sql`lower(${waitlistEntries.email}) = lower(${address})`);
   const entries = await tx
     .select({ id: waitlistEntries.id })
     .from(waitlistEntries)

@@ -1,7 +1,7 @@
 /**
- * The ledger of erasures as the site writes it and a restore reads it (decision 032): a hash, not
- * the address; lines read through prefixes and gzip; a damaged erasure line stops the restore,
- * other lines do not.
+ * The ledger of erasures as the site writes it and a restore reads it (decisions 032, 035): keyed
+ * hashes of every address erased, never an address; lines read through prefixes and gzip; lines of
+ * the older, unkeyed form still read; a damaged erasure line stops the restore, other lines do not.
  */
 import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -12,20 +12,25 @@ import { Writable } from "node:stream";
 import { pino } from "pino";
 import { afterAll, expect, test } from "vitest";
 import {
+  createErasureLedger,
+  erasureKeyId,
   erasureSubject,
   gapsAfter,
-  logErasures,
+  legacySubject,
   parseErasureLine,
   readErasureLogs,
   startLedgerMarks,
-  type Erasure,
+  type ErasureRecord,
 } from "#server/privacy/erasure-ledger.ts";
 
 const work = mkdtempSync(path.join(tmpdir(), "tieout-erasure-ledger-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
+const KEY = "the ledger key of these unit tests, 32+ characters";
+const KEY_ID = erasureKeyId(KEY);
+
 /** The lines a pino logger like the site's writes for these erasures. */
-function logged(erasures: Erasure[], level = "info"): string[] {
+function logged(erasures: ErasureRecord[], level = "info"): string[] {
   const lines: string[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -33,40 +38,91 @@ function logged(erasures: Erasure[], level = "info"): string[] {
       done();
     },
   });
-  logErasures(pino({ level, base: { pid: 1, hostname: "web-1" } }, sink), erasures);
+  createErasureLedger(pino({ level, base: { pid: 1, hostname: "web-1" } }, sink), [KEY]).record(
+    erasures,
+  );
   return lines;
 }
 
-test("an address is named by a hash that ignores case and spaces around it, and the line holds no address", () => {
-  const subject = erasureSubject("Ada.Lovelace@Example.com ");
+test("an address is named by a hash keyed with ERASURE_KEY: without the key a guess cannot be tested, and the line holds no address and no key", () => {
+  const subject = erasureSubject(KEY, "Ada.Lovelace@Example.com ");
   expect(subject).toMatch(/^[0-9a-f]{64}$/);
-  expect(erasureSubject("ada.lovelace@example.com")).toBe(subject);
-  expect(erasureSubject("ada.lovelace+x@example.com")).not.toBe(subject);
-  // Not the bare SHA-256 of the address that lists of hashed addresses elsewhere use.
+  expect(erasureSubject(KEY, "ada.lovelace@example.com")).toBe(subject);
+  expect(erasureSubject(KEY, "ada.lovelace+x@example.com")).not.toBe(subject);
+  // Another key, the unkeyed hash of older lines, and the bare SHA-256 all differ.
+  expect(erasureSubject(`${KEY}!`, "ada.lovelace@example.com")).not.toBe(subject);
+  expect(legacySubject("ada.lovelace@example.com")).not.toBe(subject);
   expect(subject).not.toBe(createHash("sha256").update("ada.lovelace@example.com").digest("hex"));
+  // The key's id is not the key, and tells another key apart.
+  expect(KEY_ID).toMatch(/^[0-9a-f]{16}$/);
+  expect(erasureKeyId(`${KEY}!`)).not.toBe(KEY_ID);
 
-  const [line] = logged([{ scope: "everything", subject }]);
+  const [line] = logged([{ scope: "everything", addresses: ["Ada.Lovelace@Example.com"] }]);
   expect(line).not.toMatch(/lovelace|example/i);
-  expect(JSON.parse(line!)).toMatchObject({ event: "erasure", scope: "everything", subject });
+  expect(line).not.toContain(KEY);
+  expect(JSON.parse(line!)).toMatchObject({
+    event: "erasure",
+    scope: "everything",
+    key: KEY_ID,
+    subjects: [subject],
+  });
+  expect(() => createErasureLedger(pino({ level: "silent" }), [])).toThrow(/ERASURE_KEY/);
 });
 
-test("every line the site writes reads back as what it said, with its time", () => {
-  const subject = erasureSubject("grace@example.com");
-  const written: Erasure[] = [
-    { scope: "everything", subject },
-    { scope: "waitlist entry", subject },
-    { scope: "subscription", subject },
-    { scope: "account", uid: "Xy12abc", subject },
-    { scope: "account", uid: "NoVerifiedAddress", subject: null },
+test("every line the site writes reads back as what it said: every address of every row, once each, with its time", () => {
+  const h = (email: string) => erasureSubject(KEY, email);
+  const written: ErasureRecord[] = [
+    { scope: "everything", addresses: ["grace@example.com"] },
+    { scope: "waitlist entry", addresses: ["grace@example.com"] },
+    { scope: "subscription", addresses: ["grace@example.com"] },
+    // An account's: the entry it joined through under another address, and its verified one.
+    {
+      scope: "account",
+      uid: "Xy12abc",
+      addresses: ["invited@example.com", "Grace@example.com", "grace@example.com"],
+    },
+    { scope: "account", uid: "NoEntryNoAddress", addresses: [] },
   ];
   const before = Date.now();
   const read = logged(written).map((line) => parseErasureLine(line));
-  expect(read).toEqual(written.map((e) => ({ ...e, time: expect.any(Number) as number })));
+  const time = expect.any(Number) as number;
+  expect(read).toEqual([
+    { scope: "everything", key: KEY_ID, subjects: [h("grace@example.com")], time },
+    { scope: "waitlist entry", key: KEY_ID, subjects: [h("grace@example.com")], time },
+    { scope: "subscription", key: KEY_ID, subjects: [h("grace@example.com")], time },
+    {
+      scope: "account",
+      uid: "Xy12abc",
+      key: KEY_ID,
+      subjects: [h("invited@example.com"), h("grace@example.com")],
+      time,
+    },
+    { scope: "account", uid: "NoEntryNoAddress", key: KEY_ID, subjects: [], time },
+  ]);
   for (const r of read) expect((r as { time: number }).time).toBeGreaterThanOrEqual(before);
 });
 
+test("lines of the older, unkeyed form still read, as lines without a key", () => {
+  const subject = legacySubject("grace@example.com");
+  const line = (fields: object) =>
+    JSON.stringify({ level: 30, time: 5, event: "erasure", msg: "erased", ...fields });
+  expect(parseErasureLine(line({ scope: "waitlist entry", subject }))).toEqual({
+    scope: "waitlist entry",
+    key: null,
+    subjects: [subject],
+    time: 5,
+  });
+  expect(parseErasureLine(line({ scope: "account", uid: "u1", subject: null }))).toEqual({
+    scope: "account",
+    uid: "u1",
+    key: null,
+    subjects: [],
+    time: 5,
+  });
+});
+
 test("the lines are written at info even when the log says warn or error, and not at all when it is silent", () => {
-  const erasure: Erasure = { scope: "waitlist entry", subject: erasureSubject("a@example.com") };
+  const erasure: ErasureRecord = { scope: "waitlist entry", addresses: ["a@example.com"] };
   for (const level of ["debug", "info", "warn", "error"])
     expect(
       logged([erasure], level).map((line) => JSON.parse(line) as { level: number }),
@@ -91,7 +147,7 @@ test("a running site marks its log as the ledger at once and every hour, whateve
 });
 
 test("other lines are not erasures, even when they mention the word, and a prefix before the JSON is skipped", () => {
-  const [line] = logged([{ scope: "subscription", subject: erasureSubject("a@example.com") }]);
+  const [line] = logged([{ scope: "subscription", addresses: ["a@example.com"] }]);
   expect(parseErasureLine(`2026-11-26T10:00:00.000Z stdout F ${line}`)).toMatchObject({
     scope: "subscription",
   });
@@ -107,10 +163,21 @@ test("other lines are not erasures, even when they mention the word, and a prefi
 });
 
 test("an erasure line that cannot be read says why", () => {
-  const subject = erasureSubject("a@example.com");
+  const subject = legacySubject("a@example.com");
+  const subjects = [erasureSubject(KEY, "a@example.com")];
   const line = (fields: object) => JSON.stringify({ level: 30, event: "erasure", ...fields });
   const cases: [string, string][] = [
     [line({ scope: "everything", subject }), "it has no time in milliseconds"],
+    [line({ time: 1, scope: "everything", key: KEY_ID }), "its subjects are not hashes of ours"],
+    [
+      line({ time: 1, scope: "everything", key: KEY_ID, subjects: ["a@example.com"] }),
+      "its subjects are not hashes of ours",
+    ],
+    [line({ time: 1, scope: "everything", key: "k", subjects }), "its key id is not one of ours"],
+    [
+      line({ time: 1, scope: "everything", key: KEY_ID, subjects: Array(1001).fill(subjects[0]) }),
+      "its subjects are not hashes of ours",
+    ],
     [line({ time: 1, scope: "everything" }), "its subject is not a hash of ours"],
     [line({ time: 1, scope: "everything", subject: "a@example.com" }), "not a hash of ours"],
     [line({ time: 1, scope: "nothing", subject }), 'its scope "nothing" is not one'],
@@ -126,8 +193,8 @@ test("an erasure line that cannot be read says why", () => {
 });
 
 test("log files are read plain or gzipped, in time order, with the span they cover; a damaged erasure names its file and line", async () => {
-  const a = erasureSubject("a@example.com");
-  const b = erasureSubject("b@example.com");
+  const a = [erasureSubject(KEY, "a@example.com")];
+  const b = legacySubject("b@example.com");
   const plain = path.join(work, "site.log");
   const rotated = path.join(work, "site.log.1.gz");
   const at = (time: number, fields: object) =>
@@ -146,7 +213,7 @@ test("log files are read plain or gzipped, in time order, with the span they cov
     gzipSync(
       [
         at(1_795_500_000_000, { msg: "server listening" }),
-        at(1_795_500_100_000, { event: "erasure", scope: "everything", subject: a }),
+        at(1_795_500_100_000, { event: "erasure", scope: "everything", key: KEY_ID, subjects: a }),
       ].join("\r\n"),
     ),
   );
@@ -157,8 +224,20 @@ test("log files are read plain or gzipped, in time order, with the span they cov
   expect(read.last).toBe(1_795_600_900_000);
   expect(read.gaps).toEqual([{ from: 1_795_500_100_000, to: 1_795_600_000_000 }]);
   expect(read.erasures).toEqual([
-    { scope: "everything", subject: a, time: 1_795_500_100_000, where: `${rotated}:2` },
-    { scope: "waitlist entry", subject: b, time: 1_795_600_300_000, where: `${plain}:2` },
+    {
+      scope: "everything",
+      key: KEY_ID,
+      subjects: a,
+      time: 1_795_500_100_000,
+      where: `${rotated}:2`,
+    },
+    {
+      scope: "waitlist entry",
+      key: null,
+      subjects: [b],
+      time: 1_795_600_300_000,
+      where: `${plain}:2`,
+    },
   ]);
 
   const damaged = path.join(work, "damaged.log");

@@ -1,14 +1,16 @@
 /**
- * The ledger of erasures (decision 032): every erasure a person asked for is one `erasure` line
- * in the site's log, written once its transaction has committed. A restore brings back what was
- * erased after its backup was taken; `npm run restore -- FILE --erasures LOG` reads these lines
- * and carries the later erasures out again (server/privacy/replay-erasures.ts).
+ * The ledger of erasures (decisions 032, 035): every erasure a person asked for is one `erasure`
+ * line in the site's log, written once its transaction has committed. A restore brings back what
+ * was erased after its backup was taken; `npm run restore -- FILE --erasures LOG` reads these
+ * lines and carries the later erasures out again (server/privacy/replay-erasures.ts).
  *
- * A line names an address by a hash, never by the address: SHA-256 of the address in lower case
- * behind a prefix of ours, so it matches no list of hashed addresses made elsewhere. An account's
- * erasure names its Firebase uid, as `account.deleted` lines already do.
+ * A line names every address of every row it erased, each by a keyed hash (HMAC-SHA256 with
+ * ERASURE_KEY, or in emulator mode a key kept in DATA_DIR), never by the address: without the key,
+ * someone holding the log cannot test a guessed address against it. The line also names the key
+ * by an id derived from it, so a restore given the wrong key says so instead of matching nothing.
+ * An account's erasure also names its Firebase uid, as `account.deleted` lines already do.
  */
-import { createHash } from "node:crypto";
+import { createHash, createHmac } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { open } from "node:fs/promises";
 import { createInterface } from "node:readline";
@@ -20,30 +22,59 @@ const ERASURE_EVENT = "erasure";
 /**
  * What was erased, as the replay carries it out again:
  * - `everything`: a confirmed privacy deletion request: all the site holds under the address;
- * - `waitlist entry`: the address's entry, by its owner's removal link or an administrator's
- *   Remove;
+ * - `waitlist entry`: an entry, by its owner's removal link or an administrator's Remove;
  * - `subscription`: the address's sub-processor subscription, by its unsubscribe link;
- * - `account`: a member's own deletion: the account's sessions, the entry it joined through, and
- *   the entry under its verified address (`subject`, when it had one).
+ * - `account`: a member's own deletion: the account's sessions and every entry it erased (the one
+ *   it joined through, whatever its address, and the one under its verified address).
  */
-export type Erasure =
-  | { scope: "everything" | "waitlist entry" | "subscription"; subject: string }
-  | { scope: "account"; uid: string; subject: string | null };
+export type ErasureScope = "everything" | "waitlist entry" | "subscription" | "account";
+
+/** An erasure as the site records it: the addresses of every row it erased, in clear. */
+export type ErasureRecord =
+  | { scope: Exclude<ErasureScope, "account">; addresses: readonly string[] }
+  | { scope: "account"; uid: string; addresses: readonly string[] };
+
+/**
+ * An erasure as a line names it: `subjects`, the hash of each address, made with the key whose id
+ * is `key`; `key` null for a line of an older version, whose one subject (or none, for an account
+ * without a verified address) was an unkeyed hash (`legacySubject`).
+ */
+export type Erasure = (
+  { scope: Exclude<ErasureScope, "account"> } | { scope: "account"; uid: string }
+) & { key: string | null; subjects: string[] };
 
 /** An erasure read from the log, with when it was logged (ms since the epoch, the line's `time`). */
 export type TimedErasure = Erasure & { time: number };
 
 /** ...and where it was read, for messages: `file:line`. */
-type LoggedErasure = TimedErasure & { where: string };
+export type LoggedErasure = TimedErasure & { where: string };
 
-const SUBJECT_PREFIX = "tieout erasure\n";
+const LEGACY_PREFIX = "tieout erasure\n";
 const SUBJECT = /^[0-9a-f]{64}$/;
+const KEY_ID = /^[0-9a-f]{16}$/;
 const MAX_UID = 128;
+/** More addresses than one erasure can erase (an account's entries are a handful). */
+const MAX_SUBJECTS = 1000;
 
-/** The hash an erasure line names an address by. */
-export function erasureSubject(email: string): string {
+const normalised = (email: string) => email.trim().toLowerCase();
+
+/** A key's id, as lines name it: not the key, and no help in finding it. */
+export function erasureKeyId(key: string): string {
+  return createHmac("sha256", key)
+    .update("tieout erasure ledger key id")
+    .digest("hex")
+    .slice(0, 16);
+}
+
+/** The hash a line made with `key` names an address by: HMAC-SHA256, case and spaces ignored. */
+export function erasureSubject(key: string, email: string): string {
+  return createHmac("sha256", key).update(normalised(email)).digest("hex");
+}
+
+/** The unkeyed hash lines written before decision 035 name an address by. */
+export function legacySubject(email: string): string {
   return createHash("sha256")
-    .update(SUBJECT_PREFIX + email.trim().toLowerCase())
+    .update(LEGACY_PREFIX + normalised(email))
     .digest("hex");
 }
 
@@ -57,19 +88,39 @@ type Logger = {
   };
 };
 
+export type ErasureLedger = {
+  /**
+   * Writes one `erasure` line per erasure. Call it after the erasing transaction committed. The
+   * lines are the ledger a restore reads, so they are written at info whatever LOG_LEVEL says,
+   * unless it says `silent` (no log at all).
+   */
+  record: (erasures: readonly ErasureRecord[]) => void;
+};
+
 /**
- * Writes one `erasure` line per erasure. Call it after the erasing transaction committed. The
- * lines are the ledger a restore reads, so they are written at info whatever LOG_LEVEL says,
- * unless it says `silent` (no log at all).
+ * The ledger, writing with the first of `keys` (ERASURE_KEY, newest first). Without a key there
+ * is no ledger: the site does not start.
  */
-export function logErasures(log: Logger, erasures: Erasure[]): void {
-  if (log.level === "silent" || erasures.length === 0) return;
-  const ledger = log.child({}, { level: "info" });
-  for (const erasure of erasures)
-    ledger.info(
-      { event: ERASURE_EVENT, ...erasure },
-      "erased (a restore carries it out again: npm run restore -- FILE --erasures LOG)",
-    );
+export function createErasureLedger(log: Logger, keys: readonly string[]): ErasureLedger {
+  const key = keys[0];
+  if (!key) throw new Error("the ledger of erasures needs a key (ERASURE_KEY)");
+  const id = erasureKeyId(key);
+  return {
+    record(erasures) {
+      if (log.level === "silent" || erasures.length === 0) return;
+      const ledger = log.child({}, { level: "info" });
+      for (const { addresses, ...erasure } of erasures)
+        ledger.info(
+          {
+            event: ERASURE_EVENT,
+            ...erasure,
+            key: id,
+            subjects: [...new Set(addresses.map((a) => erasureSubject(key, a)))],
+          },
+          "erased (a restore carries it out again: npm run restore -- FILE --erasures LOG)",
+        );
+    },
+  };
 }
 
 /** How often a running site writes a `erasure.ledger` line, so that its log always reaches back. */
@@ -118,25 +169,48 @@ export function parseErasureLine(line: string): TimedErasure | null | { unreadab
   if (typeof value !== "object" || value === null) return null;
   const fields = value as Record<string, unknown>;
   if (fields.event !== ERASURE_EVENT) return null;
-  const { time, scope, subject, uid } = fields;
+  const { time, scope, uid, key } = fields;
   if (typeof time !== "number" || !Number.isFinite(time))
     return { unreadable: "it has no time in milliseconds (the log's `time` field)" };
+  if (
+    scope !== "everything" &&
+    scope !== "waitlist entry" &&
+    scope !== "subscription" &&
+    scope !== "account"
+  )
+    return { unreadable: `its scope ${JSON.stringify(scope)} is not one the site writes` };
+  const subjects = subjectsOf(fields);
+  if (typeof subjects === "string") return { unreadable: subjects };
+  if (key !== undefined && !(typeof key === "string" && KEY_ID.test(key)))
+    return { unreadable: "its key id is not one of ours" };
+  // A line of an older version has no key: its one subject is unkeyed, and it must have one
+  // unless it is an account's.
+  if (key === undefined && scope !== "account" && subjects.length === 0)
+    return { unreadable: "its subject is not a hash of ours" };
+  const common = { key: typeof key === "string" ? key : null, subjects, time };
   if (scope === "account") {
     if (typeof uid !== "string" || uid === "" || uid.length > MAX_UID)
       return { unreadable: "an account's erasure without its uid" };
-    if (
-      subject !== undefined &&
-      subject !== null &&
-      !(typeof subject === "string" && SUBJECT.test(subject))
-    )
-      return { unreadable: "its subject is not a hash of ours" };
-    return { scope, uid, subject: typeof subject === "string" ? subject : null, time };
+    return { scope, uid, ...common };
   }
-  if (scope !== "everything" && scope !== "waitlist entry" && scope !== "subscription")
-    return { unreadable: `its scope ${JSON.stringify(scope)} is not one the site writes` };
-  if (typeof subject !== "string" || !SUBJECT.test(subject))
-    return { unreadable: "its subject is not a hash of ours" };
-  return { scope, subject, time };
+  return { scope, ...common };
+}
+
+/** A line's hashes: `subjects` (a keyed line) or `subject` (an older one, one hash or null). */
+function subjectsOf(fields: Record<string, unknown>): string[] | string {
+  const { subjects, subject, key } = fields;
+  if (key !== undefined) {
+    if (
+      !Array.isArray(subjects) ||
+      subjects.length > MAX_SUBJECTS ||
+      !subjects.every((s) => typeof s === "string" && SUBJECT.test(s))
+    )
+      return "its subjects are not hashes of ours";
+    return subjects as string[];
+  }
+  if (subject === undefined || subject === null) return [];
+  if (typeof subject === "string" && SUBJECT.test(subject)) return [subject];
+  return "its subject is not a hash of ours";
 }
 
 /** A log file's lines, gunzipped when it is gzip (a rotated log), told by its first bytes. */

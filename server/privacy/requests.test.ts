@@ -16,6 +16,7 @@ import { createSubprocessorSubscriptions } from "#server/subprocessors/subscript
 import { createWaitlistService } from "#server/waitlist/service.ts";
 import { createVerifiedAccount } from "#tests/support/accounts.ts";
 import { erasureSubject } from "#server/privacy/erasure-ledger.ts";
+import { testLedger, TEST_ERASURE_KEY } from "#tests/support/erasure-ledger.ts";
 import { databaseForThisFile } from "#tests/support/database.ts";
 import { captureLog } from "#tests/support/log-lines.ts";
 import { E2E_PROJECT_ID } from "#tests/support/e2e-env.ts";
@@ -34,6 +35,7 @@ function service(accounts = createAccounts(env), logger: typeof log = log) {
     log: logger,
     accounts,
     store: createSessionStore(database().db),
+    ledger: testLedger(logger),
   });
 }
 
@@ -82,10 +84,12 @@ async function auditOf(id: number) {
 
 /** A waitlist entry under `email`, made as the form makes one. */
 async function joinWaitlist(email: string, name: string, company: string, message = "") {
-  const result = await createWaitlistService({ db: database().db, env, log }).submit(
-    { name, email, company, message },
-    { clientKey: "w" },
-  );
+  const result = await createWaitlistService({
+    db: database().db,
+    env,
+    log,
+    ledger: testLedger(),
+  }).submit({ name, email, company, message }, { clientKey: "w" });
   expect(result.kind).toBe("created");
 }
 
@@ -195,7 +199,12 @@ test("a confirmed deletion erases the entry, the subscription, the sessions and 
   const account = await createVerifiedAccount("privacy-delete");
   const email = account.email;
   await joinWaitlist(email, "Dana Reyes", "Reyes CPA");
-  await createSubprocessorSubscriptions({ db: database().db, env, log }).subscribe(email, {
+  await createSubprocessorSubscriptions({
+    db: database().db,
+    env,
+    log,
+    ledger: testLedger(),
+  }).subscribe(email, {
     clientKey: "s",
     requestId: "s1",
   });
@@ -210,7 +219,10 @@ test("a confirmed deletion erases the entry, the subscription, the sessions and 
   const requests = service(createAccounts(env), captured.log);
   expect(await requests.confirm(token, meta)).toEqual({ kind: "done", request: "deletion" });
   expect(captured.events("erasure")).toEqual([
-    expect.objectContaining({ scope: "everything", subject: erasureSubject(email) }),
+    expect.objectContaining({
+      scope: "everything",
+      subjects: [erasureSubject(TEST_ERASURE_KEY, email)],
+    }),
   ]);
   expect(JSON.stringify(captured.lines())).not.toContain(email);
   const count = async (table: string) =>

@@ -39,7 +39,7 @@ import {
   correctedMailKey,
   eraseEverythingUnder,
 } from "#server/privacy/erase.ts";
-import { erasureSubject, logErasures } from "#server/privacy/erasure-ledger.ts";
+import type { ErasureLedger } from "#server/privacy/erasure-ledger.ts";
 import { countSubmission } from "#server/waitlist/rate-limit.ts";
 import { hashToken, isWellFormedToken, newToken } from "#server/waitlist/tokens.ts";
 import { SECURITY_FACTS } from "#src/content/security-facts.ts";
@@ -101,6 +101,7 @@ type Deps = {
   log: FastifyBaseLogger;
   accounts: Pick<Accounts, "findByEmail" | "details" | "deleteAccount">;
   store: Pick<SessionStore, "listForAccount">;
+  ledger: ErasureLedger;
 };
 
 export type PrivacyRequests = PrivacyRequestsPort & {
@@ -119,7 +120,14 @@ export type PrivacyRequests = PrivacyRequestsPort & {
 
 type OpenRow = { id: number; kind: PrivacyRequestKind; email: string };
 
-export function createPrivacyRequests({ db, env, log, accounts, store }: Deps): PrivacyRequests {
+export function createPrivacyRequests({
+  db,
+  env,
+  log,
+  accounts,
+  store,
+  ledger,
+}: Deps): PrivacyRequests {
   const listeners: (() => void)[] = [];
   const enqueued = () => {
     for (const listener of listeners) listener();
@@ -191,7 +199,7 @@ export function createPrivacyRequests({ db, env, log, accounts, store }: Deps): 
       const outcome = erased.length > 0 ? `erased: ${erased.join(", ")}` : "nothing held";
       return closeRequest(tx, request.id, outcome, { adminEmail: null, clientAddress: AUTOMATIC });
     });
-    if (done) logErasures(log, [{ scope: "everything", subject: erasureSubject(request.email) }]);
+    if (done) ledger.record([{ scope: "everything", addresses: [request.email] }]);
     return done;
   }
 

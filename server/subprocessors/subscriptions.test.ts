@@ -7,6 +7,7 @@ import { createSubprocessorSubscriptions, todayUtc } from "#server/subprocessors
 import type { IsoDate } from "#src/content/dates.ts";
 import { SUBPROCESSORS, type SubprocessorChange } from "#src/content/subprocessors.ts";
 import { erasureSubject } from "#server/privacy/erasure-ledger.ts";
+import { testLedger, TEST_ERASURE_KEY } from "#tests/support/erasure-ledger.ts";
 import { databaseForThisFile } from "#tests/support/database.ts";
 import { captureLog } from "#tests/support/log-lines.ts";
 
@@ -30,6 +31,7 @@ function subscriptions(changes: readonly SubprocessorChange[] = []) {
     db: database().db,
     env,
     log: pino({ level: "silent" }),
+    ledger: testLedger(),
     list: SUBPROCESSORS,
     changes,
   });
@@ -164,6 +166,7 @@ test("the unsubscribe link erases the subscriber, their tokens and every mail to
     db: database().db,
     env,
     log: captured.log,
+    ledger: testLedger(captured.log),
     list: SUBPROCESSORS,
     changes: [],
   });
@@ -172,7 +175,7 @@ test("the unsubscribe link erases the subscriber, their tokens and every mail to
   expect(captured.events("erasure")).toEqual([
     expect.objectContaining({
       scope: "subscription",
-      subject: erasureSubject("sol@example-cpa.com"),
+      subjects: [erasureSubject(TEST_ERASURE_KEY, "sol@example-cpa.com")],
     }),
   ]);
   expect(await mailsTo("sol@example-cpa.com")).toEqual([]);

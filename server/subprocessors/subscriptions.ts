@@ -22,7 +22,7 @@ import {
   renderSubscriptionConfirm,
 } from "#server/mail/templates/subprocessor-mails.tsx";
 import { takeConfirmationMail } from "#server/outbox/mailbox-quota.ts";
-import { erasureSubject, logErasures } from "#server/privacy/erasure-ledger.ts";
+import type { ErasureLedger } from "#server/privacy/erasure-ledger.ts";
 import { enqueue, type OutboxMessage } from "#server/outbox/outbox.ts";
 import { isDisposableEmail } from "#server/waitlist/disposable.ts";
 import { countSubmission } from "#server/waitlist/rate-limit.ts";
@@ -110,12 +110,14 @@ export function createSubprocessorSubscriptions({
   db,
   env,
   log,
+  ledger,
   list = SUBPROCESSORS,
   changes = SUBPROCESSOR_CHANGES,
 }: {
   db: Db;
   env: Env;
   log: FastifyBaseLogger;
+  ledger: ErasureLedger;
   /** The published list and its changes; tests pass their own. */
   list?: readonly Subprocessor[];
   changes?: readonly SubprocessorChange[];
@@ -323,8 +325,7 @@ export function createSubprocessorSubscriptions({
           return true;
         });
         if (mailed > 0) enqueued();
-        if (erased !== null)
-          logErasures(log, [{ scope: "subscription", subject: erasureSubject(erased) }]);
+        if (erased !== null) ledger.record([{ scope: "subscription", addresses: [erased] }]);
         log.info(
           { event: `subprocessors.link_${purpose}`, reqId: meta.requestId, done },
           done ? "subscription link used" : "subscription link no longer works",

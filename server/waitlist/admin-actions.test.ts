@@ -12,6 +12,7 @@ import { createWaitlistService } from "#server/waitlist/service.ts";
 import { ENTRY_STATES } from "#src/features/waitlist/lifecycle.ts";
 import type { AdminMeta } from "#src/features/waitlist/types.ts";
 import { erasureSubject } from "#server/privacy/erasure-ledger.ts";
+import { testLedger, TEST_ERASURE_KEY } from "#tests/support/erasure-ledger.ts";
 import { databaseForThisFile } from "#tests/support/database.ts";
 import { captureLog } from "#tests/support/log-lines.ts";
 
@@ -23,6 +24,7 @@ const waitlist = (log = pino({ level: "silent" })) =>
     db: db(),
     env: parseEnv({ WAITLIST_RATE_LIMIT: "0", SITE_URL: "http://localhost:3000" }),
     log,
+    ledger: testLedger(log),
   });
 
 const meta: AdminMeta = {
@@ -231,7 +233,10 @@ describe("Remove", () => {
     });
     // One line in the ledger of erasures, naming the address by its hash only.
     expect(captured.events("erasure")).toEqual([
-      expect.objectContaining({ scope: "waitlist entry", subject: erasureSubject(a.email) }),
+      expect.objectContaining({
+        scope: "waitlist entry",
+        subjects: [erasureSubject(TEST_ERASURE_KEY, a.email)],
+      }),
     ]);
     expect(JSON.stringify(captured.lines())).not.toContain(a.email);
     const left = await queryRows<{ entries: number; tokens: number; outbox: number }>(

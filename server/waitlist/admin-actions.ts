@@ -15,7 +15,7 @@ import { renderWaitlistDeclined } from "#server/mail/templates/waitlist-declined
 import { renderWaitlistInvite } from "#server/mail/templates/waitlist-invite.tsx";
 import { enqueue, type OutboxMessage } from "#server/outbox/outbox.ts";
 import { mailToEntry, siteLink } from "#server/waitlist/entry-mail.ts";
-import { erasureSubject, logErasures } from "#server/privacy/erasure-ledger.ts";
+import type { ErasureLedger } from "#server/privacy/erasure-ledger.ts";
 import { adminMailKey, eraseEntries } from "#server/waitlist/erasure.ts";
 import { lifecycleOf } from "#server/waitlist/lifecycle-of.ts";
 import { inviteTokenRow, newToken, type TokenRow } from "#server/waitlist/tokens.ts";
@@ -46,11 +46,13 @@ export function createAdminActions({
   db,
   env,
   log,
+  ledger,
   enqueued,
 }: {
   db: Db;
   env: Env;
   log: FastifyBaseLogger;
+  ledger: ErasureLedger;
   /** Told when the outbox has new rows, so the worker sends them at once. */
   enqueued: () => void;
 }) {
@@ -171,12 +173,8 @@ export function createAdminActions({
         return [...byId.values()];
       });
       if (out.messages.length > 0) enqueued();
-      logErasures(
-        log,
-        erasedAddresses.map((email) => ({
-          scope: "waitlist entry",
-          subject: erasureSubject(email),
-        })),
+      ledger.record(
+        erasedAddresses.map((email) => ({ scope: "waitlist entry", addresses: [email] })),
       );
       const counts: Partial<Record<ActionOutcome, number>> = {};
       for (const outcome of outcomes) counts[outcome] = (counts[outcome] ?? 0) + 1;

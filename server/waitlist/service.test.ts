@@ -5,6 +5,7 @@ import { queryRows } from "#db/client.ts";
 import { parseEnv } from "#server/env.ts";
 import { createWaitlistService } from "#server/waitlist/service.ts";
 import { erasureSubject } from "#server/privacy/erasure-ledger.ts";
+import { testLedger, TEST_ERASURE_KEY } from "#tests/support/erasure-ledger.ts";
 import { databaseForThisFile } from "#tests/support/database.ts";
 import { captureLog } from "#tests/support/log-lines.ts";
 
@@ -17,7 +18,12 @@ function waitlistWithReceivers() {
     SLACK_WEBHOOK_URL: "https://hooks.slack.example/x",
     WAITLIST_RATE_LIMIT: "0",
   });
-  return createWaitlistService({ db: database().db, env, log: pino({ level: "silent" }) });
+  return createWaitlistService({
+    db: database().db,
+    env,
+    log: pino({ level: "silent" }),
+    ledger: testLedger(),
+  });
 }
 
 const meta = { clientKey: "test", requestId: "r1" };
@@ -82,7 +88,12 @@ test("confirming an entry puts one Slack notice in the outbox with it and wakes 
 test("the owner's remove link erases the entry and writes one line in the ledger of erasures, by hash", async () => {
   const captured = captureLog();
   const env = parseEnv({ WAITLIST_RATE_LIMIT: "0" });
-  const waitlist = createWaitlistService({ db: database().db, env, log: captured.log });
+  const waitlist = createWaitlistService({
+    db: database().db,
+    env,
+    log: captured.log,
+    ledger: testLedger(captured.log),
+  });
   await waitlist.submit({ name: "Remy", email: "Remy@example.com" }, meta);
   const [mail] = (await outboxOf("remy@example.com")).filter((r) => r.channel === "email");
   const [, token] = /\/waitlist\/remove\?token=([\w-]+)/.exec(JSON.stringify(mail?.payload)) ?? [];
@@ -92,7 +103,7 @@ test("the owner's remove link erases the entry and writes one line in the ledger
   expect(captured.events("erasure")).toEqual([
     expect.objectContaining({
       scope: "waitlist entry",
-      subject: erasureSubject("remy@example.com"),
+      subjects: [erasureSubject(TEST_ERASURE_KEY, "remy@example.com")],
     }),
   ]);
   expect(JSON.stringify(captured.lines()).toLowerCase()).not.toContain("remy@example.com");

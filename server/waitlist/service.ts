@@ -12,7 +12,7 @@ import { createAdminActions } from "#server/waitlist/admin-actions.ts";
 import { createAnswerTimes } from "#server/answer-time.ts";
 import { listPage, selectWithForwarding } from "#server/waitlist/admin-list.ts";
 import { mailToEntry, siteLink } from "#server/waitlist/entry-mail.ts";
-import { erasureSubject, logErasures } from "#server/privacy/erasure-ledger.ts";
+import type { ErasureLedger } from "#server/privacy/erasure-ledger.ts";
 import { confirmMailKey, eraseEntry, forwardKey, slackKey } from "#server/waitlist/erasure.ts";
 import { createInsertBatcher } from "#server/waitlist/insert-batcher.ts";
 import {
@@ -127,10 +127,13 @@ export function createWaitlistService({
   db,
   env,
   log,
+  ledger,
 }: {
   db: Db;
   env: Env;
   log: FastifyBaseLogger;
+  /** Where erasures are recorded for a restore to carry out again (decision 032). */
+  ledger: ErasureLedger;
 }): WaitlistService {
   const answerTimes = createAnswerTimes();
   const listeners: (() => void)[] = [];
@@ -301,8 +304,7 @@ export function createWaitlistService({
           return true;
         });
         if (notices > 0) enqueued();
-        if (erased !== null)
-          logErasures(log, [{ scope: "waitlist entry", subject: erasureSubject(erased) }]);
+        if (erased !== null) ledger.record([{ scope: "waitlist entry", addresses: [erased] }]);
         log.info(
           { event: `waitlist.link_${purpose}`, reqId: meta.requestId, done },
           done ? "waitlist link used" : "waitlist link no longer works",
@@ -323,7 +325,7 @@ export function createWaitlistService({
       return listPage(db, query);
     },
 
-    act: createAdminActions({ db, env, log, enqueued }),
+    act: createAdminActions({ db, env, log, ledger, enqueued }),
 
     checkInvitation(token) {
       return checkInvitation(db, token);

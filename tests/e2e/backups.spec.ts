@@ -7,7 +7,12 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { idTokenFor, signIn } from "#tests/support/accounts.ts";
-import { everyRow, runCommand } from "#tests/support/backup-commands.ts";
+import {
+  everyRow,
+  openAfterRestore,
+  runCommand,
+  withoutEndings,
+} from "#tests/support/backup-commands.ts";
 import { expect, test } from "#tests/support/fixtures.ts";
 import { startServer, type RunningServer } from "#tests/support/server.ts";
 import { flood, submitToWaitlist } from "#tests/support/waitlist-db.ts";
@@ -221,7 +226,14 @@ test("a backup of the stopped site restores into an empty DATA_DIR row for row, 
   const restoredDir = path.join(newFolder(), "data");
   const restore = await runCommand("restore", [file, "--no-erasures"], { DATA_DIR: restoredDir });
   expect(restore.code, restore.stderr).toBe(0);
-  expect(await everyRow({ dataDir: restoredDir })).toEqual(before);
+  // Every row comes back; the confirmation links the backup held open end (decision 035).
+  const restoredRows = await everyRow({ dataDir: restoredDir });
+  expect(withoutEndings(restoredRows)).toEqual(withoutEndings(before));
+  expect(openAfterRestore(before)).toHaveLength(20);
+  expect(openAfterRestore(restoredRows)).toEqual([]);
+  expect(restore.stdout).toContain(
+    "Ended what the backup held open, since it may have ended after the backup was taken: 0 sessions (everyone signs in again), 20 waitlist confirmation links. Removal and unsubscribe links still work.",
+  );
 
   const restored = await startServer({}, { dataDir: restoredDir });
   try {

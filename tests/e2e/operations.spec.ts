@@ -257,6 +257,7 @@ test("no secret from the environment reaches a client asset or a page", async ()
   // what Vite would expose if the code ever read import.meta.env), then search every file.
   const canaries = {
     SESSION_SECRET: "canary-session-secret-5f1c9e0a7d3b42e8a6c4",
+    ERASURE_KEY: "canary-erasure-key-3e8b1f6a0c9d47b2a5e1",
     DATABASE_URL: "postgres://canary_user:canary-db-password-91ab@db.internal:5432/tieout",
     WAITLIST_FORWARD_URL: "https://collector.internal/canary-forward-path-77d2",
     ADMIN_EMAILS: "canary-admin-4c1d@tieout.test",

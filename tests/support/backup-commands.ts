@@ -75,3 +75,56 @@ export async function everyRow(
   }
   return rows;
 }
+
+/** The columns a restore changes when it ends what the backup held open (server/after-restore.ts). */
+const ENDED_BY_RESTORE: Record<string, string> = {
+  sessions: "revoked_at",
+  waitlist_tokens: "expires_at",
+  subprocessor_tokens: "expires_at",
+  privacy_requests: "token_expires_at",
+};
+
+/**
+ * `everyRow` without the times a restore moves when it ends sessions and links: every row and
+ * every other value of a backup comes back exactly. `openAfterRestore` says that they did end.
+ */
+export function withoutEndings(rows: Record<string, string[]>): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [table, list] of Object.entries(rows)) {
+    const column = ENDED_BY_RESTORE[table];
+    out[table] = column
+      ? list
+          .map((row) => {
+            const { [column]: _ended, ...rest } = JSON.parse(row) as Record<string, unknown>;
+            return JSON.stringify(rest);
+          })
+          .sort()
+      : list;
+  }
+  return out;
+}
+
+/**
+ * What still grants something in a restored database: live sessions, and live links but the
+ * removal and unsubscribe ones. A restore leaves none (decision 035).
+ */
+export function openAfterRestore(rows: Record<string, string[]>): string[] {
+  const now = Date.now();
+  const live = (at: unknown) => typeof at === "string" && new Date(at).getTime() > now;
+  const parse = (table: string) =>
+    (rows[table] ?? []).map((row) => JSON.parse(row) as Record<string, unknown>);
+  return [
+    ...parse("sessions")
+      .filter((s) => s.revoked_at === null && live(s.expires_at))
+      .map((s) => `session of ${String(s.uid)}`),
+    ...parse("waitlist_tokens")
+      .filter((t) => t.purpose !== "remove" && t.used_at === null && live(t.expires_at))
+      .map((t) => `${String(t.purpose)} link of entry ${String(t.entry_id)}`),
+    ...parse("subprocessor_tokens")
+      .filter((t) => t.purpose !== "unsubscribe" && t.used_at === null && live(t.expires_at))
+      .map((t) => `${String(t.purpose)} link of subscriber ${String(t.subscriber_id)}`),
+    ...parse("privacy_requests")
+      .filter((r) => r.state === "unconfirmed" && live(r.token_expires_at))
+      .map((r) => `link of privacy request ${String(r.id)}`),
+  ];
+}

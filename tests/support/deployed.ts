@@ -43,6 +43,7 @@ export function realFirebaseProject(projectId: string) {
     FIREBASE_APP_ID: "1:000000000000:web:0000000000000000",
     GOOGLE_APPLICATION_CREDENTIALS: keyFile,
     SESSION_SECRET: randomBytes(32).toString("base64url"),
+    ERASURE_KEY: randomBytes(32).toString("base64url"),
   };
 }
 

@@ -4,7 +4,8 @@
  */
 import { Writable } from "node:stream";
 import { pino, type Logger } from "pino";
-import { logErasures, type Erasure } from "#server/privacy/erasure-ledger.ts";
+import { createErasureLedger, type ErasureRecord } from "#server/privacy/erasure-ledger.ts";
+import { TEST_ERASURE_KEY } from "#tests/support/erasure-ledger.ts";
 
 export type CapturedLog = {
   log: Logger;
@@ -32,9 +33,13 @@ export function captureLog(level: pino.LevelWithSilent = "warn"): CapturedLog {
 
 /**
  * The text of a log as the site writes it, with each line at the time given: an erasure through
- * the site's own writer, or an ordinary request line. For restores that read a log.
+ * the site's own writer (keyed with `key`), or an ordinary request line. For restores that read a
+ * log.
  */
-export function siteLogText(lines: { time: number; erasure?: Erasure }[]): string {
+export function siteLogText(
+  lines: { time: number; erasure?: ErasureRecord }[],
+  key = TEST_ERASURE_KEY,
+): string {
   let text = "";
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -44,7 +49,7 @@ export function siteLogText(lines: { time: number; erasure?: Erasure }[]): strin
   });
   for (const line of lines) {
     const log = pino({ timestamp: () => `,"time":${line.time}` }, sink);
-    if (line.erasure) logErasures(log, [line.erasure]);
+    if (line.erasure) createErasureLedger(log, [key]).record([line.erasure]);
     else log.info({ event: "request" }, "request");
   }
   return text;

@@ -1,0 +1,50 @@
+/**
+ * What a restore ends before the restored database is final (PRODUCT.md rule 21, decision 035): a
+ * backup is a time machine, and whatever ended after it was taken must stay ended. The database
+ * cannot tell which of its sessions were signed out or which links were spent since, so a restore
+ * ends every one that grants something, and keeps only the links that take away:
+ *
+ * - every session: everyone signs in again (a copied cookie signed out after the backup is dead);
+ * - waitlist confirmation and invitation links, sub-processor subscription confirmations, and the
+ *   links of privacy requests not yet confirmed: each may have been used, declined or replaced
+ *   after the backup. An entry keeps its state: an administrator resends an invitation, a person
+ *   who submits the form again is sent a new confirmation. A mail the backup held unsent still
+ *   goes, and its link says plainly that it no longer works;
+ * - removal and unsubscribe links keep working: they only ever erase, and every mail sent
+ *   carries one.
+ */
+import { sql } from "drizzle-orm";
+import { deletedCount, type Db } from "#db/client.ts";
+
+export type EndedByRestore = {
+  sessions: number;
+  confirmations: number;
+  invitations: number;
+  subscriptions: number;
+  privacyRequests: number;
+};
+
+/** Ends, inside the restore's transaction, every session and link that grants something. */
+export async function endWhatTheBackupHeldOpen(tx: Db): Promise<EndedByRestore> {
+  // deletedCount counts the rows any data-changing statement returns, updates as well.
+  const count = (statement: ReturnType<typeof sql>) => deletedCount(tx, statement);
+  const waitlistLinks = (purpose: "confirm" | "invite") =>
+    count(sql`UPDATE waitlist_tokens SET expires_at = now()
+              WHERE purpose = ${purpose} AND used_at IS NULL AND expires_at > now()`);
+  return {
+    sessions: await count(
+      sql`UPDATE sessions SET revoked_at = now() WHERE revoked_at IS NULL AND expires_at > now()`,
+    ),
+    confirmations: await waitlistLinks("confirm"),
+    invitations: await waitlistLinks("invite"),
+    subscriptions: await count(
+      sql`UPDATE subprocessor_tokens SET expires_at = now()
+          WHERE purpose = 'confirm' AND used_at IS NULL AND expires_at > now()`,
+    ),
+    // The privacy sweep then closes them as never confirmed, as it does any expired link.
+    privacyRequests: await count(
+      sql`UPDATE privacy_requests SET token_expires_at = now()
+          WHERE state = 'unconfirmed' AND token_expires_at > now()`,
+    ),
+  };
+}
