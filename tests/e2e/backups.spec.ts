@@ -19,9 +19,10 @@ import { flood, submitToWaitlist } from "#tests/support/waitlist-db.ts";
 
 test.describe.configure({ timeout: 300_000 });
 
-// The same secret on the original and the restored site, so a session cookie signed by one is
-// good on the other (without SESSION_SECRET each DATA_DIR makes its own, outside the database).
+// The site's secrets, as an operator keeps them: the same on the original and the restored site,
+// and for the restore, which needs the key the ledger of erasures was written with.
 const SESSION_SECRET = "backups-spec-session-secret-0123456789abcdef";
+const ERASURE_KEY = "backups-spec-erasure-key-0123456789abcdef";
 
 /** A folder of the test's own, removed after the file's tests. */
 const folders: string[] = [];
@@ -52,7 +53,7 @@ const parse = (rows: string[] | undefined) =>
 test("a backup taken while the site runs and takes entries is one moment of it, and the restored site serves every row", async ({
   newUser: admin,
 }) => {
-  const env = { ADMIN_EMAILS: admin.email, SESSION_SECRET };
+  const env = { ADMIN_EMAILS: admin.email, SESSION_SECRET, ERASURE_KEY };
   const site = await startServer(env);
   const file = newFile("live.sql.gz");
   let restoredDir: string;
@@ -126,7 +127,7 @@ test("a backup taken while the site runs and takes entries is one moment of it, 
     const restore = await runCommand(
       "restore",
       [file, "--erasures", log],
-      { DATA_DIR: restoredDir },
+      { DATA_DIR: restoredDir, ERASURE_KEY },
       { viaNpm: true },
     );
     expect(restore.code, restore.stderr).toBe(0);
@@ -160,16 +161,23 @@ test("a backup taken while the site runs and takes entries is one moment of it, 
   const restored = await startServer(env, { dataDir: restoredDir });
   try {
     expect(await exportedEmails(restored, await idTokenFor(admin))).toEqual(emails.sort());
-    // The administrator signed in before the backup is still signed in on the restored site.
-    const page = await fetch(`${restored.url}/admin/waitlist?q=before-299%40example.com`, {
+    // The session signed in before the backup ended with the restore (it may have ended after
+    // the backup was taken): the administrator signs in again.
+    const stale = await fetch(`${restored.url}/admin/waitlist?q=before-299%40example.com`, {
       headers: { cookie: adminCookie },
+      redirect: "manual",
+    });
+    expect(stale.headers.get("location")).toBe("/login");
+    const { cookie: again } = await signIn(restored.url, admin);
+    const page = await fetch(`${restored.url}/admin/waitlist?q=before-299%40example.com`, {
+      headers: { cookie: again },
       redirect: "manual",
     });
     expect(page.status).toBe(200);
     expect(await page.text()).toContain("before-299@example.com");
     // The Activity page shows what the restore erased again: the removed entry, by number.
     const activity = await fetch(`${restored.url}/admin/activity`, {
-      headers: { cookie: adminCookie },
+      headers: { cookie: again },
     });
     const row = (await activity.text())
       .split("<tr")
