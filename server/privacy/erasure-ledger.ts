@@ -27,7 +27,7 @@ const ERASURE_EVENT = "erasure";
  * - `account`: a member's own deletion: the account's sessions and every entry it erased (the one
  *   it joined through, whatever its address, and the one under its verified address).
  */
-export type ErasureScope = "everything" | "waitlist entry" | "subscription" | "account";
+type ErasureScope = "everything" | "waitlist entry" | "subscription" | "account";
 
 /** An erasure as the site records it: the addresses of every row it erased, in clear. */
 export type ErasureRecord =
@@ -39,15 +39,16 @@ export type ErasureRecord =
  * is `key`; `key` null for a line of an older version, whose one subject (or none, for an account
  * without a verified address) was an unkeyed hash (`legacySubject`).
  */
-export type Erasure = (
-  { scope: Exclude<ErasureScope, "account"> } | { scope: "account"; uid: string }
-) & { key: string | null; subjects: string[] };
+type Erasure = ({ scope: Exclude<ErasureScope, "account"> } | { scope: "account"; uid: string }) & {
+  key: string | null;
+  subjects: string[];
+};
 
 /** An erasure read from the log, with when it was logged (ms since the epoch, the line's `time`). */
 export type TimedErasure = Erasure & { time: number };
 
 /** ...and where it was read, for messages: `file:line`. */
-export type LoggedErasure = TimedErasure & { where: string };
+type LoggedErasure = TimedErasure & { where: string };
 
 const LEGACY_PREFIX = "tieout erasure\n";
 const SUBJECT = /^[0-9a-f]{64}$/;

@@ -95,8 +95,9 @@ export function withoutEndings(rows: Record<string, string[]>): Record<string, s
     out[table] = column
       ? list
           .map((row) => {
-            const { [column]: _ended, ...rest } = JSON.parse(row) as Record<string, unknown>;
-            return JSON.stringify(rest);
+            const values = JSON.parse(row) as Record<string, unknown>;
+            delete values[column];
+            return JSON.stringify(values);
           })
           .sort()
       : list;
