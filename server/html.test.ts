@@ -26,14 +26,14 @@ const page = (htmlAttributes: string) =>
   `<script type="application/ld+json">{"@type":"Organization"}</script></body></html>`;
 
 describe("finishPage", () => {
-  test("puts the loader first in <head>, then the rules of the named stylesheet that the page uses", () => {
+  test("puts the landing note first in <head>, then the loader, then the rules of the named stylesheet that the page uses", () => {
     const { html, styleHashes, scriptHashes } = finishPage(
       page(` ${STYLESHEET_ATTRIBUTE}="/assets/app.css"`),
       new Map([["/assets/app.css", "@layer utilities{.flex{display:flex}.grid{display:grid}}"]]),
     );
     const css = "@layer utilities{.flex{display:flex}}";
     expect(html).toContain(
-      `<head><script>${HYDRATION_LOADER_NO_TOGGLES}</script><style>${css}</style><meta`,
+      `<head><script>${LANDING_NOTE_SCRIPT}</script><script>${HYDRATION_LOADER_NO_TOGGLES}</script><style>${css}</style><meta`,
     );
     // Nothing for the browser to fetch before the first paint.
     expect(html).not.toMatch(/<link[^>]*rel="stylesheet"/);
@@ -47,7 +47,9 @@ describe("finishPage", () => {
       '<input name="kind" type="radio"/>',
     ]) {
       const { html, scriptHashes } = finishPage(page("").replace("Hello", input), new Map());
-      expect(html).toContain(`<head><script>${HYDRATION_LOADER}</script>`);
+      expect(html).toContain(
+        `<head><script>${LANDING_NOTE_SCRIPT}</script><script>${HYDRATION_LOADER}</script>`,
+      );
       expect(scriptHashes).toContain(cspHash(HYDRATION_LOADER));
     }
     expect(HYDRATION_LOADER_NO_TOGGLES.length).toBeLessThan(HYDRATION_LOADER.length);
@@ -57,8 +59,32 @@ describe("finishPage", () => {
     const { scriptHashes, html } = finishPage(page(""), new Map());
     expect(html).toContain('rel="modulepreload"');
     expect(scriptHashes.sort()).toEqual(
-      [cspHash(HYDRATION_LOADER_NO_TOGGLES), cspHash("window.__ctx = 1;"), cspHash(MODULE)].sort(),
+      [
+        cspHash(LANDING_NOTE_SCRIPT),
+        cspHash(HYDRATION_LOADER_NO_TOGGLES),
+        cspHash("window.__ctx = 1;"),
+        cspHash(MODULE),
+      ].sort(),
     );
+  });
+
+  test("every page notes where a visit began with the one same script, before anything else runs", () => {
+    const pages = [
+      page(""),
+      page(` ${DEFER_ATTRIBUTE}="${DEFER_VALUE}"`),
+      page(` ${DEFER_ATTRIBUTE}="${DOCUMENT_VALUE}"`),
+      page(` ${DEFER_ATTRIBUTE}="${DOCUMENT_VALUE}"`).replace(
+        "Hello",
+        '<button type="button">Download</button>',
+      ),
+      page("").replace("Hello", '<input type="radio" name="kind"/>'),
+    ];
+    for (const source of pages) {
+      const { html, scriptHashes } = finishPage(source, new Map());
+      expect(html).toContain(`<head><script>${LANDING_NOTE_SCRIPT}</script>`);
+      expect(html.split(LANDING_NOTE_SCRIPT)).toHaveLength(2);
+      expect(scriptHashes).toContain(cspHash(LANDING_NOTE_SCRIPT));
+    }
   });
 
   test("defers hydration on pages that ask for it, keeping the module's hash for the loader", () => {

@@ -4,8 +4,10 @@
  * src/lib/hydration-protocol.ts):
  * - the rules of the stylesheet that the page uses are inlined (server/page-css.ts), so the first
  *   paint waits for no request;
- * - the loader (src/lib/hydration-loader.ts, compiled at build time) goes first in <head>: it holds
- *   every press made before React is ready and replays it;
+ * - the landing note (src/lib/landing-note.ts) goes first in <head> on every page, so where a visit
+ *   began is noted before anything else runs (decision 034);
+ * - the loader (src/lib/hydration-loader.ts, compiled at build time) follows it: it holds every
+ *   press made before React is ready and replays it;
  * - on deferred pages (all of them unless a route asks otherwise), React Router's module script
  *   becomes inert data that the loader starts on the visitor's first interaction: the page is
  *   complete HTML and costs no JavaScript until someone reaches for it;
@@ -112,6 +114,9 @@ const SCRIPTED_CONTROL = /<button\b[^>]*\btype="button"/i;
 /** The stylesheet's name on <html>, which only the app reads. */
 const STYLESHEET_NAME = new RegExp(`\\s${STYLESHEET_ATTRIBUTE}="[^"]+"`);
 
+/** The same note of where a visit began, first in every page's <head>: one script, one hash. */
+const NOTE = `<script>${LANDING_NOTE_SCRIPT}</script>`;
+
 export function finishPage(source: string, stylesheets: Stylesheets): FinishedPage {
   // The root names its stylesheet on <html> instead of linking it, so the browser fetches nothing
   // before the first paint; the page gets the rules its markup uses, and the root links the whole
@@ -123,7 +128,7 @@ export function finishPage(source: string, stylesheets: Stylesheets): FinishedPa
   const asDocument = htmlTagOf(source).includes(documentMark);
   if (asDocument && !SCRIPTED_CONTROL.test(source)) return finishDocument(source, style);
   const loader = TOGGLE_INPUT.test(source) ? HYDRATION_LOADER : HYDRATION_LOADER_NO_TOGGLES;
-  const headStart = `<script>${loader}</script>${style}`;
+  const headStart = `${NOTE}<script>${loader}</script>${style}`;
   let html = (
     asDocument ? source.replace(documentMark, `${DEFER_ATTRIBUTE}="${DEFER_VALUE}"`) : source
   )
@@ -168,8 +173,7 @@ function styleHashesOf(html: string): string[] {
 
 /**
  * A page that is a document for this visitor (decision 034): its markup and the CSS it uses, and
- * of scripts only the note of where a visit began, which keeps a waitlist entry's source when the
- * visit started on a legal text. No loader, no app: links load pages, as they would without
+ * of scripts only the note of where a visit began, which every page carries. No loader, no app: links load pages, as they would without
  * JavaScript, and the page's first round trip is its text.
  */
 function finishDocument(source: string, style: string): FinishedPage {
@@ -179,7 +183,7 @@ function finishDocument(source: string, style: string): FinishedPage {
     .replace(MODULEPRELOAD_LINK, "")
     // The stylesheet's name was for the app, which links the whole sheet when it runs.
     .replace(STYLESHEET_NAME, "")
-    .replace(HEAD_OPEN, (tag) => `${tag}<script>${LANDING_NOTE_SCRIPT}</script>${style}`);
+    .replace(HEAD_OPEN, (tag) => `${tag}${NOTE}${style}`);
   return {
     html,
     scriptHashes: [cspHash(LANDING_NOTE_SCRIPT)],

@@ -16,7 +16,6 @@ import { SiteFooter } from "#src/features/site-shell/site-footer.tsx";
 import { AuthProvider } from "#src/features/auth/auth-provider.tsx";
 import { AuthSlot } from "#src/features/auth/auth-slot.tsx";
 import { SiteHeader } from "#src/features/site-shell/site-header.tsx";
-import { rememberLanding } from "#src/features/waitlist/attribution.ts";
 import {
   DEFER_ATTRIBUTE,
   DEFER_VALUE,
@@ -149,8 +148,6 @@ export default function App() {
       manifest.href = "/site.webmanifest";
       document.head.append(manifest);
     }
-    // Remembered before any held press is replayed: a waitlist entry among them keeps its source.
-    rememberLanding();
     // Marks the moment the page became interactive (the browser tests wait for it); the page's
     // loader then replays the presses it held.
     document.documentElement.setAttribute(HYDRATED_ATTRIBUTE, "");

@@ -4,7 +4,7 @@
  * account with its sessions, and the privacy requests made for the address. The file is JSON; the
  * mail's body is the same data in sentences (`summarizeDataHeld`).
  */
-import { eq, inArray, or, sql, type AnyColumn } from "drizzle-orm";
+import { and, eq, inArray, isNull, or, sql, type AnyColumn } from "drizzle-orm";
 import type { Db } from "#db/client.ts";
 import {
   adminAuditLog,
@@ -12,10 +12,10 @@ import {
   subprocessorSubscribers,
   waitlistEntries,
 } from "#db/schema.ts";
-import { AUTOMATIC } from "#server/audit/audit-log.ts";
 import type { Accounts } from "#server/firebase-admin.ts";
 import type { SessionStore } from "#server/session-store.ts";
 import { SITE } from "#src/content/site.ts";
+import type { AuditAction } from "#src/lib/activity.ts";
 
 type Row = Record<string, string | number | null>;
 
@@ -30,6 +30,16 @@ export function entryForExport(row: Record<string, unknown>): Row {
   }
   return out;
 }
+
+/**
+ * The steps in the audit log that only the owner of an address can have taken, so that the address
+ * they were taken from is theirs to receive. Confirming a privacy request is one: it is a press on
+ * a link mailed to the address. Making a request is not: anyone can name any address in the form,
+ * and the address it came from is the filer's, who may be a stranger. Every other action is an
+ * administrator's or the site's. A list of what may show, not of what may not: an action added
+ * later carries no address into anyone's copy until someone decides that it is the owner's own.
+ */
+const OWNERS_OWN_STEPS = ["privacy-confirm"] as const satisfies readonly AuditAction[];
 
 /**
  * What this database holds under an address, apart from an account's sessions: the waitlist
@@ -84,11 +94,11 @@ export async function heldUnderAddress(db: Db, email: string) {
             entryId: adminAuditLog.entryId,
             requestId: adminAuditLog.requestId,
             outcome: adminAuditLog.outcome,
-            // The address a row was written from is the person's own when they acted themselves
-            // (their request, their confirmation); an administrator's is not theirs to receive.
-            fromAddress: sql<
-              string | null
-            >`CASE WHEN ${adminAuditLog.adminEmail} IS NULL AND ${adminAuditLog.clientAddress} <> ${AUTOMATIC} THEN ${adminAuditLog.clientAddress} END`,
+            // Only for the owner's own steps; a filer's or an administrator's address is not theirs.
+            fromAddress: sql<string | null>`CASE WHEN ${and(
+              inArray(adminAuditLog.action, OWNERS_OWN_STEPS),
+              isNull(adminAuditLog.adminEmail),
+            )} THEN ${adminAuditLog.clientAddress} END`,
           })
           .from(adminAuditLog)
           .where(or(...about))

@@ -8,8 +8,11 @@ import { sql } from "drizzle-orm";
 import { pino } from "pino";
 import { describe, expect, test } from "vitest";
 import { queryRows } from "#db/client.ts";
+import { AUDIT_ACTIONS } from "#db/schema.ts";
+import { recordAudit } from "#server/audit/audit-log.ts";
 import { parseEnv } from "#server/env.ts";
 import { createAccounts } from "#server/firebase-admin.ts";
+import { heldUnderAddress } from "#server/privacy/data-held.ts";
 import { createPrivacyRequests, parsePrivacyRequest } from "#server/privacy/requests.ts";
 import { createSessionStore } from "#server/session-store.ts";
 import { createSubprocessorSubscriptions } from "#server/subprocessors/subscriptions.ts";
@@ -27,6 +30,9 @@ const database = databaseForThisFile();
 const env = emulatorEnvForThisFile();
 const log = pino({ level: "silent" });
 const meta = { clientKey: "test", clientAddress: "203.0.113.9", requestId: "r1" };
+/** Whoever filed a request for an address, from elsewhere: not necessarily its owner. */
+const FILER = { ...meta, clientAddress: "198.51.100.23" };
+const STRANGER = { ...meta, clientAddress: "192.0.2.77" };
 
 function service(accounts = createAccounts(env), logger: typeof log = log) {
   return createPrivacyRequests({
@@ -251,10 +257,14 @@ test("a confirmed deletion erases the entry, the subscription, the sessions and 
   expect(await requests.confirm(token, meta)).toEqual({ kind: "gone" });
 });
 
-test("a confirmed access request mails what is held, as a JSON file and in brief", async () => {
+test("a confirmed access request mails what is held, as a JSON file and in brief; of the audit rows, only the owner's confirmation carries an address", async () => {
   const email = uniqueEmail("privacy-access");
   await joinWaitlist(email, "Sam Ortiz", "Ortiz & Co", "Hello");
-  await ask(email, "access");
+  // Someone else names the address and never confirms; then a request is made from one place and
+  // confirmed from another (the owner's, who reads the mail).
+  await service().submit({ email, name: "Not Sam", kind: "deletion", details: "" }, STRANGER);
+  const strangers = await newestRequestId();
+  await service().submit({ email, name: "Sam Ortiz", kind: "access", details: "" }, FILER);
   const id = await newestRequestId();
   expect(await service().confirm(await linkTokenFor(email), meta)).toEqual({
     kind: "done",
@@ -263,22 +273,67 @@ test("a confirmed access request mails what is held, as a JSON file and in brief
   const mail = (await mailsTo(email)).find((m) => m.key === `privacy-access-mail:${id}`);
   expect(mail?.text).toContain("Company: Ortiz & Co");
   expect(mail?.text).toContain("No account is held under this address.");
-  const file = JSON.parse(mail!.attachments![0]!.content) as {
+  const content = mail!.attachments![0]!.content;
+  const file = JSON.parse(content) as {
     email: string;
     waitlistEntry: { name: string; company: string };
     account: null;
-    auditEntries: { action: string; fromAddress: string | null }[];
+    auditEntries: { action: string; requestId: number; fromAddress: string | null }[];
   };
   expect(file).toMatchObject({
     email,
     waitlistEntry: { name: "Sam Ortiz", company: "Ortiz & Co" },
     account: null,
   });
-  // The address the request came from is the person's own, and in the copy.
-  expect(file.auditEntries).toContainEqual(
-    expect.objectContaining({ action: "privacy-request", fromAddress: meta.clientAddress }),
-  );
+  expect(
+    file.auditEntries.map(({ action, requestId, fromAddress }) => ({
+      action,
+      requestId,
+      fromAddress,
+    })),
+  ).toEqual([
+    { action: "privacy-request", requestId: strangers, fromAddress: null },
+    { action: "privacy-request", requestId: id, fromAddress: null },
+    { action: "privacy-confirm", requestId: id, fromAddress: meta.clientAddress },
+  ]);
+  expect(content).not.toContain(FILER.clientAddress);
+  expect(content).not.toContain(STRANGER.clientAddress);
+  expect(mail?.text).not.toContain(FILER.clientAddress);
   expect(await requestRow(id)).toMatchObject({ state: "completed", email: null });
+});
+
+test("what is held names the address of no audit action but the owner's own confirmation, whoever wrote the row", async () => {
+  const email = uniqueEmail("privacy-actions");
+  await service().submit({ email, name: "Dana Reyes", kind: "correction", details: "A" }, FILER);
+  const id = await newestRequestId();
+  // One row of every action the log knows, about this request, each from an address of its own.
+  const from = (i: number) => `192.0.2.${100 + i}`;
+  await recordAudit(
+    database().db,
+    AUDIT_ACTIONS.map((action, i) => ({
+      adminEmail: null,
+      action,
+      entryId: null,
+      requestId: id,
+      outcome: "test",
+      clientAddress: from(i),
+    })),
+  );
+  // An administrator's row of the owner's kind is still not the owner's.
+  await recordAudit(database().db, [
+    {
+      adminEmail: "admin@example.com",
+      action: "privacy-confirm",
+      entryId: null,
+      requestId: id,
+      outcome: "test",
+      clientAddress: "192.0.2.99",
+    },
+  ]);
+  const shown = (await heldUnderAddress(database().db, email)).auditEntries
+    .filter((row) => row.fromAddress !== null)
+    .map((row) => [row.action, row.fromAddress]);
+  expect(shown).toEqual([["privacy-confirm", from(AUDIT_ACTIONS.indexOf("privacy-confirm"))]]);
 });
 
 test("a correction waits for an administrator, with its deadline; their note is mailed and the request cleared", async () => {

@@ -1,10 +1,12 @@
 /**
- * Where a page sent as a document (decision 034) notes the start of a visit, raw: the page's
- * address and its referrer, the first time in a tab. The app makes an attribution of it on a later
- * page (src/features/waitlist/attribution.ts); the server writes the script into the page
- * (server/html.ts).
+ * Where every page notes the start of a visit, raw: the page's address and its referrer, the first
+ * time in a tab (decision 034, amended). It runs first in <head>, before the loader, the app or any
+ * press, so a visitor who moves on before a page's app has run (an address typed, a bookmark, the
+ * history) still leaves the landing for the next page. The app reads it on any page and never
+ * writes it (`landingAttribution` in src/features/waitlist/attribution.ts); the server writes the
+ * script into every page and hashes it for the policy (server/html.ts).
  */
 export const LANDING_NOTE_KEY = "tieout.landing";
 
-/** The one script a document carries. Written small: it travels in the first round trip. */
+/** Written small: every page carries it in its first round trip. */
 export const LANDING_NOTE_SCRIPT = `try{sessionStorage["${LANDING_NOTE_KEY}"]||(sessionStorage["${LANDING_NOTE_KEY}"]=JSON.stringify([location.href,document.referrer]))}catch(e){}`;

@@ -6,6 +6,7 @@
  */
 import type { Page } from "@playwright/test";
 import { HYDRATION_LOADER, HYDRATION_LOADER_NO_TOGGLES } from "#server/hydration-loader.ts";
+import { LANDING_NOTE_SCRIPT } from "#src/lib/landing-note.ts";
 import {
   DEFER_ATTRIBUTE,
   DEFER_VALUE,
@@ -227,11 +228,12 @@ test("a page that is not deferred leaves its scripts alone", async ({ page }) =>
   expect(await page.locator("script").count()).toBe(3);
 });
 
-test("the server inlines this same compiled loader, first in <head>; the smaller copy where nothing toggles", async ({
+test("the server inlines this same compiled loader in <head>, after the landing note alone; the smaller copy where nothing toggles", async ({
   request,
 }) => {
+  const note = `<script>${LANDING_NOTE_SCRIPT}</script>`;
   const withRadios = await (await request.get("/privacy-request")).text();
-  expect(withRadios).toContain(`<head><script>${HYDRATION_LOADER}</script>`);
+  expect(withRadios).toContain(`<head>${note}<script>${HYDRATION_LOADER}</script>`);
   const without = await (await request.get("/")).text();
-  expect(without).toContain(`<head><script>${HYDRATION_LOADER_NO_TOGGLES}</script>`);
+  expect(without).toContain(`<head>${note}<script>${HYDRATION_LOADER_NO_TOGGLES}</script>`);
 });

@@ -6,6 +6,7 @@
  * a copy mailed as a file; a correction answered by an administrator on /admin/privacy; the same
  * answer and the same mail for an address that is known and one that is not.
  */
+import { readFile } from "node:fs/promises";
 import { createVerifiedAccount, signInBrowser, startSession } from "#tests/support/accounts.ts";
 import { GONE_RESPONSE } from "#tests/support/console-messages.ts";
 import { E2E_ADMIN_EMAIL } from "#tests/support/e2e-env.ts";
@@ -23,7 +24,12 @@ let smtp: TestSmtp;
 let server: RunningServer;
 test.beforeAll(async () => {
   smtp = await startTestSmtp();
-  server = await startServer({ SMTP_URL: smtp.url, ADMIN_EMAILS: E2E_ADMIN_EMAIL });
+  // Trusting the loopback proxy lets a test say, with X-Forwarded-For, where a request comes from.
+  server = await startServer({
+    SMTP_URL: smtp.url,
+    ADMIN_EMAILS: E2E_ADMIN_EMAIL,
+    TRUST_PROXY: "loopback",
+  });
 });
 test.afterAll(async () => {
   await server.stop();
@@ -43,11 +49,11 @@ async function mails(address: string, subject: string, count: number) {
   return matching();
 }
 
-/** The form as a browser without JavaScript posts it. */
-const postRequest = (fields: Record<string, string>) =>
+/** The form as a browser without JavaScript posts it, from `from` when given. */
+const postRequest = (fields: Record<string, string>, from?: string) =>
   fetch(`${server.url}/privacy-request`, {
     method: "POST",
-    headers: FORM,
+    headers: { ...FORM, ...(from === undefined ? {} : { "X-Forwarded-For": from }) },
     body: new URLSearchParams({ name: "Dana Reyes", details: "", ...fields }),
   });
 
@@ -220,4 +226,76 @@ test("a correction waits for an administrator on /admin/privacy, with its deadli
   await expect(
     log.getByRole("row").filter({ hasText: "Privacy request confirmed" }).first(),
   ).toContainText("The requester");
+});
+
+test("the owner's download and their copy name the address they confirmed from, never the one a request was filed from", async ({
+  browser,
+}) => {
+  const account = await createVerifiedAccount("privacy-from");
+  const email = account.email;
+  const FILED_FROM = ["198.51.100.31", "198.51.100.32"];
+  const CONFIRMED_FROM = ["203.0.113.41", "203.0.113.42"];
+  const STRANGER = "192.0.2.55";
+  /** The owner's browser, at an address of its own. */
+  const ownersBrowser = async (address: string) => {
+    const context = await browser.newContext({ extraHTTPHeaders: { "X-Forwarded-For": address } });
+    return { context, page: await context.newPage() };
+  };
+  const linkOf = (mail: { parsed: { text?: string | false } } | undefined) =>
+    linkIn({ subject: CONFIRM, text: mail?.parsed.text || "" }, "/privacy-request/confirm?token=");
+
+  // A correction is made from one place and confirmed from another, in the owner's browser: it
+  // stays open for an administrator, so the download on /account has it too.
+  const correction = { email, kind: "correction", details: "My company is Reyes CPA LLP." };
+  expect((await postRequest(correction, FILED_FROM[0])).status).toBe(202);
+  const first = await ownersBrowser(CONFIRMED_FROM[0]!);
+  await first.page.goto(linkOf((await mails(email, CONFIRM, 1))[0]));
+  await first.page.getByRole("button", { name: "Confirm my request" }).click();
+  await expect(
+    first.page.getByRole("heading", { level: 1, name: "We have your request" }),
+  ).toBeVisible();
+  await first.context.close();
+  // Someone else names the address and never confirms.
+  expect((await postRequest({ email, kind: "deletion" }, STRANGER)).status).toBe(202);
+  await mails(email, CONFIRM, 2);
+
+  // The owner downloads their data on /account.
+  const signedIn = await ownersBrowser(CONFIRMED_FROM[1]!);
+  await signInBrowser(signedIn.context, server.url, account);
+  await signedIn.page.goto(`${server.url}/account`);
+  const downloading = signedIn.page.waitForEvent("download");
+  await signedIn.page.getByRole("button", { name: "Download my data" }).click();
+  const downloaded = await readFile(await (await downloading).path(), "utf8");
+  await signedIn.context.close();
+  type Audit = { auditEntries: { action: string; fromAddress: string | null }[] };
+  const fromAddresses = (held: Audit) => held.auditEntries.map((r) => [r.action, r.fromAddress]);
+  expect(fromAddresses(JSON.parse(downloaded) as Audit)).toEqual([
+    ["privacy-request", null],
+    ["privacy-confirm", CONFIRMED_FROM[0]],
+    ["privacy-request", null],
+  ]);
+  for (const address of [...FILED_FROM, STRANGER]) expect(downloaded).not.toContain(address);
+
+  // A copy is asked for from one place and confirmed from another.
+  expect((await postRequest({ email, kind: "access" }, FILED_FROM[1])).status).toBe(202);
+  const second = await ownersBrowser(CONFIRMED_FROM[1]!);
+  await second.page.goto(linkOf((await mails(email, CONFIRM, 3))[2]));
+  await second.page.getByRole("button", { name: "Send my data" }).click();
+  await expect(
+    second.page.getByRole("heading", { level: 1, name: "Your data is on its way" }),
+  ).toBeVisible();
+  await second.context.close();
+  const [copy] = await mails(email, "The personal data Tieout holds for you", 1);
+  const file = copy!.parsed.attachments[0]!.content.toString("utf8");
+  expect(fromAddresses(JSON.parse(file) as Audit)).toEqual([
+    ["privacy-request", null],
+    ["privacy-confirm", CONFIRMED_FROM[0]],
+    ["privacy-request", null],
+    ["privacy-request", null],
+    ["privacy-confirm", CONFIRMED_FROM[1]],
+  ]);
+  for (const address of [...FILED_FROM, STRANGER]) {
+    expect(file).not.toContain(address);
+    expect(copy!.parsed.text).not.toContain(address);
+  }
 });

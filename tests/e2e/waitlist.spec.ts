@@ -103,6 +103,58 @@ test.describe("the waitlist page", () => {
     expect(row).toContain("utm_source=newsletter");
   });
 
+  test("a campaign is kept when the visitor opens the waitlist before the first page's app ran", async ({
+    page,
+    request,
+    admin,
+  }) => {
+    const email = uniqueEmail("moved-on");
+    // The first page's app never arrives: the visitor moves on as soon as it is painted, by an
+    // address typed, a bookmark or the history, and nothing on the first page was touched.
+    await page.route("**/assets/**/*.js", (route) => route.abort());
+    await page.goto("/?utm_source=x&utm_campaign=y", {
+      referer: "https://partner.example.net/articles/close",
+    });
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    await page.unrouteAll();
+    await page.goto("/waitlist");
+    await fillForm(page, { name: "Moved On", email });
+    await page.getByRole("main").getByRole("button", { name: "Join Waitlist" }).click();
+    await expect(page.getByRole("heading", { name: "You're on the list!" })).toBeVisible();
+
+    const [row] = rowsFor(await exportCsv(request, admin), email);
+    expect(row).toContain('"x","","y"');
+    expect(row).toContain('"https://partner.example.net/articles/close"');
+    expect(row).toContain('"/?utm_source=x&utm_campaign=y"');
+  });
+
+  test("with JavaScript off on the first page, a link followed from it still carries its campaign", async ({
+    page,
+    request,
+    admin,
+  }) => {
+    const email = uniqueEmail("scriptless-first");
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send("Emulation.setScriptExecutionDisabled", { value: true });
+    await page.goto("/?utm_source=x&utm_campaign=y", {
+      referer: "https://partner.example.net/articles/close",
+    });
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    await cdp.send("Emulation.setScriptExecutionDisabled", { value: false });
+    await page.getByRole("banner").getByRole("link", { name: "Join Waitlist" }).click();
+    await expect(page).toHaveURL("/waitlist");
+    await fillForm(page, { name: "Scriptless First", email });
+    await page.getByRole("main").getByRole("button", { name: "Join Waitlist" }).click();
+    await expect(page.getByRole("heading", { name: "You're on the list!" })).toBeVisible();
+
+    // The first page could note nothing: the campaign is in the address the link was followed
+    // from; the site before it is gone with the first page.
+    const [row] = rowsFor(await exportCsv(request, admin), email);
+    expect(row).toContain('"x","","y"');
+    expect(row).toContain('"/?utm_source=x&utm_campaign=y"');
+    expect(row).not.toContain("partner.example.net");
+  });
+
   test("without JavaScript: a plain form post lands on the thank-you view and is stored", async ({
     browser,
     request,

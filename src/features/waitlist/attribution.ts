@@ -7,20 +7,6 @@ export type Attribution = Partial<
   Record<(typeof UTM_KEYS)[number] | "referrer" | "landing_path", string>
 >;
 
-const STORAGE_KEY = "tieout.attribution";
-
-/** The address and referrer a page without the app noted, when it was the first of the visit. */
-function notedLanding(): { url: URL; referrer: string } | null {
-  try {
-    const noted: unknown = JSON.parse(sessionStorage.getItem(LANDING_NOTE_KEY) ?? "null");
-    if (Array.isArray(noted) && typeof noted[0] === "string" && typeof noted[1] === "string")
-      return { url: new URL(noted[0]), referrer: noted[1] };
-  } catch {
-    // Not what the note writes: this page is taken as the first instead.
-  }
-  return null;
-}
-
 /** utm_* of a URL, its path, and the referring page when it is another site. */
 export function attributionFrom(url: URL, referrer: string | null): Attribution {
   const found: Attribution = {};
@@ -39,34 +25,53 @@ export function attributionFrom(url: URL, referrer: string | null): Attribution 
   return found;
 }
 
-/** The first page of this visit: the one a document noted when the visit began there, or this one. */
-function firstLanding(): Attribution {
-  const noted = notedLanding();
-  return noted
-    ? attributionFrom(noted.url, noted.referrer || null)
-    : attributionFrom(new URL(location.href), document.referrer || null);
-}
+/** A page's address and its referrer, as the landing note keeps them. */
+export type Landing = { href: string; referrer: string };
 
-/** The first page of this visit, remembered for the tab so a later waitlist entry keeps its source. */
-export function rememberLanding(): void {
+const parsed = (href: string): URL | null => {
   try {
-    if (!sessionStorage.getItem(STORAGE_KEY))
-      sessionStorage.setItem(STORAGE_KEY, JSON.stringify(firstLanding()));
+    return new URL(href);
   } catch {
-    // Storage can be off (private modes): attribution is a nicety.
+    return null;
   }
+};
+
+/** The note's [address, referrer], when storage holds what the note writes. */
+function notedLanding(noted: unknown): Landing | null {
+  if (!Array.isArray(noted) || typeof noted[0] !== "string" || typeof noted[1] !== "string")
+    return null;
+  return parsed(noted[0]) ? { href: noted[0], referrer: noted[1] } : null;
 }
 
 /**
- * The source of a lead made now: the first page of the visit as remembered, or, before the app has
- * remembered it (a press held until it ran) or when the tab cannot, as found now.
+ * The source of a visit from its landing: the first page the note found in the tab (`noted`, raw
+ * from storage), or `here` when there is none (storage off). A landing whose referrer is a page of
+ * this site was not the first: the page before it ran no script (JavaScript off there) or was in
+ * another tab, and the link followed from it still names its campaign. That page is then the
+ * landing, and the site that sent the visitor to it is unknown: the way a form posted without
+ * JavaScript is attributed by its Referer (src/routes/waitlist.tsx).
  */
-export function rememberedLanding(): Attribution {
+export function attributionOfLanding(noted: unknown, here: Landing): Attribution {
+  const { href, referrer } = notedLanding(noted) ?? here;
+  const page = parsed(href);
+  if (!page) return {};
+  const before = parsed(referrer);
+  return before?.origin === page.origin
+    ? attributionFrom(before, null)
+    : attributionFrom(page, referrer || null);
+}
+
+/**
+ * The source of a lead made now, on any page: every page notes its address and referrer before
+ * anything else runs, the first time in a tab (src/lib/landing-note.ts), and this reads that note.
+ * The app writes nothing of its own, so nothing it does can replace the landing the note kept.
+ */
+export function landingAttribution(): Attribution {
+  let noted: unknown = null;
   try {
-    const raw = sessionStorage.getItem(STORAGE_KEY);
-    if (raw) return JSON.parse(raw) as Attribution;
+    noted = JSON.parse(sessionStorage.getItem(LANDING_NOTE_KEY) ?? "null");
   } catch {
-    // Unreadable: found again below.
+    // Storage off, or not what the note writes: this page is taken as the first.
   }
-  return firstLanding();
+  return attributionOfLanding(noted, { href: location.href, referrer: document.referrer });
 }

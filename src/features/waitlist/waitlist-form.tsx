@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Link } from "react-router";
-import { rememberedLanding } from "#src/features/waitlist/attribution.ts";
+import { landingAttribution } from "#src/features/waitlist/attribution.ts";
 import {
   HONEYPOT_FIELD,
   parseWaitlistEntry,
@@ -50,11 +50,10 @@ export function WaitlistForm({
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const data = new FormData(event.currentTarget);
-    // The first page of the visit (or, when the tab could not remember it, this one and the page
-    // before it) is the source of the lead.
+    // The first page of the visit, as the page noted it before anything ran, is the lead's source.
     const payload = {
       ...Object.fromEntries([...data.keys()].map((key) => [key, formText(data, key)])),
-      ...rememberedLanding(),
+      ...landingAttribution(),
     };
     const checked = parseWaitlistEntry(payload);
     if (!checked.ok) {
