@@ -173,8 +173,8 @@ function styleHashesOf(html: string): string[] {
 
 /**
  * A page that is a document for this visitor (decision 034): its markup and the CSS it uses, and
- * of scripts only the note of where a visit began, which every page carries. No loader, no app: links load pages, as they would without
- * JavaScript, and the page's first round trip is its text.
+ * of scripts only the note of where a visit began, which every page carries. No loader, no app:
+ * links load pages, as they would without JavaScript, and the page's first round trip is its text.
  */
 function finishDocument(source: string, style: string): FinishedPage {
   const html = source
