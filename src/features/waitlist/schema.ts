@@ -135,5 +135,18 @@ export const DISPOSABLE_MESSAGE =
 /** The one answer for a new address and for one already on the list: nothing to enumerate. */
 export const WAITLIST_SUCCESS = {
   ok: true,
+  status: "accepted",
   message: "You're on the list! Please confirm your address with the link we've emailed you.",
+} as const;
+
+/**
+ * The answer when the mailbox has had its confirmation mails from the waitlist for today
+ * (decision 035): the same for a new address and one already on the list, and it never says a mail
+ * was sent.
+ */
+export const WAITLIST_PAUSED = {
+  ok: true,
+  status: "paused",
+  message:
+    "You're on the list, but mail to this address is paused for today, so we have not sent a confirmation mail. If the address still needs confirming, submit this form again tomorrow and we will send the link then.",
 } as const;

@@ -5,6 +5,11 @@ import type { FieldErrors } from "#src/features/waitlist/schema.ts";
 export type SubmitResult =
   | { kind: "created" }
   | { kind: "exists" }
+  /**
+   * Stored (or already there), but the mailbox has had its confirmation mails from the waitlist
+   * for today: nothing is mailed now. Decided before the address is looked up (decision 035).
+   */
+  | { kind: "paused" }
   /** The honeypot was filled: answered like a success, nothing stored. */
   | { kind: "ignored" }
   | { kind: "invalid"; fieldErrors: FieldErrors; formErrors: string[] }
