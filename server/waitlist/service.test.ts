@@ -214,3 +214,50 @@ describe("a repeat submission for an entry never confirmed (decision 035)", () =
     expect(left).toEqual([]);
   });
 });
+
+test("the confirm link shows its owner the name and company as typed; the confirmation saves their corrections, checked by the schema, before Slack hears of it", async () => {
+  const waitlist = waitlistWithReceivers();
+  await waitlist.submit(
+    { name: "Mallory Typed-This", email: "dana@example.com", company: "Not Her Firm" },
+    meta,
+  );
+  const [mail] = (await outboxOf("dana@example.com")).filter((r) => r.channel === "email");
+  const text = JSON.stringify(mail?.payload);
+  const [, confirm] = /\/waitlist\/confirm\?token=([\w-]+)/.exec(text) ?? [];
+  const [, remove] = /\/waitlist\/remove\?token=([\w-]+)/.exec(text) ?? [];
+
+  expect(await waitlist.checkLink("confirm", confirm!)).toMatchObject({
+    details: { name: "Mallory Typed-This", company: "Not Her Firm" },
+  });
+  // The removal page has no need of them, and does not show them.
+  expect(await waitlist.checkLink("remove", remove!)).not.toHaveProperty("details");
+
+  // Refused by the schema: nothing confirmed or saved, and the link still works.
+  expect(await waitlist.useLink("confirm", confirm!, meta, { name: "  ", company: "x" })).toEqual({
+    kind: "invalid",
+    maskedEmail: expect.any(String) as string,
+    values: { name: "  ", company: "x" },
+    fieldErrors: { name: "Please enter your name." },
+  });
+  expect(await waitlist.checkLink("confirm", confirm!)).not.toBeNull();
+
+  expect(
+    await waitlist.useLink("confirm", confirm!, meta, {
+      name: " Dana \n  Reyes ",
+      company: "Reyes <CPA>",
+    }),
+  ).toEqual({ kind: "confirmed" });
+  const [entry] = await queryRows<{ name: string; company: string | null; state: string }>(
+    database().db,
+    sql`SELECT name, company, state FROM waitlist_entries WHERE email = 'dana@example.com'`,
+  );
+  expect(entry).toEqual({ name: "Dana Reyes", company: "Reyes <CPA>", state: "confirmed" });
+  const [slack] = (await outboxOf("dana@example.com")).filter((r) => r.channel === "slack");
+  expect(slack?.payload.text).toBe(
+    "Waitlist entry confirmed: Dana Reyes &lt;dana@example.com&gt;, Reyes &lt;CPA&gt;",
+  );
+  // A link pressed again with other names changes nothing.
+  expect(await waitlist.useLink("confirm", confirm!, meta, { name: "Eve", company: "" })).toEqual({
+    kind: "gone",
+  });
+});

@@ -41,11 +41,13 @@ import { transition } from "#src/features/waitlist/lifecycle.ts";
 import {
   DISPOSABLE_MESSAGE,
   HONEYPOT_FIELD,
+  parseEntryDetails,
   parseWaitlistEntry,
 } from "#src/features/waitlist/schema.ts";
 import { isDisposableEmail } from "#server/waitlist/disposable.ts";
 import type {
   AdminEntry,
+  LinkPurpose,
   LinkResult,
   SubmitMeta,
   SubmitResult,
@@ -244,6 +246,28 @@ export function createWaitlistService({
     );
   }
 
+  /** Whose link this is while it works (see WaitlistPort.checkLink); reads only. */
+  async function checkLink(purpose: LinkPurpose, token: string) {
+    if (!isWellFormedToken(token)) return null;
+    const [row] = await db
+      .select({
+        email: waitlistEntries.email,
+        state: waitlistEntries.state,
+        name: waitlistEntries.name,
+        company: waitlistEntries.company,
+      })
+      .from(waitlistTokens)
+      .innerJoin(waitlistEntries, eq(waitlistEntries.id, waitlistTokens.entryId))
+      .where(liveToken(purpose, token));
+    if (!row) return null;
+    const link = { maskedEmail: maskEmail(row.email) ?? "***", joined: row.state === "joined" };
+    // Only behind a confirm link, which was mailed to the address: the page shows the owner what
+    // was typed in their name, to correct it before anything else uses it (decision 035).
+    return purpose === "confirm"
+      ? { ...link, details: { name: row.name, company: row.company } }
+      : link;
+  }
+
   return {
     onEnqueued(listener) {
       listeners.push(listener);
@@ -329,20 +353,23 @@ export function createWaitlistService({
       }
     },
 
-    async checkLink(purpose, token) {
-      if (!isWellFormedToken(token)) return null;
-      const [row] = await db
-        .select({ email: waitlistEntries.email, state: waitlistEntries.state })
-        .from(waitlistTokens)
-        .innerJoin(waitlistEntries, eq(waitlistEntries.id, waitlistTokens.entryId))
-        .where(liveToken(purpose, token));
-      return row
-        ? { maskedEmail: maskEmail(row.email) ?? "***", joined: row.state === "joined" }
-        : null;
-    },
+    checkLink,
 
-    async useLink(purpose, token, meta): Promise<LinkResult> {
+    async useLink(purpose, token, meta, corrections): Promise<LinkResult> {
       if (!isWellFormedToken(token)) return { kind: "gone" };
+      // The owner's corrections, checked before anything is taken: refused, the link still works.
+      const details = purpose === "confirm" && corrections ? parseEntryDetails(corrections) : null;
+      if (details && !details.ok) {
+        const live = await checkLink(purpose, token).catch(() => undefined);
+        if (live === undefined) return { kind: "unavailable" };
+        if (!live) return { kind: "gone" };
+        return {
+          kind: "invalid",
+          maskedEmail: live.maskedEmail,
+          values: corrections!,
+          fieldErrors: details.fieldErrors,
+        };
+      }
       try {
         let notices = 0;
         let member = false;
@@ -361,6 +388,14 @@ export function createWaitlistService({
               .from(waitlistEntries)
               .where(eq(waitlistEntries.id, used.entryId))
               .for("update");
+            // The owner's corrections go with the confirmation, in its transaction, before anything
+            // reads the name: the Slack notice below, and later the invitation. A joined entry
+            // belongs to its account, which keeps its own.
+            if (entry && details?.ok && entry.state !== "joined")
+              await tx
+                .update(waitlistEntries)
+                .set(details.details)
+                .where(eq(waitlistEntries.id, entry.id));
             // An entry past waiting (an admin invited or declined it) stays where it is.
             if (entry && transition(lifecycleOf(entry), { type: "confirm" }).ok) {
               const [confirmed] = await tx

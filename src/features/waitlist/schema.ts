@@ -125,6 +125,27 @@ export function parseWaitlistEntry(input: unknown): WaitlistParse {
   return { ok: false, fieldErrors, formErrors };
 }
 
+/** The entry's name and company, as its owner may correct them when confirming (decision 035). */
+export type EntryDetails = { name: string; company: string | null };
+
+export type EntryDetailsParse =
+  | { ok: true; details: EntryDetails }
+  | { ok: false; fieldErrors: Pick<FieldErrors, "name" | "company"> };
+
+/**
+ * The name and company from the confirm page's form, checked by the waitlist schema's own rules
+ * for those two fields: the same limits, the same one-line text, the same messages.
+ */
+export function parseEntryDetails(input: { name: unknown; company: unknown }): EntryDetailsParse {
+  const result = WaitlistEntrySchema.pick({ name: true, company: true }).safeParse(input);
+  if (result.success) return { ok: true, details: result.data };
+  const flat = z.flattenError(result.error).fieldErrors;
+  const fieldErrors: Pick<FieldErrors, "name" | "company"> = {};
+  if (flat.name?.[0]) fieldErrors.name = flat.name[0];
+  if (flat.company?.[0]) fieldErrors.company = flat.company[0];
+  return { ok: false, fieldErrors };
+}
+
 /**
  * The server's refusal of a throwaway address (decision 023). Its list of domains is too large for
  * the browser, so this one check runs on the server only.
