@@ -29,7 +29,7 @@ import {
   renderPrivacyConfirm,
   renderPrivacyCorrected,
 } from "#server/mail/templates/privacy-mails.tsx";
-import { takeConfirmationMail } from "#server/outbox/mailbox-quota.ts";
+import { secondsUntilTomorrow, takeConfirmationMail } from "#server/outbox/mailbox-quota.ts";
 import { enqueue, type EmailInput } from "#server/outbox/outbox.ts";
 import { gatherDataHeld } from "#server/privacy/data-held.ts";
 import {
@@ -295,8 +295,8 @@ export function createPrivacyRequests({
         const { email, name, kind, details } = parsed;
         const token = newToken();
         const created = await db.transaction(async (tx) => {
-          // A mailbox's confirmation mails for the day are bounded, whatever form asked for them.
-          if (!(await takeConfirmationMail(tx, email))) return null;
+          // A mailbox's confirmation mails from this form are bounded per day (decision 036).
+          if (!(await takeConfirmationMail(tx, "privacy", email))) return null;
           const [row] = await tx
             .insert(privacyRequests)
             .values({
@@ -339,7 +339,9 @@ export function createPrivacyRequests({
             ? "privacy request not written: the mailbox had its confirmation mails for the day"
             : "privacy request written",
         );
-        if (created !== null) enqueued();
+        // Not written, and told so: a request that could never be confirmed is no request.
+        if (created === null) return { kind: "paused", retryAfterSeconds: secondsUntilTomorrow() };
+        enqueued();
         return { kind: "accepted" };
       } catch (error) {
         log.error(

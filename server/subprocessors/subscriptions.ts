@@ -21,7 +21,7 @@ import {
   renderSubprocessorNotice,
   renderSubscriptionConfirm,
 } from "#server/mail/templates/subprocessor-mails.tsx";
-import { takeConfirmationMail } from "#server/outbox/mailbox-quota.ts";
+import { secondsUntilTomorrow, takeConfirmationMail } from "#server/outbox/mailbox-quota.ts";
 import type { ErasureLedger } from "#server/privacy/erasure-ledger.ts";
 import { enqueue, type OutboxMessage } from "#server/outbox/outbox.ts";
 import { isDisposableEmail } from "#server/waitlist/disposable.ts";
@@ -86,6 +86,30 @@ export async function eraseSubscriberOf(tx: Db, email: string): Promise<boolean>
     await tx.delete(subprocessorSubscribers).where(eq(subprocessorSubscribers.id, id));
   }
   return found.length > 0;
+}
+
+/**
+ * Erases up to `limit` subscriptions never confirmed whose confirm link has expired (it works 14
+ * days, and a subscription is never mailed a second one), with their tokens and mail, in one
+ * transaction; rows are taken `SKIP LOCKED`, so instances sweeping at once share the work.
+ * Resolves with how many it erased; housekeeping (server/housekeeping.ts) calls it every pass.
+ */
+export async function eraseUnconfirmedSubscribers(db: Db, limit: number): Promise<number> {
+  return db.transaction(async (tx) => {
+    const stale = await queryRows<{ id: number }>(
+      tx,
+      sql`SELECT id::int AS id FROM subprocessor_subscribers
+          WHERE state = 'waiting'
+            AND created_at < now() - make_interval(secs => ${TOKEN_LIFETIME_MS.confirm / 1000})
+          ORDER BY id LIMIT ${limit}
+          FOR UPDATE SKIP LOCKED`,
+    );
+    for (const { id } of stale) {
+      await tx.delete(outbox).where(subscriberMail(id));
+      await tx.delete(subprocessorSubscribers).where(eq(subprocessorSubscribers.id, id));
+    }
+    return stale.length;
+  });
 }
 
 type Subscriber = { id: number; email: string };
@@ -211,8 +235,15 @@ export function createSubprocessorSubscriptions({
         if (isDisposableEmail(email)) return { kind: "invalid", message: DISPOSABLE_MESSAGE };
 
         // A known address answers no sooner than a new one (server/answer-time.ts).
+        let paused = false;
         const created = await answerTimes.submit(() =>
           db.transaction(async (tx) => {
+            // Every submission counts against this form's window for the mailbox, before the
+            // address is looked up: paused or not never tells who subscribes (decision 036).
+            if (!(await takeConfirmationMail(tx, "subprocessors", email))) {
+              paused = true;
+              return false;
+            }
             // A subscription never confirmed within its link's lifetime is as good as none: a new
             // request replaces it (and its unsent mail), so the address can still subscribe.
             const stale = await tx
@@ -232,13 +263,6 @@ export function createSubprocessorSubscriptions({
               .onConflictDoNothing()
               .returning({ id: subprocessorSubscribers.id, email: subprocessorSubscribers.email });
             if (!row) return false;
-            // Past the mailbox's allowance for the day, nothing is kept and nothing is sent.
-            if (!(await takeConfirmationMail(tx, row.email))) {
-              await tx
-                .delete(subprocessorSubscribers)
-                .where(eq(subprocessorSubscribers.id, row.id));
-              return false;
-            }
             const tokens: TokenRow[] = [];
             const confirmUrl = issue(row.id, "confirm", tokens);
             const unsubscribeUrl = issue(row.id, "unsubscribe", tokens);
@@ -253,9 +277,12 @@ export function createSubprocessorSubscriptions({
           }),
         );
         log.info(
-          { event: "subprocessors.subscribe", reqId: meta.requestId, created },
-          "subscription to sub-processor changes requested",
+          { event: "subprocessors.subscribe", reqId: meta.requestId, created, paused },
+          paused
+            ? "subscription not written: the mailbox had its confirmation mails for the day"
+            : "subscription to sub-processor changes requested",
         );
+        if (paused) return { kind: "paused", retryAfterSeconds: secondsUntilTomorrow() };
         if (created) enqueued();
         return { kind: "accepted" };
       } catch (error) {

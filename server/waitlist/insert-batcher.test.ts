@@ -31,11 +31,11 @@ test("concurrent inserts share commits, and each address is created exactly once
   );
   const unique = new Set(emails.map((e) => e.toLowerCase())).size;
   expect(row).toEqual({ n: unique, distinct: unique });
-  expect(results.filter(Boolean)).toHaveLength(unique);
+  expect(results.filter((r) => r.created)).toHaveLength(unique);
   // The first request for an address is the one told it was new.
   const firstIndex = new Map<string, number>();
   emails.forEach((e, i) => firstIndex.set(e.toLowerCase(), firstIndex.get(e.toLowerCase()) ?? i));
-  emails.forEach((e, i) => expect(results[i]).toBe(firstIndex.get(e.toLowerCase()) === i));
+  emails.forEach((e, i) => expect(results[i]?.created).toBe(firstIndex.get(e.toLowerCase()) === i));
 });
 
 test("a row that cannot be written fails alone: the rest of its batch is stored", async () => {
@@ -56,7 +56,8 @@ test("a row that cannot be written fails alone: the rest of its batch is stored"
     "also-fine@example.com",
     "fine-in-bad-batch@example.com",
   ]);
-  await expect(insert({ name: "Fine", email: "fine-in-bad-batch@example.com" })).resolves.toBe(
-    false,
-  );
+  await expect(insert({ name: "Fine", email: "fine-in-bad-batch@example.com" })).resolves.toEqual({
+    created: false,
+    paused: false,
+  });
 });

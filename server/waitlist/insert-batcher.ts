@@ -3,8 +3,18 @@ import type { Db } from "#db/client.ts";
 
 export type NewEntry = typeof waitlistEntries.$inferInsert & { email: string };
 
-/** Writes what new entries cause (their outbox rows) in the transaction that creates them. */
-export type OnCreated = (tx: Db, created: WaitlistRow[]) => Promise<void>;
+/**
+ * Writes what a batch of submissions causes (their outbox rows) in the transaction that stores
+ * them: `batch` is every submission in it, new or repeat, `created` the rows it inserted. Resolves
+ * with, for each submission in order, whether its mail is paused (its mailbox's allowance for the
+ * day is spent, server/outbox/mailbox-quota.ts).
+ */
+export type OnWritten = (tx: Db, batch: NewEntry[], created: WaitlistRow[]) => Promise<boolean[]>;
+
+/** What became of one submission: a new row or not, and whether its mail is paused. */
+export type Written = { created: boolean; paused: boolean };
+
+const nothingPaused: OnWritten = (_tx, batch) => Promise.resolve(batch.map(() => false));
 
 const MAX_BATCH = 200;
 
@@ -15,26 +25,26 @@ const MAX_BATCH = 200;
  * share the cost of a durable commit. Resolves true for a new address, false for one already there
  * (including a repeat within the same batch: the first one wins, as it would one at a time).
  * When a batch fails, its rows are retried one by one, so only a row that cannot be written fails.
- * `onCreated` runs inside each transaction, so an entry and what it causes commit together.
+ * `onWritten` runs inside each transaction, so an entry and what it causes commit together.
  */
-export function createInsertBatcher(db: Db, onCreated: OnCreated = () => Promise.resolve()) {
+export function createInsertBatcher(db: Db, onWritten: OnWritten = nothingPaused) {
   let queue: {
     entry: NewEntry;
-    resolve: (created: boolean) => void;
+    resolve: (written: Written) => void;
     reject: (error: unknown) => void;
   }[] = [];
   let writing = false;
 
-  /** One statement, one commit; the addresses it created, in lower case. */
-  function insertRows(entries: NewEntry[]): Promise<Set<string>> {
+  /** One statement, one commit; the addresses it created, in lower case, and who is paused. */
+  function insertRows(entries: NewEntry[]): Promise<{ created: Set<string>; paused: boolean[] }> {
     return db.transaction(async (tx) => {
       const rows = await tx
         .insert(waitlistEntries)
         .values(entries)
         .onConflictDoNothing()
         .returning();
-      if (rows.length > 0) await onCreated(tx, rows);
-      return new Set(rows.map((row) => row.email.toLowerCase()));
+      const paused = await onWritten(tx, entries, rows);
+      return { created: new Set(rows.map((row) => row.email.toLowerCase())), paused };
     });
   }
 
@@ -43,8 +53,13 @@ export function createInsertBatcher(db: Db, onCreated: OnCreated = () => Promise
       const batch = queue.slice(0, MAX_BATCH);
       queue = queue.slice(MAX_BATCH);
       try {
-        const inserted = await insertRows(batch.map((item) => item.entry));
-        for (const item of batch) item.resolve(inserted.delete(item.entry.email.toLowerCase()));
+        const { created, paused } = await insertRows(batch.map((item) => item.entry));
+        batch.forEach((item, i) =>
+          item.resolve({
+            created: created.delete(item.entry.email.toLowerCase()),
+            paused: paused[i] === true,
+          }),
+        );
       } catch (error) {
         if (batch.length === 1) {
           batch[0]?.reject(error);
@@ -53,7 +68,8 @@ export function createInsertBatcher(db: Db, onCreated: OnCreated = () => Promise
         // One row that cannot be written must not cost the others their place: each on its own.
         for (const item of batch) {
           try {
-            item.resolve((await insertRows([item.entry])).size === 1);
+            const { created, paused } = await insertRows([item.entry]);
+            item.resolve({ created: created.size === 1, paused: paused[0] === true });
           } catch (alone) {
             item.reject(alone);
           }
@@ -63,7 +79,7 @@ export function createInsertBatcher(db: Db, onCreated: OnCreated = () => Promise
     writing = false;
   }
 
-  return function insert(entry: NewEntry): Promise<boolean> {
+  return function insert(entry: NewEntry): Promise<Written> {
     return new Promise((resolve, reject) => {
       queue.push({ entry, resolve, reject });
       // PGlite runs on this thread: writing at once would finish before the next request is even

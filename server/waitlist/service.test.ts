@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { pino } from "pino";
-import { expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { queryRows } from "#db/client.ts";
 import { parseEnv } from "#server/env.ts";
 import { createWaitlistService } from "#server/waitlist/service.ts";
@@ -110,4 +110,170 @@ test("the owner's remove link erases the entry and writes one line in the ledger
   // Used again, the link finds nothing, and the ledger says nothing more.
   expect(await waitlist.useLink("remove", token!, meta)).toEqual({ kind: "gone" });
   expect(captured.events("erasure")).toHaveLength(1);
+});
+
+describe("a repeat submission for an entry never confirmed (decision 036)", () => {
+  const env = parseEnv({ WAITLIST_RATE_LIMIT: "0" });
+  const waitlist = () =>
+    createWaitlistService({
+      db: database().db,
+      env,
+      log: pino({ level: "silent" }),
+      ledger: testLedger(),
+    });
+  const idOf = async (email: string) =>
+    (
+      await queryRows<{ id: number }>(
+        database().db,
+        sql`SELECT id::int AS id FROM waitlist_entries WHERE lower(email) = ${email}`,
+      )
+    )[0]!.id;
+  /** The entry's confirmation mails in the outbox, oldest first, with their links. */
+  const confirmationsOf = async (email: string) => {
+    const id = await idOf(email);
+    const rows = await queryRows<{ key: string; payload: { text: string } }>(
+      database().db,
+      sql`SELECT key, payload FROM outbox
+          WHERE key = ${`waitlist-confirm-mail:${id}`} OR key LIKE ${`waitlist-confirm-mail:${id}:%`}
+          ORDER BY id`,
+    );
+    return rows.map((row) => ({
+      key: row.key,
+      confirm: /\/waitlist\/confirm\?token=([\w-]+)/.exec(row.payload.text)?.[1] ?? "",
+      remove: /\/waitlist\/remove\?token=([\w-]+)/.exec(row.payload.text)?.[1] ?? "",
+    }));
+  };
+  /** Its confirm links stop working, as 14 days would make them. */
+  const expireLinks = async (email: string) =>
+    database().db.execute(
+      sql`UPDATE waitlist_tokens SET expires_at = now() - interval '1 second'
+          WHERE entry_id = ${await idOf(email)} AND purpose = 'confirm'`,
+    );
+  /** A day passes for every mailbox's count. */
+  const nextDay = () =>
+    database().db.execute(
+      sql`UPDATE rate_limit_windows SET window_start = window_start - interval '1 day'`,
+    );
+
+  test("gets a fresh confirmation mail once no link of it works, and none while one does", async () => {
+    const join = () => waitlist().submit({ name: "Lou", email: "lou@example.com" }, meta);
+    expect(await join()).toEqual({ kind: "created" });
+    expect(await join()).toEqual({ kind: "exists" });
+    expect(await confirmationsOf("lou@example.com")).toHaveLength(1);
+
+    await expireLinks("lou@example.com");
+    expect(await join()).toEqual({ kind: "exists" });
+    const id = await idOf("lou@example.com");
+    const mails = await confirmationsOf("lou@example.com");
+    expect(mails.map((m) => m.key)).toEqual([
+      `waitlist-confirm-mail:${id}`,
+      `waitlist-confirm-mail:${id}:2`,
+    ]);
+    // The new link is live, the old one is not; a submission (the next day: three a day) now
+    // sends nothing more.
+    await nextDay();
+    expect(await join()).toEqual({ kind: "exists" });
+    expect(await confirmationsOf("lou@example.com")).toHaveLength(2);
+    expect(await waitlist().checkLink("confirm", mails[0]!.confirm)).toBeNull();
+    expect(await waitlist().checkLink("remove", mails[1]!.remove)).not.toBeNull();
+    expect(await waitlist().useLink("confirm", mails[1]!.confirm, meta)).toEqual({
+      kind: "confirmed",
+    });
+    // Confirmed: nothing is ever mailed for a repeat again.
+    await expireLinks("lou@example.com");
+    expect(await join()).toEqual({ kind: "exists" });
+    expect(await confirmationsOf("lou@example.com")).toHaveLength(2);
+  });
+
+  test("submissions at once for one entry with no link send one mail", async () => {
+    const join = () => waitlist().submit({ name: "Max", email: "max@example.com" }, meta);
+    await join();
+    await expireLinks("max@example.com");
+    // Two services: two instances writing in their own batches.
+    const [a, b] = [waitlist(), waitlist()];
+    await Promise.all([
+      a.submit({ name: "Max", email: "max@example.com" }, meta),
+      b.submit({ name: "Max", email: "MAX@example.com" }, meta),
+    ]);
+    expect(await confirmationsOf("max@example.com")).toHaveLength(2);
+  });
+
+  test("an entry kept while mail was paused gets its first mail on a later day", async () => {
+    const join = (email: string) => waitlist().submit({ name: "Ria", email }, meta);
+    for (const n of [1, 2, 3]) await join(`ria+${n}@example.com`);
+    expect(await join("ria@example.com")).toEqual({ kind: "paused" });
+    expect(await confirmationsOf("ria@example.com")).toEqual([]);
+    expect(await join("ria@example.com")).toEqual({ kind: "paused" });
+    await nextDay();
+    expect(await join("ria@example.com")).toEqual({ kind: "exists" });
+    const [mail] = await confirmationsOf("ria@example.com");
+    expect(mail?.key).toBe(`waitlist-confirm-mail:${await idOf("ria@example.com")}`);
+    expect(await waitlist().checkLink("confirm", mail!.confirm)).not.toBeNull();
+  });
+
+  test("erasing the entry erases every confirmation mail it was sent", async () => {
+    const join = () => waitlist().submit({ name: "Eve", email: "eve@example.com" }, meta);
+    await join();
+    for (let n = 0; n < 2; n++) {
+      await expireLinks("eve@example.com");
+      await join();
+    }
+    await nextDay();
+    const mails = await confirmationsOf("eve@example.com");
+    expect(mails).toHaveLength(3);
+    const id = await idOf("eve@example.com");
+    expect(await waitlist().useLink("remove", mails[0]!.remove, meta)).toEqual({ kind: "removed" });
+    const left = await queryRows<{ key: string }>(
+      database().db,
+      sql`SELECT key FROM outbox WHERE key LIKE ${`waitlist-%:${id}`} OR key LIKE ${`waitlist-%:${id}:%`}`,
+    );
+    expect(left).toEqual([]);
+  });
+});
+
+test("the confirm link shows its owner the name and company as typed; the confirmation saves their corrections, checked by the schema, before Slack hears of it", async () => {
+  const waitlist = waitlistWithReceivers();
+  await waitlist.submit(
+    { name: "Mallory Typed-This", email: "dana@example.com", company: "Not Her Firm" },
+    meta,
+  );
+  const [mail] = (await outboxOf("dana@example.com")).filter((r) => r.channel === "email");
+  const text = JSON.stringify(mail?.payload);
+  const [, confirm] = /\/waitlist\/confirm\?token=([\w-]+)/.exec(text) ?? [];
+  const [, remove] = /\/waitlist\/remove\?token=([\w-]+)/.exec(text) ?? [];
+
+  expect(await waitlist.checkLink("confirm", confirm!)).toMatchObject({
+    details: { name: "Mallory Typed-This", company: "Not Her Firm" },
+  });
+  // The removal page has no need of them, and does not show them.
+  expect(await waitlist.checkLink("remove", remove!)).not.toHaveProperty("details");
+
+  // Refused by the schema: nothing confirmed or saved, and the link still works.
+  expect(await waitlist.useLink("confirm", confirm!, meta, { name: "  ", company: "x" })).toEqual({
+    kind: "invalid",
+    maskedEmail: expect.any(String) as string,
+    values: { name: "  ", company: "x" },
+    fieldErrors: { name: "Please enter your name." },
+  });
+  expect(await waitlist.checkLink("confirm", confirm!)).not.toBeNull();
+
+  expect(
+    await waitlist.useLink("confirm", confirm!, meta, {
+      name: " Dana \n  Reyes ",
+      company: "Reyes <CPA>",
+    }),
+  ).toEqual({ kind: "confirmed" });
+  const [entry] = await queryRows<{ name: string; company: string | null; state: string }>(
+    database().db,
+    sql`SELECT name, company, state FROM waitlist_entries WHERE email = 'dana@example.com'`,
+  );
+  expect(entry).toEqual({ name: "Dana Reyes", company: "Reyes <CPA>", state: "confirmed" });
+  const [slack] = (await outboxOf("dana@example.com")).filter((r) => r.channel === "slack");
+  expect(slack?.payload.text).toBe(
+    "Waitlist entry confirmed: Dana Reyes &lt;dana@example.com&gt;, Reyes &lt;CPA&gt;",
+  );
+  // A link pressed again with other names changes nothing.
+  expect(await waitlist.useLink("confirm", confirm!, meta, { name: "Eve", company: "" })).toEqual({
+    kind: "gone",
+  });
 });

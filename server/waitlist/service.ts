@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, isNull, sql } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "#db/client.ts";
 import { waitlistEntries, waitlistTokens, type WaitlistRow } from "#db/schema.ts";
@@ -13,7 +13,13 @@ import { createAnswerTimes } from "#server/answer-time.ts";
 import { listPage, selectWithForwarding } from "#server/waitlist/admin-list.ts";
 import { mailToEntry, siteLink } from "#server/waitlist/entry-mail.ts";
 import type { ErasureLedger } from "#server/privacy/erasure-ledger.ts";
-import { confirmMailKey, eraseEntry, forwardKey, slackKey } from "#server/waitlist/erasure.ts";
+import {
+  confirmMailKey,
+  confirmTokensIssued,
+  eraseEntry,
+  forwardKey,
+  slackKey,
+} from "#server/waitlist/erasure.ts";
 import { createInsertBatcher } from "#server/waitlist/insert-batcher.ts";
 import {
   checkInvitation,
@@ -35,11 +41,13 @@ import { transition } from "#src/features/waitlist/lifecycle.ts";
 import {
   DISPOSABLE_MESSAGE,
   HONEYPOT_FIELD,
+  parseEntryDetails,
   parseWaitlistEntry,
 } from "#src/features/waitlist/schema.ts";
 import { isDisposableEmail } from "#server/waitlist/disposable.ts";
 import type {
   AdminEntry,
+  LinkPurpose,
   LinkResult,
   SubmitMeta,
   SubmitResult,
@@ -70,9 +78,34 @@ export type WaitlistService = WaitlistPort & {
 };
 
 /**
- * What a new entry causes (decisions 022, 023): the confirmation mail and the collector's copy
- * (the collector gets every new entry). The mail's links carry tokens whose hashes `tokens`
- * receives, to be stored in the same transaction.
+ * The entry's n-th confirmation mail (decisions 023, 036), with a fresh confirm link and a fresh
+ * removal link, whose tokens' hashes `tokens` receives, to be stored in the same transaction.
+ */
+function confirmationMail(
+  row: { id: number; email: string },
+  env: Env,
+  tokens: TokenRow[],
+  n: number,
+): OutboxMessage {
+  const confirm = newToken();
+  tokens.push(tokenRow(row.id, "confirm", confirm));
+  // To the bare address: its owner has not confirmed, so the typed name stays out of the mail.
+  return mailToEntry(
+    env,
+    { id: row.id, email: row.email },
+    confirmMailKey(row.id, n),
+    (footer) =>
+      renderWaitlistConfirm({
+        ...footer,
+        confirmUrl: siteLink(env, `/waitlist/confirm?token=${confirm}`),
+      }),
+    tokens,
+  );
+}
+
+/**
+ * What a new entry causes (decisions 022, 023): the confirmation mail, unless mail to its mailbox
+ * is paused for the day, and the collector's copy (the collector gets every new entry).
  */
 function messagesFor(
   row: WaitlistRow,
@@ -81,26 +114,9 @@ function messagesFor(
   mailAllowed: boolean,
 ): OutboxMessage[] {
   const messages: OutboxMessage[] = [];
-  // Past its mailbox's allowance for the day (server/outbox/mailbox-quota.ts), the entry is kept
-  // unconfirmed and mailed nothing; it goes with the other unconfirmed ones after 14 days.
-  if (mailAllowed) {
-    const confirm = newToken();
-    tokens.push(tokenRow(row.id, "confirm", confirm));
-    messages.push(
-      // To the bare address: its owner has not confirmed, so the typed name stays out of the mail.
-      mailToEntry(
-        env,
-        { id: row.id, email: row.email },
-        confirmMailKey(row.id),
-        (footer) =>
-          renderWaitlistConfirm({
-            ...footer,
-            confirmUrl: siteLink(env, `/waitlist/confirm?token=${confirm}`),
-          }),
-        tokens,
-      ),
-    );
-  }
+  // Paused, the entry is kept unconfirmed and mailed nothing now; a submission on a later day
+  // finds it with no link that works and mails it then (resends).
+  if (mailAllowed) messages.push(confirmationMail(row, env, tokens, 1));
   if (env.waitlistForward)
     messages.push({
       key: forwardKey(row.id),
@@ -108,6 +124,60 @@ function messagesFor(
       payload: { name: row.name, email: row.email, company: row.company, message: row.message },
     });
   return messages;
+}
+
+/**
+ * A repeat submission's confirmation mails (decision 036): for each address already on the list
+ * whose entry is still waiting, never confirmed, and has no confirm link that still works (its mail
+ * was lost, its link expired, or mail was paused when it was made), a fresh confirmation mail. An
+ * entry with a live link, or confirmed, or past waiting, gets nothing. Entries are locked first, so
+ * two submissions at once (on two instances) send one mail.
+ */
+async function resends(
+  tx: Db,
+  env: Env,
+  addresses: string[],
+  tokens: TokenRow[],
+): Promise<OutboxMessage[]> {
+  if (addresses.length === 0) return [];
+  const waiting = await tx
+    .select({ id: waitlistEntries.id, email: waitlistEntries.email })
+    .from(waitlistEntries)
+    .where(
+      and(
+        inArray(sql`lower(${waitlistEntries.email})`, addresses),
+        eq(waitlistEntries.state, "waiting"),
+        isNull(waitlistEntries.confirmedAt),
+      ),
+    )
+    .orderBy(waitlistEntries.id)
+    .for("update");
+  if (waiting.length === 0) return [];
+  // Read after the lock, in a statement of its own: it sees a link another instance just wrote.
+  const live = new Set(
+    (
+      await tx
+        .selectDistinct({ entryId: waitlistTokens.entryId })
+        .from(waitlistTokens)
+        .where(
+          and(
+            inArray(
+              waitlistTokens.entryId,
+              waiting.map((row) => row.id),
+            ),
+            eq(waitlistTokens.purpose, "confirm"),
+            isNull(waitlistTokens.usedAt),
+            gt(waitlistTokens.expiresAt, sql`now()`),
+          ),
+        )
+    ).map((row) => row.entryId),
+  );
+  const unlinked = waiting.filter((row) => !live.has(row.id));
+  const issued = await confirmTokensIssued(
+    tx,
+    unlinked.map((row) => row.id),
+  );
+  return unlinked.map((row) => confirmationMail(row, env, tokens, (issued.get(row.id) ?? 0) + 1));
 }
 
 /** What a confirmation causes: the operator's Slack notice, when Slack is configured. */
@@ -140,16 +210,33 @@ export function createWaitlistService({
   const enqueued = () => {
     for (const listener of listeners) listener();
   };
-  const insertEntry = createInsertBatcher(db, async (tx, created) => {
-    const tokens: TokenRow[] = [];
-    const messages: OutboxMessage[] = [];
+  const insertEntry = createInsertBatcher(db, async (tx, batch, created) => {
+    // Every submission counts against the waitlist's window for its mailbox, new address or not,
+    // before anything is known of the address: whether mail is paused never tells whether an
+    // address is on the list (decision 036).
     const allowed = await takeConfirmationMails(
       tx,
-      created.map((row) => row.email),
+      "waitlist",
+      batch.map((entry) => entry.email),
     );
-    created.forEach((row, i) => messages.push(...messagesFor(row, env, tokens, allowed[i]!)));
+    const tokens: TokenRow[] = [];
+    const messages: OutboxMessage[] = [];
+    const fresh = new Map(created.map((row) => [row.email.toLowerCase(), row]));
+    const createdHere = new Set(fresh.keys());
+    const repeats = new Set<string>();
+    batch.forEach((entry, i) => {
+      const address = entry.email.toLowerCase();
+      const row = fresh.get(address);
+      if (row) {
+        // The first submission of a new address in the batch is the one that created it.
+        fresh.delete(address);
+        messages.push(...messagesFor(row, env, tokens, allowed[i] === true));
+      } else if (allowed[i] && !createdHere.has(address)) repeats.add(address);
+    });
+    messages.push(...(await resends(tx, env, [...repeats], tokens)));
     if (tokens.length > 0) await tx.insert(waitlistTokens).values(tokens);
     await enqueue(tx, messages);
+    return allowed.map((mayMail) => !mayMail);
   });
 
   /** The token's entry while its link still works (unused, unexpired); null otherwise. */
@@ -160,6 +247,28 @@ export function createWaitlistService({
       isNull(waitlistTokens.usedAt),
       gt(waitlistTokens.expiresAt, sql`now()`),
     );
+  }
+
+  /** Whose link this is while it works (see WaitlistPort.checkLink); reads only. */
+  async function checkLink(purpose: LinkPurpose, token: string) {
+    if (!isWellFormedToken(token)) return null;
+    const [row] = await db
+      .select({
+        email: waitlistEntries.email,
+        state: waitlistEntries.state,
+        name: waitlistEntries.name,
+        company: waitlistEntries.company,
+      })
+      .from(waitlistTokens)
+      .innerJoin(waitlistEntries, eq(waitlistEntries.id, waitlistTokens.entryId))
+      .where(liveToken(purpose, token));
+    if (!row) return null;
+    const link = { maskedEmail: maskEmail(row.email) ?? "***", joined: row.state === "joined" };
+    // Only behind a confirm link, which was mailed to the address: the page shows the owner what
+    // was typed in their name, to correct it before anything else uses it (decision 036).
+    return purpose === "confirm"
+      ? { ...link, details: { name: row.name, company: row.company } }
+      : link;
   }
 
   return {
@@ -215,8 +324,9 @@ export function createWaitlistService({
         }
         // Success is answered only after this row has committed (group commit, see insert-batcher),
         // and a known address no sooner than a new one (server/answer-time.ts).
-        const created = await answerTimes.submit(() =>
-          insertEntry({
+        let written = { created: false, paused: false };
+        await answerTimes.submit(async () => {
+          written = await insertEntry({
             name: entry.name,
             email: entry.email,
             company: entry.company,
@@ -228,11 +338,15 @@ export function createWaitlistService({
             utmContent: entry.utm_content,
             referrer: entry.referrer,
             landingPath: entry.landing_path,
-          }),
-        );
-        if (!created) return { kind: "exists" };
+          });
+          // Only a new address's full write (its row, tokens and mail) sets the pace: anything
+          // else, a repeat or a paused one, answers no sooner than such a write takes.
+          return written.created && !written.paused;
+        });
         enqueued();
-        return { kind: "created" };
+        // Paused is told whether the address is new or not: the window alone decides it.
+        if (written.paused) return { kind: "paused" };
+        return { kind: written.created ? "created" : "exists" };
       } catch (error) {
         log.error(
           { err: error, event: "waitlist.unavailable", reqId: meta.requestId },
@@ -242,20 +356,23 @@ export function createWaitlistService({
       }
     },
 
-    async checkLink(purpose, token) {
-      if (!isWellFormedToken(token)) return null;
-      const [row] = await db
-        .select({ email: waitlistEntries.email, state: waitlistEntries.state })
-        .from(waitlistTokens)
-        .innerJoin(waitlistEntries, eq(waitlistEntries.id, waitlistTokens.entryId))
-        .where(liveToken(purpose, token));
-      return row
-        ? { maskedEmail: maskEmail(row.email) ?? "***", joined: row.state === "joined" }
-        : null;
-    },
+    checkLink,
 
-    async useLink(purpose, token, meta): Promise<LinkResult> {
+    async useLink(purpose, token, meta, corrections): Promise<LinkResult> {
       if (!isWellFormedToken(token)) return { kind: "gone" };
+      // The owner's corrections, checked before anything is taken: refused, the link still works.
+      const details = purpose === "confirm" && corrections ? parseEntryDetails(corrections) : null;
+      if (details && !details.ok) {
+        const live = await checkLink(purpose, token).catch(() => undefined);
+        if (live === undefined) return { kind: "unavailable" };
+        if (!live) return { kind: "gone" };
+        return {
+          kind: "invalid",
+          maskedEmail: live.maskedEmail,
+          values: corrections!,
+          fieldErrors: details.fieldErrors,
+        };
+      }
       try {
         let notices = 0;
         let member = false;
@@ -274,6 +391,14 @@ export function createWaitlistService({
               .from(waitlistEntries)
               .where(eq(waitlistEntries.id, used.entryId))
               .for("update");
+            // The owner's corrections go with the confirmation, in its transaction, before anything
+            // reads the name: the Slack notice below, and later the invitation. A joined entry
+            // belongs to its account, which keeps its own.
+            if (entry && details?.ok && entry.state !== "joined")
+              await tx
+                .update(waitlistEntries)
+                .set(details.details)
+                .where(eq(waitlistEntries.id, entry.id));
             // An entry past waiting (an admin invited or declined it) stays where it is.
             if (entry && transition(lifecycleOf(entry), { type: "confirm" }).ok) {
               const [confirmed] = await tx

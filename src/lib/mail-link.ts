@@ -68,8 +68,10 @@ type LinkClient = { clientKey: string; clientAddress: string; requestId: string 
 
 /**
  * The action of a link's page: the button's POST, or a mail client's one-click unsubscribe (RFC
- * 8058). `spend` uses the token, once, for `client`; what it did becomes the page's view. A link
- * that no longer works answers 410 Gone, and when the store cannot answer, a 503 says `unavailable`.
+ * 8058). `spend` uses the token, once, for `client`, with the rest of the form it was posted with;
+ * what it did becomes the page's view, answered with the status `statusOf` gives it (200 unless
+ * told: a form sent back with its errors is a 422). A link that no longer works answers 410 Gone,
+ * and when the store cannot answer, a 503 says `unavailable`.
  */
 export async function spendMailLink<Done extends { kind: string }>(
   request: Request,
@@ -77,14 +79,18 @@ export async function spendMailLink<Done extends { kind: string }>(
   spend: (
     token: string,
     client: LinkClient,
+    form: FormData,
   ) => Promise<Done | { kind: "gone" } | { kind: "unavailable" }>,
   unavailable: string,
+  statusOf: (done: Done) => number = () => 200,
 ) {
   const { clientKey, clientAddress, requestId } = context;
-  const token = mailLinkToken(request, await request.formData());
-  const result = await spend(token, { clientKey, clientAddress, requestId });
+  const form = await request.formData();
+  const token = mailLinkToken(request, form);
+  const result = await spend(token, { clientKey, clientAddress, requestId }, form);
   if (result.kind === "gone") return goneLink(410);
   if (result.kind === "unavailable") throw failure(context, unavailable);
   // What is left is one of the outcomes `spend` reports as done.
-  return data(result as Done, { headers: MAIL_LINK_HEADERS });
+  const done = result as Done;
+  return data(done, { status: statusOf(done), headers: MAIL_LINK_HEADERS });
 }

@@ -25,10 +25,13 @@ export type PrivacyRequestField = "email" | "name" | "kind" | "details";
 
 /**
  * A known address and an unknown one get the same answer, so nobody learns from the form whose
- * data is held. "invalid" carries a sentence for each field that needs one.
+ * data is held. "invalid" carries a sentence for each field that needs one. "paused": the mailbox
+ * has had its confirmation mails from this form for today, so nothing was written or sent; every
+ * address gets it alike once its mailbox's count is spent (decision 036).
  */
 export type SubmitPrivacyRequestResult =
   | { kind: "accepted" }
+  | { kind: "paused"; retryAfterSeconds: number }
   | { kind: "invalid"; errors: Partial<Record<PrivacyRequestField, string>> }
   | { kind: "rate-limited"; retryAfterSeconds: number }
   | { kind: "unavailable" };

@@ -9,10 +9,13 @@ type SubscriptionMeta = { clientKey: string; requestId: string };
 
 /**
  * A new address and one already subscribed get the same answer, so nobody learns who subscribes.
- * "invalid" carries the sentence shown under the email field.
+ * "invalid" carries the sentence shown under the email field. "paused": the mailbox has had its
+ * confirmation mails from this form for today, decided before the address is looked up, so a new
+ * and a known address get it alike (decision 036); nothing is written or sent.
  */
 export type SubscribeResult =
   | { kind: "accepted" }
+  | { kind: "paused"; retryAfterSeconds: number }
   | { kind: "invalid"; message: string }
   | { kind: "rate-limited"; retryAfterSeconds: number }
   | { kind: "unavailable" };

@@ -70,8 +70,10 @@ function attributionOfPost(request: Request): Attribution {
 }
 
 export default function Waitlist({ actionData }: Route.ComponentProps) {
-  const [joinedInPlace, setJoinedInPlace] = useState(false);
-  const joined = joinedInPlace || actionData?.ok === true;
+  const [joinedInPlace, setJoinedInPlace] = useState<{ paused: boolean } | null>(null);
+  const joined = joinedInPlace !== null || actionData?.ok === true;
+  const paused =
+    joinedInPlace?.paused ?? (actionData?.ok === true && actionData.status === "paused");
   const failed = actionData && !actionData.ok ? actionData : undefined;
   return (
     <Container className="py-10 sm:py-16">
@@ -105,7 +107,7 @@ export default function Waitlist({ actionData }: Route.ComponentProps) {
           className="rounded-2xl border border-rule bg-card p-6 shadow-[0_20px_50px_-35px_rgba(15,42,36,0.5)] sm:p-8"
         >
           {joined ? (
-            <WaitlistThanks />
+            <WaitlistThanks paused={paused} />
           ) : (
             <>
               <h2 id="request-access" className="font-serif text-2xl font-semibold">
@@ -118,7 +120,7 @@ export default function Waitlist({ actionData }: Route.ComponentProps) {
                 values={failed?.values}
                 errors={failed?.errors}
                 formError={failed?.message}
-                onJoined={() => setJoinedInPlace(true)}
+                onJoined={(pausedNow) => setJoinedInPlace({ paused: pausedNow })}
               />
             </>
           )}

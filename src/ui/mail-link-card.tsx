@@ -15,8 +15,11 @@ export function MailLinkCard({
 }: {
   title: string;
   children: ReactNode;
-  /** The button, for a link that still works. */
-  action?: { token: string; label: string };
+  /**
+   * The button, for a link that still works; `fields` go in its form above it (its own checks are
+   * the server's: the browser's are off, so every message reads the same with or without script).
+   */
+  action?: { token: string; label: string; fields?: ReactNode };
   back: { to: string; label: string };
 }) {
   return (
@@ -25,8 +28,9 @@ export function MailLinkCard({
         <h1 className="font-serif text-3xl font-semibold tracking-tight">{title}</h1>
         <p className="mt-4 leading-relaxed text-ink-soft">{children}</p>
         {action ? (
-          <Form method="post" className="mt-7">
+          <Form method="post" noValidate className="mt-7 space-y-5">
             <input type="hidden" name="token" value={action.token} />
+            {action.fields}
             <Button type="submit" className="w-full">
               {action.label}
             </Button>

@@ -37,6 +37,14 @@ export const UNPROCESSABLE_RESPONSE = exactly(
   "Failed to load resource: the server responded with a status of 422 (Unprocessable Entity)",
 );
 
+/**
+ * A request answered 429: a client past its rate limit, or a form whose mail to an address is
+ * paused for the day (decision 036).
+ */
+export const TOO_MANY_REQUESTS_RESPONSE = exactly(
+  "Failed to load resource: the server responded with a status of 429 (Too Many Requests)",
+);
+
 /** A request answered 503. */
 export const SERVICE_UNAVAILABLE_RESPONSE = exactly(
   "Failed to load resource: the server responded with a status of 503 (Service Unavailable)",

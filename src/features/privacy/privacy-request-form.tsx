@@ -3,6 +3,7 @@
  * JavaScript (the page's action answers it) and gives every address the same answer.
  */
 import { data, Form, useNavigation } from "react-router";
+import { SITE } from "#src/content/site.ts";
 import {
   PRIVACY_LINK_DAYS,
   type PrivacyRequestField,
@@ -26,6 +27,12 @@ export type PrivacyRequestReply =
 
 const HEADERS = { "Cache-Control": "no-store" };
 
+/**
+ * What the page says when the mailbox has had its confirmation mails from this form for today
+ * (decision 036): plainly that nothing was sent or kept, never "check your inbox".
+ */
+const PRIVACY_PAUSED_MESSAGE = `Mail to this address is paused for today: it has had as many privacy request mails as we send in a day, so this request was not sent or saved. Please try again tomorrow, or write to ${SITE.contactEmail}.`;
+
 /** Status and view for each outcome; nobody learns from either whether an address is known. */
 export function privacyRequestReply(
   result: SubmitPrivacyRequestResult,
@@ -43,6 +50,11 @@ export function privacyRequestReply(
           formError: "Please correct the highlighted fields.",
         },
         { status: 422, headers: HEADERS },
+      );
+    case "paused":
+      return data<PrivacyRequestReply>(
+        { ok: false, values, errors: {}, formError: PRIVACY_PAUSED_MESSAGE },
+        { status: 429, headers: { ...HEADERS, "Retry-After": String(result.retryAfterSeconds) } },
       );
     case "rate-limited":
       return data<PrivacyRequestReply>(

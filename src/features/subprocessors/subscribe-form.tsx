@@ -10,6 +10,13 @@ export type SubscribeReply =
 
 const HEADERS = { "Cache-Control": "no-store" };
 
+/**
+ * What the page says when the mailbox has had its confirmation mails from this form for today
+ * (decision 036), alike for a new and a known address: nothing was sent, never "check your inbox".
+ */
+const SUBSCRIBE_PAUSED_MESSAGE =
+  "Mail to this address is paused for today: it has had as many subscription mails as we send in a day, so we have not sent one now. Please try again tomorrow.";
+
 /** Status and view for each outcome; nobody learns from either whether an address subscribes. */
 export function subscribeReply(result: SubscribeResult, email: string) {
   switch (result.kind) {
@@ -19,6 +26,11 @@ export function subscribeReply(result: SubscribeResult, email: string) {
       return data<SubscribeReply>(
         { ok: false, email, fieldError: result.message },
         { status: 422, headers: HEADERS },
+      );
+    case "paused":
+      return data<SubscribeReply>(
+        { ok: false, email, formError: SUBSCRIBE_PAUSED_MESSAGE },
+        { status: 429, headers: { ...HEADERS, "Retry-After": String(result.retryAfterSeconds) } },
       );
     case "rate-limited":
       return data<SubscribeReply>(

@@ -7,14 +7,33 @@
  */
 import type { AppLoadContext } from "react-router";
 import { SITE } from "#src/content/site.ts";
-import type { LinkPurpose } from "#src/features/waitlist/types.ts";
+import {
+  WAITLIST_LIMITS,
+  type EntryDetails,
+  type FieldErrors,
+} from "#src/features/waitlist/schema.ts";
+import type { LinkPurpose, LinkResult } from "#src/features/waitlist/types.ts";
+import { formText } from "#src/lib/form-text.ts";
 import { mailLinkMeta as linkPageMeta, readMailLink, spendMailLink } from "#src/lib/mail-link.ts";
 import type { pageMeta } from "#src/lib/meta.ts";
+import { Field } from "#src/ui/field.tsx";
+import { FormAlert } from "#src/ui/form-alert.tsx";
 import { GoneLinkCard, MailLinkCard } from "#src/ui/mail-link-card.tsx";
 
-/** What the page shows: the button for a live link, or the outcome of pressing it. */
+/**
+ * What the page shows: the button for a live link, or the outcome of pressing it. A confirm
+ * link's page also shows the name and company as they were typed, in fields its owner may correct
+ * (`details`); sent back with `errors` when a correction did not pass the schema.
+ */
 export type MailLinkView =
-  | { kind: "ask"; maskedEmail: string; joined: boolean; token: string }
+  | {
+      kind: "ask";
+      maskedEmail: string;
+      joined: boolean;
+      token: string;
+      details?: EntryDetails;
+      errors?: Pick<FieldErrors, "name" | "company">;
+    }
   | { kind: "confirmed" }
   | { kind: "removed" }
   | { kind: "member" }
@@ -52,13 +71,38 @@ export function loadMailLink(purpose: LinkPurpose, request: Request, context: Ap
   );
 }
 
-/** The one POST that acts: the form's button, or a mail client's one-click unsubscribe (RFC 8058). */
+/**
+ * The one POST that acts: the form's button, or a mail client's one-click unsubscribe (RFC 8058).
+ * The confirm page's form carries the name and company its owner checked: saved with the
+ * confirmation, or, when they do not pass the schema, sent back with their errors (422) and
+ * nothing done. A post without them (an older page, a script with the link) confirms as it is.
+ */
 export function actOnMailLink(purpose: LinkPurpose, request: Request, context: AppLoadContext) {
   return spendMailLink(
     request,
     context,
-    (token, client) => context.waitlist.useLink(purpose, token, client),
+    async (
+      token,
+      client,
+      form,
+    ): Promise<Exclude<LinkResult, { kind: "invalid" }> | MailLinkView> => {
+      const corrections =
+        purpose === "confirm" && (form.has("name") || form.has("company"))
+          ? { name: formText(form, "name"), company: formText(form, "company") }
+          : undefined;
+      const result = await context.waitlist.useLink(purpose, token, client, corrections);
+      if (result.kind !== "invalid") return result;
+      return {
+        kind: "ask",
+        maskedEmail: result.maskedEmail,
+        joined: false,
+        token,
+        details: result.values,
+        errors: result.fieldErrors,
+      };
+    },
     UNAVAILABLE,
+    (view) => (view.kind === "ask" ? 422 : 200),
   );
 }
 
@@ -71,10 +115,19 @@ export function MailLinkPage({ purpose, view }: { purpose: LinkPurpose; view: Ma
       return (
         <MailLinkCard
           title={text.title}
-          action={{ token: view.token, label: text.button }}
+          action={{
+            token: view.token,
+            label: text.button,
+            fields: view.details ? (
+              <DetailsFields details={view.details} errors={view.errors ?? {}} />
+            ) : undefined,
+          }}
           back={back}
         >
           {text.ask} <strong className="text-ink">{view.maskedEmail}</strong>
+          {view.details
+            ? ". This is the name and company the form was sent with: correct them if they are not yours before you confirm."
+            : null}
         </MailLinkCard>
       );
     case "confirmed":
@@ -95,6 +148,51 @@ export function MailLinkPage({ purpose, view }: { purpose: LinkPurpose; view: Ma
     case "gone":
       return <GoneLinkCard back={back} />;
   }
+}
+
+/**
+ * The entry's name and company as typed, for its owner to check: the waitlist form's own labels
+ * and limits. Shown only behind a live confirm link, which was mailed to the address.
+ */
+function DetailsFields({
+  details,
+  errors,
+}: {
+  details: EntryDetails;
+  errors: Pick<FieldErrors, "name" | "company">;
+}) {
+  return (
+    <>
+      <FormAlert
+        message={
+          errors.name || errors.company ? "Please correct the highlighted fields." : undefined
+        }
+      />
+      <Field label="Full Name" error={errors.name}>
+        {(props) => (
+          <input
+            {...props}
+            name="name"
+            required
+            maxLength={WAITLIST_LIMITS.name}
+            autoComplete="name"
+            defaultValue={details.name}
+          />
+        )}
+      </Field>
+      <Field label="Company (Optional)" error={errors.company}>
+        {(props) => (
+          <input
+            {...props}
+            name="company"
+            maxLength={WAITLIST_LIMITS.company}
+            autoComplete="organization"
+            defaultValue={details.company ?? ""}
+          />
+        )}
+      </Field>
+    </>
+  );
 }
 
 /** A remove link whose entry has joined: nothing to remove here, the account holds it. */

@@ -1,6 +1,10 @@
 import { describe, expect, test } from "vitest";
 import { waitlistReply } from "#src/features/waitlist/reply.ts";
-import { parseWaitlistEntry, WAITLIST_SUCCESS } from "#src/features/waitlist/schema.ts";
+import {
+  parseWaitlistEntry,
+  WAITLIST_PAUSED,
+  WAITLIST_SUCCESS,
+} from "#src/features/waitlist/schema.ts";
 
 describe("waitlistReply: one answer per outcome, for the JSON API and the page alike", () => {
   test("a new address, one already listed and a bot get the same status and body (nothing to enumerate)", () => {
@@ -8,6 +12,15 @@ describe("waitlistReply: one answer per outcome, for the JSON API and the page a
     expect(created).toMatchObject({ status: 202, body: WAITLIST_SUCCESS });
     expect(waitlistReply({ kind: "exists" })).toEqual(created);
     expect(waitlistReply({ kind: "ignored" })).toEqual(created);
+  });
+
+  test("paused mail is accepted but says so, and never claims a mail was sent", () => {
+    const paused = waitlistReply({ kind: "paused" });
+    expect(paused).toMatchObject({ status: 202, body: WAITLIST_PAUSED });
+    expect(paused.body).toMatchObject({ ok: true, status: "paused" });
+    expect(paused.body.message).toMatch(/paused for today/);
+    expect(paused.body.message).not.toMatch(/we've emailed|is on its way|check your inbox/i);
+    expect(waitlistReply({ kind: "created" }).body).toMatchObject({ status: "accepted" });
   });
 
   test("invalid fields come back with the schema's own messages", () => {

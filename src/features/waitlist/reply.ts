@@ -4,7 +4,11 @@
  * the page's action renders (the thank-you view, or the form with its errors). Every path that
  * takes a submission, with JavaScript or without, ends here.
  */
-import { WAITLIST_SUCCESS, type FieldErrors } from "#src/features/waitlist/schema.ts";
+import {
+  WAITLIST_PAUSED,
+  WAITLIST_SUCCESS,
+  type FieldErrors,
+} from "#src/features/waitlist/schema.ts";
 import type { SubmitResult } from "#src/features/waitlist/types.ts";
 
 const INVALID_MESSAGE = "Please correct the highlighted fields.";
@@ -14,6 +18,7 @@ export const UNAVAILABLE_MESSAGE =
 
 export type WaitlistReply =
   | typeof WAITLIST_SUCCESS
+  | typeof WAITLIST_PAUSED
   | { ok: false; message: string; errors?: FieldErrors; formErrors?: string[] };
 
 export function waitlistReply(result: SubmitResult): {
@@ -29,6 +34,10 @@ export function waitlistReply(result: SubmitResult): {
     case "exists":
     case "ignored":
       return { status: 202, headers, body: WAITLIST_SUCCESS };
+    // Accepted too (the entry is kept), but nothing was mailed, and the answer says so. It depends
+    // on the mailbox's count for the day alone, never on whether the address is on the list.
+    case "paused":
+      return { status: 202, headers, body: WAITLIST_PAUSED };
     case "invalid":
       return {
         status: 422,

@@ -1,5 +1,9 @@
 import { describe, expect, test } from "vitest";
-import { parseWaitlistEntry, searchableText } from "#src/features/waitlist/schema.ts";
+import {
+  parseEntryDetails,
+  parseWaitlistEntry,
+  searchableText,
+} from "#src/features/waitlist/schema.ts";
 
 describe("parseWaitlistEntry", () => {
   test("accepts the two required fields, trims, and turns blank optional ones into null", () => {
@@ -132,5 +136,28 @@ describe("searchableText", () => {
     expect(searchableText("smith\ud800 & co")).toBe("smith\ufffd & co");
     expect(searchableText("  line\nbreak\ttab  ")).toBe("line break tab");
     expect(searchableText("x".repeat(500))).toHaveLength(200);
+  });
+});
+
+describe("parseEntryDetails: the owner's corrections on the confirm page", () => {
+  test("follow the waitlist form's rules: one line, trimmed, a blank company is none", () => {
+    expect(parseEntryDetails({ name: "  Dana\n\n Reyes ", company: "  " })).toEqual({
+      ok: true,
+      details: { name: "Dana Reyes", company: null },
+    });
+  });
+
+  test("refuse what the form refuses, with its messages, field by field", () => {
+    expect(parseEntryDetails({ name: "", company: "c".repeat(201) })).toEqual({
+      ok: false,
+      fieldErrors: {
+        name: "Please enter your name.",
+        company: "Company must be at most 200 characters.",
+      },
+    });
+    expect(parseEntryDetails({ name: "Dana\u0000", company: null })).toMatchObject({
+      ok: false,
+      fieldErrors: { name: expect.stringMatching(/control characters/) as string },
+    });
   });
 });

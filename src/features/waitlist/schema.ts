@@ -125,6 +125,27 @@ export function parseWaitlistEntry(input: unknown): WaitlistParse {
   return { ok: false, fieldErrors, formErrors };
 }
 
+/** The entry's name and company, as its owner may correct them when confirming (decision 036). */
+export type EntryDetails = { name: string; company: string | null };
+
+export type EntryDetailsParse =
+  | { ok: true; details: EntryDetails }
+  | { ok: false; fieldErrors: Pick<FieldErrors, "name" | "company"> };
+
+/**
+ * The name and company from the confirm page's form, checked by the waitlist schema's own rules
+ * for those two fields: the same limits, the same one-line text, the same messages.
+ */
+export function parseEntryDetails(input: { name: unknown; company: unknown }): EntryDetailsParse {
+  const result = WaitlistEntrySchema.pick({ name: true, company: true }).safeParse(input);
+  if (result.success) return { ok: true, details: result.data };
+  const flat = z.flattenError(result.error).fieldErrors;
+  const fieldErrors: Pick<FieldErrors, "name" | "company"> = {};
+  if (flat.name?.[0]) fieldErrors.name = flat.name[0];
+  if (flat.company?.[0]) fieldErrors.company = flat.company[0];
+  return { ok: false, fieldErrors };
+}
+
 /**
  * The server's refusal of a throwaway address (decision 023). Its list of domains is too large for
  * the browser, so this one check runs on the server only.
@@ -135,5 +156,18 @@ export const DISPOSABLE_MESSAGE =
 /** The one answer for a new address and for one already on the list: nothing to enumerate. */
 export const WAITLIST_SUCCESS = {
   ok: true,
+  status: "accepted",
   message: "You're on the list! Please confirm your address with the link we've emailed you.",
+} as const;
+
+/**
+ * The answer when the mailbox has had its confirmation mails from the waitlist for today
+ * (decision 036): the same for a new address and one already on the list, and it never says a mail
+ * was sent.
+ */
+export const WAITLIST_PAUSED = {
+  ok: true,
+  status: "paused",
+  message:
+    "You're on the list, but mail to this address is paused for today, so we have not sent a confirmation mail. If the address still needs confirming, submit this form again tomorrow and we will send the link then.",
 } as const;

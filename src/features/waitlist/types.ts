@@ -1,10 +1,15 @@
 import type { AdminAction, EntryState, Refusal } from "#src/features/waitlist/lifecycle.ts";
-import type { FieldErrors } from "#src/features/waitlist/schema.ts";
+import type { EntryDetails, FieldErrors } from "#src/features/waitlist/schema.ts";
 
 /** What the server's waitlist service answers; the page action and the JSON API both map it. */
 export type SubmitResult =
   | { kind: "created" }
   | { kind: "exists" }
+  /**
+   * Stored (or already there), but the mailbox has had its confirmation mails from the waitlist
+   * for today: nothing is mailed now. Decided before the address is looked up (decision 036).
+   */
+  | { kind: "paused" }
   /** The honeypot was filled: answered like a success, nothing stored. */
   | { kind: "ignored" }
   | { kind: "invalid"; fieldErrors: FieldErrors; formErrors: string[] }
@@ -17,6 +22,16 @@ export type SubmitResult =
  */
 export type LinkResult =
   | { kind: "confirmed" }
+  /**
+   * The confirm link's corrections did not pass the schema: nothing was confirmed or saved, and
+   * the link still works. What was typed comes back with a message per field.
+   */
+  | {
+      kind: "invalid";
+      maskedEmail: string;
+      values: { name: string; company: string };
+      fieldErrors: Pick<FieldErrors, "name" | "company">;
+    }
   | { kind: "removed" }
   | { kind: "member" }
   | { kind: "gone" }
@@ -106,12 +121,24 @@ export type WaitlistPort = {
   act: (request: AdminActionRequest, meta: AdminMeta) => Promise<AdminActionResult>;
   /** The invited address behind a live invitation link; null when it no longer works. Reads only. */
   checkInvitation: (token: string) => Promise<{ email: string } | null>;
-  /** Whose link this is (the address masked) while it still works; null otherwise. Reads only. */
-  /** Whose link this is while it works, and whether its entry has joined (an account holds it). */
+  /**
+   * Whose link this is while it works (the address masked), and whether its entry has joined (an
+   * account holds it); null otherwise. A confirm link also gives the name and company as typed,
+   * for its owner to check: only the owner of the mailbox has that link. Reads only.
+   */
   checkLink: (
     purpose: LinkPurpose,
     token: string,
-  ) => Promise<{ maskedEmail: string; joined: boolean } | null>;
-  /** Uses the link once: confirms or erases the entry. */
-  useLink: (purpose: LinkPurpose, token: string, meta: SubmitMeta) => Promise<LinkResult>;
+  ) => Promise<{ maskedEmail: string; joined: boolean; details?: EntryDetails } | null>;
+  /**
+   * Uses the link once: confirms or erases the entry. A confirm link may carry the owner's
+   * corrections of the name and company, as typed: checked by the waitlist schema and saved in
+   * the transaction that confirms (none given: the entry keeps what it has).
+   */
+  useLink: (
+    purpose: LinkPurpose,
+    token: string,
+    meta: SubmitMeta,
+    corrections?: { name: string; company: string },
+  ) => Promise<LinkResult>;
 };

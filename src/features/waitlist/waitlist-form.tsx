@@ -34,7 +34,8 @@ export function WaitlistForm({
   values?: WaitlistValues;
   errors?: FieldErrors;
   formError?: string;
-  onJoined: () => void;
+  /** Told once the submission is accepted; `paused` when mail to the address is paused today. */
+  onJoined: (paused: boolean) => void;
 }) {
   const notify = useNotify();
   const [busy, setBusy] = useState(false);
@@ -71,16 +72,19 @@ export function WaitlistForm({
         headers: { "Content-Type": "application/json", Accept: "application/json" },
         body: JSON.stringify(payload),
       });
-      if (response.ok) {
-        notify({
-          title: "Thank you!",
-          description: "You've been added to our waitlist. We'll be in touch soon.",
-        });
-        onJoined();
-        return;
-      }
       // The one reply shape (reply.ts), the same the page's action renders without JavaScript.
       const body = (await response.json().catch(() => ({}))) as Partial<WaitlistReply>;
+      if (response.ok) {
+        // Paused: the thanks view says plainly that no mail was sent; no toast claims otherwise.
+        const paused = body.ok === true && body.status === "paused";
+        if (!paused)
+          notify({
+            title: "Thank you!",
+            description: "You've been added to our waitlist. We'll be in touch soon.",
+          });
+        onJoined(paused);
+        return;
+      }
       if (response.status === 422 && body.ok === false && body.errors) {
         setFieldErrors(body.errors);
         setAlert(body.message);
@@ -182,7 +186,11 @@ export function WaitlistForm({
   );
 }
 
-export function WaitlistThanks() {
+/**
+ * The view after an accepted submission. The words are the same for a new address and one already
+ * on the list; `paused` (decision 036) says that no mail was sent, and never that one is coming.
+ */
+export function WaitlistThanks({ paused = false }: { paused?: boolean }) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
   return (
@@ -205,11 +213,19 @@ export function WaitlistThanks() {
         Thank you for your interest. We are onboarding firms in small groups and will email you when
         your spot opens.
       </p>
-      <p className="mt-3 leading-relaxed text-ink-soft">
-        If this address is new to the list, a confirmation mail is on its way: please open the link
-        in it to confirm your address. If it was on the list already, it keeps its place and no mail
-        is sent.
-      </p>
+      {paused ? (
+        <p className="mt-3 rounded-md border border-rule bg-ledger-soft px-4 py-3 leading-relaxed text-ink">
+          <strong>Mail to this address is paused for today.</strong> It has had as many confirmation
+          mails from this form as we send in a day, so we have not sent one now. If the address
+          still needs confirming, submit this form again tomorrow and we will send the link then.
+        </p>
+      ) : (
+        <p className="mt-3 leading-relaxed text-ink-soft">
+          If this address still needs confirming, a confirmation mail is on its way, unless a link
+          we sent it earlier still works: please open the link to confirm your address. If it was
+          confirmed already, it keeps its place and no mail is sent.
+        </p>
+      )}
       <Button asChild className="mt-7 w-full">
         <Link to="/login">Back to Login</Link>
       </Button>
