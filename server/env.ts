@@ -27,6 +27,17 @@ const list = (normalise: (item: string) => string = (item) => item) =>
       .filter(Boolean),
   );
 
+/**
+ * Secrets, newest first, separated by commas (so one can replace another while the old one still
+ * works): each at least 32 characters, else `message`.
+ */
+const secretList = (message: string) =>
+  z
+    .string()
+    .transform((v) => v.split(",").map((secret) => secret.trim()))
+    .refine((secrets) => secrets.every((secret) => secret.length >= 32), message)
+    .optional();
+
 const EMAIL = z.email();
 
 const anyPort = () =>
@@ -227,24 +238,14 @@ const VariablesSchema = z.object({
       .optional(),
   ),
   SESSION_SECRET: variable(
-    z
-      .string()
-      .transform((v) => v.split(",").map((secret) => secret.trim()))
-      .refine(
-        (secrets) => secrets.every((secret) => secret.length >= 32),
-        "each secret at least 32 characters (for example: openssl rand -base64 48); to rotate, list the new one first, a comma, then the old one",
-      )
-      .optional(),
+    secretList(
+      "each secret at least 32 characters (for example: openssl rand -base64 48); to rotate, list the new one first, a comma, then the old one",
+    ),
   ),
   ERASURE_KEY: variable(
-    z
-      .string()
-      .transform((v) => v.split(",").map((key) => key.trim()))
-      .refine(
-        (keys) => keys.every((key) => key.length >= 32),
-        "each key at least 32 characters (for example: openssl rand -base64 48); to change it, list the new one first, a comma, then the old one, and keep the old one as long as the logs it keyed",
-      )
-      .optional(),
+    secretList(
+      "each key at least 32 characters (for example: openssl rand -base64 48); to change it, list the new one first, a comma, then the old one, and keep the old one as long as the logs it keyed",
+    ),
   ),
   ADMIN_EMAILS: variable(
     list((email) => email.toLowerCase())

@@ -7,16 +7,12 @@
  */
 import type { AppLoadContext } from "react-router";
 import { SITE } from "#src/content/site.ts";
-import {
-  WAITLIST_LIMITS,
-  type EntryDetails,
-  type FieldErrors,
-} from "#src/features/waitlist/schema.ts";
+import { CompanyField, FullNameField } from "#src/features/waitlist/entry-fields.tsx";
+import type { EntryDetails, FieldErrors } from "#src/features/waitlist/schema.ts";
 import type { LinkPurpose, LinkResult } from "#src/features/waitlist/types.ts";
 import { formText } from "#src/lib/form-text.ts";
 import { mailLinkMeta as linkPageMeta, readMailLink, spendMailLink } from "#src/lib/mail-link.ts";
 import type { pageMeta } from "#src/lib/meta.ts";
-import { Field } from "#src/ui/field.tsx";
 import { FormAlert } from "#src/ui/form-alert.tsx";
 import { GoneLinkCard, MailLinkCard } from "#src/ui/mail-link-card.tsx";
 
@@ -168,29 +164,8 @@ function DetailsFields({
           errors.name || errors.company ? "Please correct the highlighted fields." : undefined
         }
       />
-      <Field label="Full Name" error={errors.name}>
-        {(props) => (
-          <input
-            {...props}
-            name="name"
-            required
-            maxLength={WAITLIST_LIMITS.name}
-            autoComplete="name"
-            defaultValue={details.name}
-          />
-        )}
-      </Field>
-      <Field label="Company (Optional)" error={errors.company}>
-        {(props) => (
-          <input
-            {...props}
-            name="company"
-            maxLength={WAITLIST_LIMITS.company}
-            autoComplete="organization"
-            defaultValue={details.company ?? ""}
-          />
-        )}
-      </Field>
+      <FullNameField error={errors.name} defaultValue={details.name} />
+      <CompanyField error={errors.company} defaultValue={details.company ?? ""} />
     </>
   );
 }

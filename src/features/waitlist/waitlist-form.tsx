@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Link } from "react-router";
 import { landingAttribution } from "#src/features/waitlist/attribution.ts";
+import { CompanyField, FullNameField } from "#src/features/waitlist/entry-fields.tsx";
 import {
   HONEYPOT_FIELD,
   parseWaitlistEntry,
@@ -117,30 +118,9 @@ export function WaitlistForm({
           {alert}
         </p>
       ) : null}
-      <Field label="Full Name" error={fieldErrors.name}>
-        {(props) => (
-          <input
-            {...props}
-            name="name"
-            required
-            maxLength={WAITLIST_LIMITS.name}
-            autoComplete="name"
-            defaultValue={values?.name}
-          />
-        )}
-      </Field>
+      <FullNameField error={fieldErrors.name} defaultValue={values?.name} />
       <EmailField error={fieldErrors.email} defaultValue={values?.email} />
-      <Field label="Company (Optional)" error={fieldErrors.company}>
-        {(props) => (
-          <input
-            {...props}
-            name="company"
-            maxLength={WAITLIST_LIMITS.company}
-            autoComplete="organization"
-            defaultValue={values?.company}
-          />
-        )}
-      </Field>
+      <CompanyField error={fieldErrors.company} defaultValue={values?.company} />
       <Field
         label="Tell us about your use case"
         hint="Optional: your practice, the work you would hand to the agent, your busy season."
