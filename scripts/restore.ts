@@ -184,7 +184,8 @@ console.log(
   `Restored ${file} (taken ${dump.meta.taken} from ${dump.meta.source}, ${dump.meta.method}) into ${target} in ${seconds(performance.now() - started)}.`,
 );
 console.log(`Every row the backup counted is there: ${rowsPerTable(counted)}.`);
-console.log(endedSummary(ended));
+// The restore's last step ran, or it would have stopped above.
+console.log(endedSummary(ended!));
 console.log(erasureSummary(ledger, replayed));
 for (const warning of [...unmatchedWarnings(replayed), ...gapWarnings(ledger)])
   console.error(warning);
@@ -208,22 +209,26 @@ function gapWarnings(read: ErasureLogs | null): string[] {
   return warnings;
 }
 
+/** The counts that are not 0, in words: "2 invitation links, 1 session". */
+function inWords(counts: readonly (readonly [number, string, string])[]): string {
+  return counts
+    .filter(([n]) => n > 0)
+    .map(([n, one, many]) => `${formatCount(n)} ${n === 1 ? one : many}`)
+    .join(", ");
+}
+
 /** What the restore ended, and what to do about it. */
-function endedSummary(done: EndedByRestore | null): string {
-  if (done === null) return "";
-  const links = [
+function endedSummary(done: EndedByRestore): string {
+  const links = inWords([
     [done.confirmations, "waitlist confirmation link", "waitlist confirmation links"],
     [done.invitations, "invitation link", "invitation links"],
     [done.subscriptions, "subscription confirmation link", "subscription confirmation links"],
     [done.privacyRequests, "privacy request link", "privacy request links"],
-  ] as const;
-  const what = links
-    .filter(([n]) => n > 0)
-    .map(([n, one, many]) => `${formatCount(n)} ${n === 1 ? one : many}`);
+  ]);
   return (
     `Ended what the backup held open, since it may have ended after the backup was taken: ` +
     `${formatCount(done.sessions)} ${done.sessions === 1 ? "session" : "sessions"} (everyone signs in again)` +
-    (what.length > 0 ? `, ${what.join(", ")}` : "") +
+    (links ? `, ${links}` : "") +
     `. Removal and unsubscribe links still work.` +
     (done.invitations > 0 ? " Resend the invitations from /admin/waitlist." : "")
   );
@@ -242,16 +247,12 @@ function erasureSummary(read: ErasureLogs | null, report: ReplayReport | null): 
     return "Erasures: none carried out again (--no-erasures): anything erased after the backup was taken is back.";
   const span = `${formatCount(read.lines)} log lines from ${at(read.first!)} to ${at(read.last!)}`;
   if (report.considered === 0) return `Erasures: none logged since the backup was taken (${span}).`;
-  const erased = [
+  const what = inWords([
     [report.entries, "waitlist entry", "waitlist entries"],
     [report.subscriptions, "subscription", "subscriptions"],
     [report.sessions, "session", "sessions"],
     [report.requests, "privacy request", "privacy requests"],
-  ] as const;
-  const what = erased
-    .filter(([n]) => n > 0)
-    .map(([n, one, many]) => `${formatCount(n)} ${n === 1 ? one : many}`)
-    .join(", ");
+  ]);
   const unmatched = report.unmatched.length;
   return (
     `Erasures: ${formatCount(report.considered)} logged since the backup was taken (${span}), carried out again: ` +
