@@ -47,4 +47,15 @@ describe("attributionOfLanding", () => {
       landing_path: "/security",
     });
   });
+
+  test("a landing on a mail's link keeps its campaign and path, never its token", () => {
+    const noted = [`${SITE}/signup?invite=tokenOfSomeoneElse123&utm_source=mail&next=/account`, ""];
+    expect(attributionOfLanding(noted, here)).toEqual({
+      utm_source: "mail",
+      landing_path: "/signup?utm_source=mail",
+    });
+    expect(
+      attributionOfLanding([`${SITE}/waitlist/remove?token=abcdefghijklmnopqrstuvwxyz`, ""], here),
+    ).toEqual({ landing_path: "/waitlist/remove" });
+  });
 });

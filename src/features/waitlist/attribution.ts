@@ -7,7 +7,10 @@ export type Attribution = Partial<
   Record<(typeof UTM_KEYS)[number] | "referrer" | "landing_path", string>
 >;
 
-/** utm_* of a URL, its path, and the referring page when it is another site. */
+/**
+ * utm_* of a URL, its path, and the referring page when it is another site. The path keeps of its
+ * query only the campaign: a landing on a mail's link must not carry the link's token into a lead.
+ */
 export function attributionFrom(url: URL, referrer: string | null): Attribution {
   const found: Attribution = {};
   for (const key of UTM_KEYS) {
@@ -21,7 +24,11 @@ export function attributionFrom(url: URL, referrer: string | null): Attribution 
       // Not a URL: not worth keeping.
     }
   }
-  found.landing_path = `${url.pathname}${url.search}`.slice(0, 2000);
+  const campaign = new URLSearchParams();
+  for (const [key, value] of url.searchParams)
+    if ((UTM_KEYS as readonly string[]).includes(key)) campaign.append(key, value);
+  const query = campaign.toString();
+  found.landing_path = `${url.pathname}${query ? `?${query}` : ""}`.slice(0, 2000);
   return found;
 }
 
