@@ -230,6 +230,7 @@ test("a confirmed deletion erases the entry, the subscription, the sessions and 
       scope: "everything",
       subjects: [erasureSubject(TEST_ERASURE_KEY, email)],
     }),
+    expect.objectContaining({ scope: "account", uid: account.uid, subjects: [] }),
   ]);
   expect(JSON.stringify(captured.lines())).not.toContain(email);
   const count = async (table: string) =>
@@ -256,6 +257,39 @@ test("a confirmed deletion erases the entry, the subscription, the sessions and 
     "privacy-complete",
   ]);
   expect(await requests.confirm(token, meta)).toEqual({ kind: "gone" });
+});
+
+test("a confirmed deletion also erases the entry the account joined through under another address, and the ledger names it", async () => {
+  const account = await createVerifiedAccount("privacy-joined");
+  const invited = uniqueEmail("privacy-invited");
+  await joinWaitlist(invited, "Jo Joined", "Joined LLP");
+  await database().db.execute(
+    sql`UPDATE waitlist_entries SET state = 'joined', joined_uid = ${account.uid}, joined_at = now()
+        WHERE email = ${invited}`,
+  );
+  await ask(account.email, "deletion");
+  const id = await newestRequestId();
+  const captured = captureLog();
+  const requests = service(createAccounts(env), captured.log);
+  expect(await requests.confirm(await linkTokenFor(account.email), meta)).toEqual({
+    kind: "done",
+    request: "deletion",
+  });
+  const left = await queryRows<{ n: number }>(
+    database().db,
+    sql`SELECT count(*)::int AS n FROM waitlist_entries WHERE email = ${invited}`,
+  );
+  expect(left[0]!.n).toBe(0);
+  expect(await requestRow(id)).toMatchObject({ outcome: "erased: account, waitlist entry" });
+  // A restore finds the entry by its address, whatever the backup said of its uid.
+  expect(captured.events("erasure")).toEqual([
+    expect.objectContaining({ scope: "everything" }),
+    expect.objectContaining({
+      scope: "account",
+      uid: account.uid,
+      subjects: [erasureSubject(TEST_ERASURE_KEY, invited)],
+    }),
+  ]);
 });
 
 test("a confirmed access request mails what is held, as a JSON file and in brief; of the audit rows, only the owner's confirmation carries an address", async () => {

@@ -37,6 +37,7 @@ import {
   closeRequest,
   confirmMailKey,
   correctedMailKey,
+  eraseAccountRows,
   eraseEverythingUnder,
 } from "#server/privacy/erase.ts";
 import type { ErasureLedger } from "#server/privacy/erasure-ledger.ts";
@@ -182,12 +183,15 @@ export function createPrivacyRequests({
   /**
    * A deletion request: the Firebase account of the address first (an account already gone counts
    * as deleted, so a retry finds nothing to do), then, in one transaction, its sessions, the
-   * waitlist entry, the subscription, the other requests waiting for confirmation, and every mail
-   * that carries the address.
+   * waitlist entry, the entry the account joined through (whatever its address), the
+   * subscription, the other requests waiting for confirmation, and every mail that carries the
+   * address.
    */
   async function fulfilDeletion(request: OpenRow): Promise<boolean> {
     const uid = await accounts.findByEmail(request.email);
     if (uid) await accounts.deleteAccount(uid);
+    /** The addresses of the entries the account joined through, for the ledger. */
+    let joined: string[] = [];
     const done = await db.transaction(async (tx) => {
       if (!(await lockOpen(tx, request.id))) return false;
       const erased = await eraseEverythingUnder(tx, request.email, {
@@ -195,11 +199,21 @@ export function createPrivacyRequests({
         requestId: request.id,
         answeredBy: `answered by the deletion of request ${request.id}`,
       });
-      if (uid) erased.unshift("account");
+      if (uid) {
+        // An invitation admits its account whatever the account's address is now: the entry it
+        // joined through is the account's too.
+        joined = (await eraseAccountRows(tx, uid, [])).entries;
+        if (joined.length > 0 && !erased.includes("waitlist entry")) erased.push("waitlist entry");
+        erased.unshift("account");
+      }
       const outcome = erased.length > 0 ? `erased: ${erased.join(", ")}` : "nothing held";
       return closeRequest(tx, request.id, outcome, { adminEmail: null, clientAddress: AUTOMATIC });
     });
-    if (done) ledger.record([{ scope: "everything", addresses: [request.email] }]);
+    if (done)
+      ledger.record([
+        { scope: "everything", addresses: [request.email] },
+        ...(uid ? [{ scope: "account" as const, uid, addresses: joined }] : []),
+      ]);
     return done;
   }
 
