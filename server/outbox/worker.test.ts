@@ -103,6 +103,37 @@ describe("the outbox worker", () => {
     expect(got?.parsed.text?.trim()).toBe("Plain text body");
   });
 
+  test("a sent mail keeps its recipient and subject, not the body, headers and files that carried its links", async () => {
+    const server = await smtp();
+    const link =
+      "https://tieout.ai/waitlist/remove?token=aTokenTheDatabaseKeepsOnlyHashed0123456789";
+    await put(
+      database().db,
+      "cause-links",
+      mail("ada@example.com", {
+        text: `Leave the list: ${link}`,
+        html: `<a href="${link}">Leave the list</a>`,
+        headers: { "List-Unsubscribe": `<${link}>` },
+        attachments: [{ filename: "data.json", content: "{}", contentType: "application/json" }],
+      }),
+    );
+    // Until it is sent, the row holds the whole mail (a retry needs it).
+    const [pending] = await queryRows<{ payload: string }>(
+      database().db,
+      sql`SELECT payload::text AS payload FROM outbox`,
+    );
+    expect(pending?.payload).toContain("aTokenTheDatabaseKeepsOnlyHashed");
+    worker(database().db, server.url);
+    await vi.waitFor(async () => expect((await rows(database().db))[0]?.status).toBe("sent"));
+    expect(server.received[0]?.parsed.text).toContain(link);
+    const [sent] = await queryRows<{ payload: Record<string, unknown> }>(
+      database().db,
+      sql`SELECT payload FROM outbox`,
+    );
+    expect(JSON.stringify(sent?.payload)).not.toContain("aTokenTheDatabaseKeepsOnlyHashed");
+    expect(Object.keys(sent!.payload).sort()).toEqual(["from", "subject", "to"]);
+  });
+
   test("a temporary refusal (4xx) is retried and the message arrives once", async () => {
     const server = await smtp();
     server.answer((n) => (n === 0 ? "temporary" : "accept"));

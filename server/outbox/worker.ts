@@ -173,8 +173,14 @@ export function startOutboxWorker({
       onOutcome(row.channel, after?.status === "failed" ? "failed" : "retry");
       return;
     }
+    // A sent mail keeps who it went to and its subject (the deliveries page, erasure by address),
+    // not its body, headers or files: they carry links whose tokens the database otherwise keeps
+    // only hashed, so a copy of the database (a backup) must not hold them in clear.
     await db.execute(sql`
-      UPDATE outbox SET status = 'sent', sent_at = now(), last_error = NULL WHERE ${ours}`);
+      UPDATE outbox SET status = 'sent', sent_at = now(), last_error = NULL,
+        payload = CASE WHEN channel = 'email'
+          THEN payload - 'text' - 'html' - 'headers' - 'attachments' ELSE payload END
+      WHERE ${ours}`);
     onOutcome(row.channel, "sent");
   }
 
