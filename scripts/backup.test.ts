@@ -21,7 +21,7 @@ import { gunzipSync, gzipSync } from "node:zlib";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, test, vi } from "vitest";
 import { openDatabase } from "#db/client.ts";
-import type { ErasureRecord } from "#server/privacy/erasure-ledger.ts";
+import { legacySubject, type ErasureRecord } from "#server/privacy/erasure-ledger.ts";
 import { TEST_ERASURE_KEY } from "#tests/support/erasure-ledger.ts";
 import { everyRow, runCommand, type CommandResult } from "#tests/support/backup-commands.ts";
 import { siteLogText } from "#tests/support/log-lines.ts";
@@ -326,6 +326,12 @@ test("a restore asks what was erased since the backup, reads it from the site's 
     // A day without a line: a log file of that time left out, or the site stopped.
     { time: taken + 30 * hour },
   ]);
+  // A line of the older, unkeyed form after the keyed ones: the site no longer writes those.
+  writeFileSync(
+    newer,
+    readFileSync(newer, "utf8") +
+      `{"level":30,"time":${taken + 31 * hour},"event":"erasure","scope":"subscription","subject":"${legacySubject("nobody@example.com")}"}\n`,
+  );
   // Without the key the site hashed the addresses with, its lines match nothing: refused.
   const keyless = await runCommand("restore", [backup, "--erasures", older, "--erasures", newer], {
     DATA_DIR: target,
@@ -347,11 +353,12 @@ test("a restore asks what was erased since the backup, reads it from the site's 
   expect(restored.code, restored.stderr).toBe(0);
   // Said, not refused: the site may have been stopped.
   expect(restored.stderr).toBe(
-    `Warning: the log has no line from ${at(taken + 3 * hour)} to ${at(taken + 30 * hour)} (27 h). If the site ran then, a log file of that time is missing and erasures made in it were not carried out again.\n`,
+    `Warning: the erasure at ${newer}:5 has no key, but was logged after the site began keying its erasures (${at(taken - hour)}): unless an instance of an older version still ran then, it was not written by the site. It was carried out; look at it.\n` +
+      `Warning: the log has no line from ${at(taken + 3 * hour)} to ${at(taken + 30 * hour)} (27 h). If the site ran then, a log file of that time is missing and erasures made in it were not carried out again.\n`,
   );
   expect(restored.stdout.trimEnd().split("\n").slice(2)).toEqual([
     "Ended what the backup held open, since it may have ended after the backup was taken: 1 session (everyone signs in again). Removal and unsubscribe links still work.",
-    `Erasures: 2 logged since the backup was taken (6 log lines from ${at(taken - 2 * hour)} to ${at(taken + 30 * hour)}), carried out again: 1 found something to erase (1 waitlist entry), 1 found nothing under the addresses they name (not in the backup, or erased by an earlier line).`,
+    `Erasures: 3 logged since the backup was taken (7 log lines from ${at(taken - 2 * hour)} to ${at(taken + 31 * hour)}), carried out again: 1 found something to erase (1 waitlist entry), 2 found nothing under the addresses they name (not in the backup, or erased by an earlier line).`,
     "Start the site on it as usual (npm start); it applies any newer migrations.",
   ]);
   const rows = await everyRow({ dataDir: target });

@@ -187,7 +187,11 @@ console.log(`Every row the backup counted is there: ${rowsPerTable(counted)}.`);
 // The restore's last step ran, or it would have stopped above.
 console.log(endedSummary(ended!));
 console.log(erasureSummary(ledger, replayed));
-for (const warning of [...unmatchedWarnings(replayed), ...gapWarnings(ledger)])
+for (const warning of [
+  ...unmatchedWarnings(replayed),
+  ...unkeyedWarnings(ledger),
+  ...gapWarnings(ledger),
+])
   console.error(warning);
 console.log("Start the site on it as usual (npm start); it applies any newer migrations.");
 
@@ -232,6 +236,23 @@ function endedSummary(done: EndedByRestore): string {
     `. Removal and unsubscribe links still work.` +
     (done.invitations > 0 ? " Resend the invitations from /admin/waitlist." : "")
   );
+}
+
+/**
+ * Lines of the older, unkeyed form logged after a keyed one: a site of this version never writes
+ * them, so unless an instance of the older version still ran then, someone wrote them into the
+ * log. They were carried out; said, so the operator can look.
+ */
+function unkeyedWarnings(read: ErasureLogs | null): string[] {
+  const keyed = (read?.erasures ?? []).filter((e) => e.key !== null).map((e) => e.time);
+  if (keyed.length === 0) return [];
+  const since = Math.min(...keyed);
+  return read!.erasures
+    .filter((e) => e.key === null && e.time > since)
+    .map(
+      (e) =>
+        `Warning: the erasure at ${e.where} has no key, but was logged after the site began keying its erasures (${at(since)}): unless an instance of an older version still ran then, it was not written by the site. It was carried out; look at it.`,
+    );
 }
 
 /** An erasure that could not be matched in full, said as loudly as a terminal allows. */

@@ -168,6 +168,9 @@ test("an erasure line that cannot be read says why", () => {
   const line = (fields: object) => JSON.stringify({ level: 30, event: "erasure", ...fields });
   const cases: [string, string][] = [
     [line({ scope: "everything", subject }), "it has no time in milliseconds"],
+    [line({ time: 1e300, scope: "everything", subject }), "it has no time in milliseconds"],
+    [line({ time: -5, scope: "everything", subject }), "it has no time in milliseconds"],
+    [line({ time: 1.5, scope: "everything", subject }), "it has no time in milliseconds"],
     [line({ time: 1, scope: "everything", key: KEY_ID }), "its subjects are not hashes of ours"],
     [
       line({ time: 1, scope: "everything", key: KEY_ID, subjects: ["a@example.com"] }),

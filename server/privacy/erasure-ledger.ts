@@ -54,6 +54,8 @@ const LEGACY_PREFIX = "tieout erasure\n";
 const SUBJECT = /^[0-9a-f]{64}$/;
 const KEY_ID = /^[0-9a-f]{16}$/;
 const MAX_UID = 128;
+/** The latest time a Date can hold, in ms since the epoch. */
+const MAX_TIME = 8.64e15;
 /** More addresses than one erasure can erase (an account's entries are a handful). */
 const MAX_SUBJECTS = 1000;
 
@@ -171,7 +173,8 @@ export function parseErasureLine(line: string): TimedErasure | null | { unreadab
   const fields = value as Record<string, unknown>;
   if (fields.event !== ERASURE_EVENT) return null;
   const { time, scope, uid, key } = fields;
-  if (typeof time !== "number" || !Number.isFinite(time))
+  // Milliseconds a Date can hold: a forged 1e300 must be refused here, not crash a restore later.
+  if (typeof time !== "number" || !Number.isSafeInteger(time) || time < 0 || time > MAX_TIME)
     return { unreadable: "it has no time in milliseconds (the log's `time` field)" };
   if (
     scope !== "everything" &&
