@@ -234,7 +234,10 @@ function endedSummary(done: EndedByRestore): string {
     `${formatCount(done.sessions)} ${done.sessions === 1 ? "session" : "sessions"} (everyone signs in again)` +
     (links ? `, ${links}` : "") +
     `. Removal and unsubscribe links still work.` +
-    (done.invitations > 0 ? " Resend the invitations from /admin/waitlist." : "")
+    (done.invitations > 0 ? " Resend the invitations from /admin/waitlist." : "") +
+    (done.confirmations > 0
+      ? " An entry whose confirmation link ended is kept 14 days from its last confirmation mail; its owner submitting the form again is sent a new one."
+      : "")
   );
 }
 

@@ -64,7 +64,12 @@ test("entries and subscriptions never confirmed go 14 days on, with their tokens
         sql`SELECT id::int AS id FROM waitlist_entries WHERE email = ${email}`,
       )
     )[0]!.id;
-  for (const email of ["old@firm.example", "relinked@firm.example", "kept@firm.example"])
+  for (const email of [
+    "old@firm.example",
+    "relinked@firm.example",
+    "kept@firm.example",
+    "restored@firm.example",
+  ])
     expect((await waitlist.submit({ name: "Lead", email }, meta)).kind).toBe("created");
   // Mail to this mailbox is paused for the day: its entry is kept, with no link at all.
   for (const email of ["pat+1@firm.example", "pat+2@firm.example", "pat+3@firm.example"])
@@ -88,9 +93,20 @@ test("entries and subscriptions never confirmed go 14 days on, with their tokens
       sql`UPDATE waitlist_entries SET created_at = now() - interval '15 days' WHERE id = ${id}`,
     );
     await db.execute(
-      sql`UPDATE waitlist_tokens SET expires_at = now() - interval '1 day' WHERE entry_id = ${id} AND purpose = 'confirm'`,
+      sql`UPDATE waitlist_tokens SET expires_at = now() - interval '1 day', created_at = now() - interval '15 days'
+          WHERE entry_id = ${id} AND purpose = 'confirm'`,
     );
   }
+  // Made 15 days ago and mailed again 3 days ago; a restore then ended that link (decision 035):
+  // its owner keeps the days left to submit again.
+  const restoredId = await idOf("restored@firm.example");
+  await db.execute(
+    sql`UPDATE waitlist_entries SET created_at = now() - interval '15 days' WHERE id = ${restoredId}`,
+  );
+  await db.execute(
+    sql`UPDATE waitlist_tokens SET created_at = now() - interval '3 days', expires_at = now()
+        WHERE entry_id = ${restoredId} AND purpose = 'confirm'`,
+  );
   await db.execute(
     sql`UPDATE subprocessor_subscribers SET created_at = now() - interval '15 days' WHERE email = 'sub-old@firm.example'`,
   );
@@ -119,6 +135,7 @@ test("entries and subscriptions never confirmed go 14 days on, with their tokens
     confirmedEmail,
     "kept@firm.example",
     "relinked@firm.example",
+    "restored@firm.example",
   ]);
   const leftovers = await queryRows<{ n: number }>(
     db,

@@ -98,8 +98,9 @@ const UNCONFIRMED_KEPT_DAYS = 14;
 
 /**
  * Erases up to `limit` entries never confirmed (state `waiting`, no `confirmed_at`) that are
- * older than UNCONFIRMED_KEPT_DAYS and have no confirm link that still works (a later mail's link
- * keeps its entry until it expires), with their tokens and every outbox row that names them, in
+ * older than UNCONFIRMED_KEPT_DAYS, with no confirm link that still works and none mailed in
+ * that time (a later mail keeps its entry; so does a link a restore ended, decision 035, which
+ * leaves its owner the days to submit again), with their tokens and every outbox row that names them, in
  * one transaction. Entries made before double opt-in (migration 0006) are left: they were never
  * asked to confirm. Rows are taken `SKIP LOCKED`, so instances sweeping at once share the work.
  * Resolves with how many it erased; housekeeping (server/housekeeping.ts) calls it every pass.
@@ -115,7 +116,8 @@ export async function eraseUnconfirmedEntries(db: Db, limit: number): Promise<nu
             AND NOT EXISTS (
               SELECT 1 FROM waitlist_tokens t
               WHERE t.entry_id = e.id AND t.purpose = 'confirm'
-                AND t.used_at IS NULL AND t.expires_at > now())
+                AND ((t.used_at IS NULL AND t.expires_at > now())
+                  OR t.created_at > now() - make_interval(days => ${UNCONFIRMED_KEPT_DAYS})))
           ORDER BY e.id LIMIT ${limit}
           FOR UPDATE OF e SKIP LOCKED`,
     );

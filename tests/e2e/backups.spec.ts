@@ -240,7 +240,7 @@ test("a backup of the stopped site restores into an empty DATA_DIR row for row, 
   expect(openAfterRestore(before)).toHaveLength(20);
   expect(openAfterRestore(restoredRows)).toEqual([]);
   expect(restore.stdout).toContain(
-    "Ended what the backup held open, since it may have ended after the backup was taken: 0 sessions (everyone signs in again), 20 waitlist confirmation links. Removal and unsubscribe links still work.",
+    "Ended what the backup held open, since it may have ended after the backup was taken: 0 sessions (everyone signs in again), 20 waitlist confirmation links. Removal and unsubscribe links still work. An entry whose confirmation link ended is kept 14 days from its last confirmation mail; its owner submitting the form again is sent a new one.",
   );
 
   const restored = await startServer({}, { dataDir: restoredDir });

@@ -184,7 +184,7 @@ for (const engine of ["embedded", "PostgreSQL"] as const)
     );
     expect(restore.code, restore.stderr).toBe(0);
     expect(restore.stdout).toMatch(
-      /Ended what the backup held open, since it may have ended after the backup was taken: [1-9]\d* sessions? \(everyone signs in again\), 1 waitlist confirmation link, 2 invitation links\. Removal and unsubscribe links still work\. Resend the invitations from \/admin\/waitlist\./,
+      /Ended what the backup held open, since it may have ended after the backup was taken: [1-9]\d* sessions? \(everyone signs in again\), 1 waitlist confirmation link, 2 invitation links\. Removal and unsubscribe links still work\. Resend the invitations from \/admin\/waitlist\. An entry whose confirmation link ended is kept 14 days from its last confirmation mail; its owner submitting the form again is sent a new one\./,
     );
     expect(restore.stdout).toMatch(
       /Erasures: 1 logged since the backup was taken \([^)]*\), carried out again: 1 found something to erase \(1 waitlist entry[^)]*\)\./,
