@@ -119,6 +119,8 @@ test("behind a trusted TLS proxy the form answers on the proxy's origin; without
 });
 
 test("the server runs React's production build whatever NODE_ENV it is given", async () => {
+  // Three servers start one after another, each migrating a new database.
+  test.setTimeout(120_000);
   for (const nodeEnv of [undefined, "development", "test"]) {
     const server = await startServer(nodeEnv === undefined ? {} : { NODE_ENV: nodeEnv });
     try {
