@@ -6,7 +6,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import pg from "pg";
 import { idTokenFor } from "#tests/support/accounts.ts";
 import {
   everyRow,
@@ -17,7 +16,7 @@ import {
 import { TEST_ERASURE_KEY } from "#tests/support/erasure-ledger.ts";
 import { expect, test } from "#tests/support/fixtures.ts";
 import { siteLogText } from "#tests/support/log-lines.ts";
-import { startPostgres, type Postgres } from "#tests/support/postgres.ts";
+import { createDatabase, startPostgres, type Postgres } from "#tests/support/postgres.ts";
 import { startServer, type RunningServer } from "#tests/support/server.ts";
 import { submitToWaitlist } from "#tests/support/waitlist-db.ts";
 
@@ -30,14 +29,7 @@ test.beforeAll(() => {
 });
 test.afterAll(() => server?.remove());
 
-/** A new, empty database on the test server; its URL. */
-async function newDatabase(name: string): Promise<string> {
-  const client = new pg.Client({ connectionString: server.url });
-  await client.connect();
-  await client.query(`CREATE DATABASE ${name}`);
-  await client.end();
-  return server.url.replace(/\/postgres$/, `/${name}`);
-}
+const newDatabase = (name: string) => createDatabase(server, name);
 
 /** A folder of the test's own, removed after the file's tests. */
 const folders: string[] = [];

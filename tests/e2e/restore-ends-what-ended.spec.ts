@@ -11,13 +11,12 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser } from "@playwright/test";
-import pg from "pg";
 import { signIn, signInBrowser, signOut } from "#tests/support/accounts.ts";
 import { openAfterRestore, everyRow, runCommand } from "#tests/support/backup-commands.ts";
 import { accountExists, uniqueEmail } from "#tests/support/emulator.ts";
 import { expect, test, waitForHydration } from "#tests/support/fixtures.ts";
 import { confirmedLead, linkIn, waitForMails } from "#tests/support/mailbox.ts";
-import { startPostgres, type Postgres } from "#tests/support/postgres.ts";
+import { createDatabase, startPostgres, type Postgres } from "#tests/support/postgres.ts";
 import { startServer, type RunningServer } from "#tests/support/server.ts";
 import { startTestSmtp, type TestSmtp } from "#tests/support/test-smtp.ts";
 import { submitToWaitlist } from "#tests/support/waitlist-db.ts";
@@ -49,13 +48,7 @@ function newFolder(): string {
   return folder;
 }
 
-async function newDatabase(name: string): Promise<string> {
-  const client = new pg.Client({ connectionString: postgres.url });
-  await client.connect();
-  await client.query(`CREATE DATABASE ${name}`);
-  await client.end();
-  return postgres.url.replace(/\/postgres$/, `/${name}`);
-}
+const newDatabase = (name: string) => createDatabase(postgres, name);
 
 /** The administrator presses a row's button on the list; resolves with what the page said. */
 async function act(site: RunningServer, cookie: string, action: string, email: string) {

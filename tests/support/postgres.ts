@@ -6,6 +6,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import pg from "pg";
 
 function binDir(): string | null {
   const base = "/usr/lib/postgresql";
@@ -72,4 +73,16 @@ export function startPostgres(port: number): Postgres {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** A new, empty database on the test server; its URL. */
+export async function createDatabase(server: Postgres, name: string): Promise<string> {
+  const client = new pg.Client({ connectionString: server.url });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await client.end();
+  }
+  return server.url.replace(/\/postgres$/, `/${name}`);
 }
