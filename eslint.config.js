@@ -18,6 +18,147 @@ const FEATURES = readdirSync(path.join(import.meta.dirname, "src/features"), {
 // The app shell: what React Router loads first. Only routes sit level with it.
 const SHELL = ["./src/root.tsx", "./src/entry.client.tsx", "./src/entry.server.tsx"];
 
+// The server's folders from the top down (decision 017; each folder's README says what belongs
+// there). A folder may import the folders below it and `server/env.ts`, never one above it nor
+// the start-up files: no domain folder reaches a plugin, and `http/` at the bottom reaches no
+// service. A new folder has to be placed in this list, or the layout check below refuses its files.
+const SERVER_LAYERS = [
+  "plugins",
+  "pages",
+  "account",
+  "privacy",
+  "identity",
+  "operations",
+  "subprocessors",
+  "waitlist",
+  "outbox",
+  "mail",
+  "audit",
+  "http",
+];
+
+// Start-up: the only files at the top of server/, above every folder. env.ts is read by all.
+const SERVER_START_UP = ["index.ts", "dev.ts", "app.ts", "services.ts", "production.ts"];
+const SERVER_TOP = [...SERVER_START_UP, "env.ts"];
+
+// A file of server/ that is neither start-up nor in a listed folder is refused, so a new module
+// cannot land loose at the top or in a folder the layers do not know.
+const serverLayout = {
+  meta: { type: "problem", schema: [] },
+  create(context) {
+    const relative = path.relative(path.join(import.meta.dirname, "server"), context.filename);
+    const [first, ...rest] = relative.split(path.sep);
+    const placed =
+      rest.length === 0
+        ? SERVER_TOP.includes(first.replace(/\.test\.ts$/, ".ts"))
+        : SERVER_LAYERS.includes(first);
+    return {
+      Program(node) {
+        if (placed) return;
+        context.report({
+          node,
+          message:
+            rest.length === 0
+              ? `server/${first} is loose: only start-up files (${SERVER_START_UP.join(", ")}) and env.ts sit at the top of server/; move it to the folder of its job`
+              : `server/${first}/ is not a known folder: add it to SERVER_LAYERS in eslint.config.js, in its place from the top down`,
+        });
+      },
+    };
+  },
+};
+
+// Who may import whom: docs/decisions/017-lint-that-keeps-the-shape.md.
+const ZONES = [
+  // Browser code never reaches into the server or the database.
+  {
+    target: "./src",
+    from: ["./server", "./db"],
+    message: "src/ must not import Node-only server code",
+  },
+  // The database layer knows nothing of the site or the server.
+  {
+    target: "./db",
+    from: ["./src", "./server"],
+    message: "db/ is the bottom layer: it imports only db/",
+  },
+  // Content is data: it imports nothing of ours but other content.
+  {
+    target: "./src/content",
+    from: ["./src/lib", "./src/ui", "./src/features", "./src/routes", ...SHELL],
+    message: "src/content is data and imports only src/content",
+  },
+  // Helpers may read content, never what is built on them.
+  {
+    target: "./src/lib",
+    from: ["./src/ui", "./src/features", "./src/routes", ...SHELL],
+    message: "src/lib may import only src/lib and src/content",
+  },
+  // Building blocks know nothing of the site: no features, routes or content.
+  {
+    target: "./src/ui",
+    from: ["./src/content", "./src/features", "./src/routes", ...SHELL],
+    message: "src/ui may import only src/ui and src/lib",
+  },
+  // Features never import routes or the shell; routes compose features.
+  {
+    target: "./src/features",
+    from: ["./src/routes", ...SHELL],
+    message: "features are composed by routes, never the other way",
+  },
+  // Features never import each other: one wall per feature folder.
+  ...FEATURES.map((name) => ({
+    target: `./src/features/${name}`,
+    from: "./src/features",
+    except: [`./${name}`],
+    message: `src/features/${name} must not import another feature; move what they share to src/lib, src/ui or src/content`,
+  })),
+  // The server serves pages through the build, never by importing them.
+  {
+    target: "./server",
+    from: ["./src/routes", "./src/ui", ...SHELL],
+    message: "server/ must not import pages, the shell or UI components",
+  },
+  // ...and of the features it reads only the waitlist contract it shares with the page
+  // (decision 014): the schema that validates, the result type, the reply, and the
+  // lifecycle that decides every change of an entry's state (decision 024).
+  {
+    target: "./server",
+    from: "./src/features",
+    except: [
+      "./waitlist/schema.ts",
+      "./waitlist/types.ts",
+      "./waitlist/reply.ts",
+      "./waitlist/lifecycle.ts",
+    ],
+    message:
+      "server/ may import only the shared waitlist contract from src/features (decision 017)",
+  },
+];
+
+// ...and inside server/, who may import whom from the top down. Unit tests beside a module are
+// left out: a test may bring in what sits above its module (tests/ may import anything).
+const SERVER_ZONES = [
+  // Start-up sits over every folder: none imports it.
+  {
+    target: "./server/*/**",
+    from: SERVER_START_UP.map((file) => `./server/${file}`),
+    message:
+      "only start-up imports start-up: pass what a folder needs in, from services.ts or app.ts",
+  },
+  // The configuration is read by all and reads nothing of the server.
+  {
+    target: "./server/env.ts",
+    from: ["./server/*/**", `./server/{${SERVER_START_UP.join(",")}}`],
+    message: "server/env.ts reads the environment and imports no other server file",
+  },
+  // Each folder imports only the folders below it (SERVER_LAYERS).
+  ...SERVER_LAYERS.slice(1).map((name, i) => ({
+    target: `./server/${name}`,
+    from: SERVER_LAYERS.slice(0, i + 1).map((above) => `./server/${above}`),
+    message: `server/${name} may import only the folders below it: ${SERVER_LAYERS.slice(i + 2).join(", ") || "none"} (and server/env.ts); see SERVER_LAYERS`,
+  })),
+];
+
 // kebab-case, then optional lowercase dotted parts: `waitlist-form.tsx`, `schema.test.ts`,
 // `entry.client.tsx`, `auth-emulator.d.mts`.
 const KEBAB_CASE_DOTTED = "+([a-z])*([a-z0-9])*(-+([a-z0-9]))*(.+([a-z0-9]))";
@@ -63,72 +204,7 @@ export default tseslint.config(
       "import-x/no-restricted-paths": [
         "error",
         {
-          zones: [
-            // Browser code never reaches into the server or the database.
-            {
-              target: "./src",
-              from: ["./server", "./db"],
-              message: "src/ must not import Node-only server code",
-            },
-            // The database layer knows nothing of the site or the server.
-            {
-              target: "./db",
-              from: ["./src", "./server"],
-              message: "db/ is the bottom layer: it imports only db/",
-            },
-            // Content is data: it imports nothing of ours but other content.
-            {
-              target: "./src/content",
-              from: ["./src/lib", "./src/ui", "./src/features", "./src/routes", ...SHELL],
-              message: "src/content is data and imports only src/content",
-            },
-            // Helpers may read content, never what is built on them.
-            {
-              target: "./src/lib",
-              from: ["./src/ui", "./src/features", "./src/routes", ...SHELL],
-              message: "src/lib may import only src/lib and src/content",
-            },
-            // Building blocks know nothing of the site: no features, routes or content.
-            {
-              target: "./src/ui",
-              from: ["./src/content", "./src/features", "./src/routes", ...SHELL],
-              message: "src/ui may import only src/ui and src/lib",
-            },
-            // Features never import routes or the shell; routes compose features.
-            {
-              target: "./src/features",
-              from: ["./src/routes", ...SHELL],
-              message: "features are composed by routes, never the other way",
-            },
-            // Features never import each other: one wall per feature folder.
-            ...FEATURES.map((name) => ({
-              target: `./src/features/${name}`,
-              from: "./src/features",
-              except: [`./${name}`],
-              message: `src/features/${name} must not import another feature; move what they share to src/lib, src/ui or src/content`,
-            })),
-            // The server serves pages through the build, never by importing them.
-            {
-              target: "./server",
-              from: ["./src/routes", "./src/ui", ...SHELL],
-              message: "server/ must not import pages, the shell or UI components",
-            },
-            // ...and of the features it reads only the waitlist contract it shares with the page
-            // (decision 014): the schema that validates, the result type, the reply, and the
-            // lifecycle that decides every change of an entry's state (decision 024).
-            {
-              target: "./server",
-              from: "./src/features",
-              except: [
-                "./waitlist/schema.ts",
-                "./waitlist/types.ts",
-                "./waitlist/reply.ts",
-                "./waitlist/lifecycle.ts",
-              ],
-              message:
-                "server/ may import only the shared waitlist contract from src/features (decision 017)",
-            },
-          ],
+          zones: ZONES,
         },
       ],
       "import-x/no-cycle": ["error", { ignoreExternal: true }],
@@ -158,6 +234,16 @@ export default tseslint.config(
     files: ["**/*.js", "**/*.mjs"],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
+  },
+  {
+    files: ["server/**/*.{ts,tsx}"],
+    plugins: { local: { rules: { "server-layout": serverLayout } } },
+    rules: { "local/server-layout": "error" },
+  },
+  {
+    files: ["server/**/*.{ts,tsx}"],
+    ignores: ["server/**/*.test.ts"],
+    rules: { "import-x/no-restricted-paths": ["error", { zones: [...ZONES, ...SERVER_ZONES] }] },
   },
   {
     // A Fastify plugin is an async function by contract, whether or not it awaits anything.

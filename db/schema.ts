@@ -178,7 +178,7 @@ export const waitlistTokens = pgTable(
   ],
 );
 
-/** Page views per day, page and source (server/page-views.ts). */
+/** Page views per day, page and source (server/operations/page-views.ts). */
 export const pageViews = pgTable(
   "page_views",
   {

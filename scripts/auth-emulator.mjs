@@ -1,5 +1,5 @@
 // Starts the Firebase Auth emulator (firebase-tools, offline, no account needed) unless one already
-// answers at the address. Used through server/auth-emulator.ts by the server in emulator mode
+// answers at the address. Used through server/identity/auth-emulator.ts by the server in emulator mode
 // (`npm start`, `npm run dev`, the tests).
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";

@@ -21,7 +21,7 @@ import { gunzipSync, gzipSync } from "node:zlib";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, test, vi } from "vitest";
 import { openDatabase } from "#db/client.ts";
-import { legacySubject, type ErasureRecord } from "#server/privacy/erasure-ledger.ts";
+import { legacySubject, type ErasureRecord } from "#server/audit/erasure-ledger.ts";
 import { TEST_ERASURE_KEY } from "#tests/support/erasure-ledger.ts";
 import { everyRow, runCommand, type CommandResult } from "#tests/support/backup-commands.ts";
 import { siteLogText } from "#tests/support/log-lines.ts";

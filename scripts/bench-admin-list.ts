@@ -18,7 +18,7 @@ import { pino } from "pino";
 import { openDatabase, queryRows } from "#db/client.ts";
 import { parseEnv } from "#server/env.ts";
 import { createWaitlistService } from "#server/waitlist/service.ts";
-import { createErasureLedger } from "#server/privacy/erasure-ledger.ts";
+import { createErasureLedger } from "#server/audit/erasure-ledger.ts";
 import type { AdminListQuery } from "#src/features/waitlist/types.ts";
 
 const PAGE = 50;

@@ -554,7 +554,7 @@ async function main() {
     const floodRatio = during.p99 / atRest.p99;
 
     // Waitlist: a new address's answer and a known one's, one at a time on an otherwise idle site,
-    // alternating. A known one must not answer sooner (server/answer-time.ts).
+    // alternating. A known one must not answer sooner (server/http/answer-time.ts).
     const run = Date.now().toString(36);
     const answerMs = async (email: string) => {
       const t0 = performance.now();

@@ -62,12 +62,12 @@ for await (const file of walk(path.join(root, "build/client"))) {
 }
 
 // The loader every page carries inline (decision 018): compiled here, once, and baked into the
-// server bundle in place of server/hydration-loader.ts, which compiles it when run from source.
+// server bundle in place of server/pages/hydration-loader.ts, which compiles it when run from source.
 const hydrationLoaders = {
   HYDRATION_LOADER: compileHydrationLoader({ toggles: true }),
   HYDRATION_LOADER_NO_TOGGLES: compileHydrationLoader({ toggles: false }),
 };
-const loaderModule = path.join(root, "server/hydration-loader.ts");
+const loaderModule = path.join(root, "server/pages/hydration-loader.ts");
 /** @type {import("esbuild").Plugin} */
 const compiledLoader = {
   name: "compiled-hydration-loader",

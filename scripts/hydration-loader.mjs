@@ -1,6 +1,6 @@
 // Compiles the page loader (src/lib/hydration-loader.ts) into the script the server inlines at the
 // top of every page (decision 018). The build calls it once and bakes the text into the server
-// bundle; from source (unit tests, the loader's browser tests) server/hydration-loader.ts calls it.
+// bundle; from source (unit tests, the loader's browser tests) server/pages/hydration-loader.ts calls it.
 import path from "node:path";
 import { buildSync } from "esbuild";
 

@@ -1,4 +1,4 @@
-// Compares the critical CSS the server inlines (server/html.ts, cssForPage) with beasties' choice,
+// Compares the critical CSS the server inlines (server/pages/html.ts, cssForPage) with beasties' choice,
 // on the pages of a running production server: page weight, and what the first paint looks like
 // without JavaScript against the page with the whole stylesheet. The figures are in decision 018.
 // Usage: npm start (or a server of your own), then

@@ -21,13 +21,13 @@ import {
   ErasureLogError,
   readErasureLogs,
   type ErasureLogs,
-} from "#server/privacy/erasure-ledger.ts";
+} from "#server/audit/erasure-ledger.ts";
 import {
   missingErasureKeys,
   replayErasures,
   type ReplayReport,
 } from "#server/privacy/replay-erasures.ts";
-import { endWhatTheBackupHeldOpen, type EndedByRestore } from "#server/after-restore.ts";
+import { endWhatTheBackupHeldOpen, type EndedByRestore } from "#server/operations/after-restore.ts";
 import {
   fail,
   formatBytes,

@@ -5,10 +5,10 @@
 import { randomUUID } from "node:crypto";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { ServerBuild } from "react-router";
-import { createAdminGuard } from "#server/admin-guard.ts";
+import { createAdminGuard } from "#server/identity/admin-guard.ts";
 import type { Env } from "#server/env.ts";
-import type { Metrics } from "#server/metrics.ts";
-import type { PageViews } from "#server/page-views.ts";
+import type { Metrics } from "#server/operations/metrics.ts";
+import type { PageViews } from "#server/operations/page-views.ts";
 import admin from "#server/plugins/admin.ts";
 import errors, { clientErrorHandler, frameworkErrors } from "#server/plugins/errors.ts";
 import forms from "#server/plugins/forms.ts";
@@ -23,10 +23,10 @@ import session from "#server/plugins/session.ts";
 import staticAssets from "#server/plugins/static-assets.ts";
 import subprocessorFeed from "#server/plugins/subprocessor-feed.ts";
 import waitlistApi from "#server/plugins/waitlist-api.ts";
-import { createPageRenderer } from "#server/render-page.ts";
-import { deferredChildLogger, OneLinePerRequest } from "#server/request-log.ts";
-import { responseHeaders } from "#server/security-headers.ts";
-import { readStylesheets } from "#server/static-assets.ts";
+import { createPageRenderer } from "#server/pages/render-page.ts";
+import { deferredChildLogger, OneLinePerRequest } from "#server/http/request-log.ts";
+import { responseHeaders } from "#server/http/security-headers.ts";
+import { readStylesheets } from "#server/pages/static-assets.ts";
 import type { Services } from "#server/services.ts";
 
 export type AppOptions = {
@@ -41,10 +41,10 @@ export type AppOptions = {
   loggerInstance?: FastifyBaseLogger;
   /**
    * Where the line per request goes when it is not a failure: `requestLines` of
-   * server/log-safety.ts. Without it, the request's own logger writes it.
+   * server/http/log-safety.ts. Without it, the request's own logger writes it.
    */
   requestLines?: FastifyBaseLogger;
-  /** Prometheus metrics (server/metrics.ts); none when omitted (some tests). */
+  /** Prometheus metrics (server/operations/metrics.ts); none when omitted (some tests). */
   metrics?: Metrics;
   /** Page views, counted per day, page and source; none when PAGE_VIEWS=off. */
   pageViews?: PageViews | undefined;

@@ -8,9 +8,9 @@ import { createServer } from "vite";
 import { createApp } from "#server/app.ts";
 import { parseEnv } from "#server/env.ts";
 import { pino } from "pino";
-import { LOG_OPTIONS } from "#server/log-safety.ts";
+import { LOG_OPTIONS } from "#server/http/log-safety.ts";
 import { openServices } from "#server/services.ts";
-import { startEmulatorFor } from "#server/auth-emulator.ts";
+import { startEmulatorFor } from "#server/identity/auth-emulator.ts";
 import { startLocalInboxFor } from "#server/mail/catcher.ts";
 
 const env = parseEnv({ NODE_ENV: "development", ...process.env });

@@ -610,10 +610,10 @@ function toEnv(v: Variables) {
       catcher: { smtpPort: v.MAIL_CATCHER_SMTP_PORT, webPort: v.MAIL_CATCHER_WEB_PORT },
     },
     slackWebhookUrl: v.SLACK_WEBHOOK_URL,
-    /** Page views counted per day, page and source, without cookies (server/page-views.ts). */
+    /** Page views counted per day, page and source, without cookies (server/operations/page-views.ts). */
     pageViews: v.PAGE_VIEWS === "on",
     /**
-     * Prometheus metrics (server/metrics.ts): on the main port for this bearer token, and/or on a
+     * Prometheus metrics (server/operations/metrics.ts): on the main port for this bearer token, and/or on a
      * port of their own; neither: no /metrics at all.
      */
     metrics: {

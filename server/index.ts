@@ -7,15 +7,15 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { ServerBuild } from "react-router";
 import { createApp } from "#server/app.ts";
-import { startEmulatorFor } from "#server/auth-emulator.ts";
+import { startEmulatorFor } from "#server/identity/auth-emulator.ts";
 import { EnvError, parseEnv } from "#server/env.ts";
-import { serverLoggers } from "#server/log-safety.ts";
+import { serverLoggers } from "#server/http/log-safety.ts";
 import { startLocalInboxFor } from "#server/mail/catcher.ts";
-import { startMetricsServer } from "#server/metrics-server.ts";
+import { startMetricsServer } from "#server/operations/metrics-server.ts";
 import { DatabaseStartError } from "#db/start-error.ts";
-import { warmPaths } from "#server/page-paths.ts";
+import { warmPaths } from "#server/pages/page-paths.ts";
 import { openServices } from "#server/services.ts";
-import { isDirectory } from "#server/static-assets.ts";
+import { isDirectory } from "#server/pages/static-assets.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { openDatabase } from "#db/client.ts";
-import { createDashboard } from "#server/dashboard.ts";
+import { createDashboard } from "#server/operations/dashboard.ts";
 
 const ENTRIES = 100_000;
 

@@ -9,7 +9,7 @@ import { pathToFileURL } from "node:url";
 import type { ServerBuild } from "react-router";
 import { createApp } from "#server/app.ts";
 import { parseEnv } from "#server/env.ts";
-import { serverLoggers } from "#server/log-safety.ts";
+import { serverLoggers } from "#server/http/log-safety.ts";
 import { openServices } from "#server/services.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");

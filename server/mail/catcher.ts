@@ -2,7 +2,7 @@
  * The local inbox: without SMTP_URL, start-up runs a real SMTP server on loopback that keeps what
  * it receives in memory (the newest few hundred) and a small page that lists it, and the outbox
  * sends there. Nothing it catches goes any further. Started from the configuration the way the
- * Auth emulator is (server/auth-emulator.ts), by the production server and by `npm run dev`.
+ * Auth emulator is (server/identity/auth-emulator.ts), by the production server and by `npm run dev`.
  */
 import { randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";

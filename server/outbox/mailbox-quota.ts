@@ -9,7 +9,7 @@
 import { createHash } from "node:crypto";
 import type { Db } from "#db/client.ts";
 import { sql } from "drizzle-orm";
-import { countToday, DAILY_KEY_PREFIX } from "#server/waitlist/rate-limit.ts";
+import { countToday, DAILY_KEY_PREFIX } from "#server/http/rate-limit.ts";
 
 const CONFIRMATION_MAILS_PER_MAILBOX_PER_DAY = 3;
 

@@ -247,7 +247,7 @@ export function startOutboxWorker({
    * A wake from outside (a request that enqueued a message) starts the work a moment later, not
    * in the request's own turn of the event loop: a delivery shares this thread with the answer
    * still being written, and a new address's answer would take longer than a known one's, which
-   * tells them apart (server/answer-time.ts). A tenth of a second is nothing to a person waiting
+   * tells them apart (server/http/answer-time.ts). A tenth of a second is nothing to a person waiting
    * for a mail.
    */
   let soon: NodeJS.Timeout | null = null;

@@ -1,7 +1,7 @@
 import Fastify from "fastify";
 import { pino } from "pino";
 import { describe, expect, test } from "vitest";
-import { createAdminGuard } from "#server/admin-guard.ts";
+import { createAdminGuard } from "#server/identity/admin-guard.ts";
 import { recordExport } from "#server/audit/audit-log.ts";
 import admin from "#server/plugins/admin.ts";
 import errors from "#server/plugins/errors.ts";

@@ -1,10 +1,10 @@
 /**
  * The admin's API: the waitlist as CSV. Every route here runs behind the one admin guard
- * (server/admin-guard.ts), added once for the whole plugin, so a new route cannot forget it. Every
+ * (server/identity/admin-guard.ts), added once for the whole plugin, so a new route cannot forget it. Every
  * export is written to the audit log before a byte of it is sent (decision 024).
  */
 import type { FastifyInstance } from "fastify";
-import type { AdminGuard } from "#server/admin-guard.ts";
+import type { AdminGuard } from "#server/identity/admin-guard.ts";
 import type { ExportRecord } from "#server/audit/audit-log.ts";
 import { toCsv } from "#server/waitlist/csv.ts";
 import type { WaitlistService } from "#server/waitlist/service.ts";

@@ -13,7 +13,7 @@ import type {
   FastifyServerOptions,
 } from "fastify";
 import fp from "fastify-plugin";
-import { loggedPath } from "#server/request-log.ts";
+import { loggedPath } from "#server/http/request-log.ts";
 
 const CLIENT_ERROR_TEXT: Record<number, string> = {
   400: "Bad request.",

@@ -1,7 +1,7 @@
 import Fastify from "fastify";
 import { describe, expect, test } from "vitest";
 import errors from "#server/plugins/errors.ts";
-import { encodeForm, parseForm } from "#server/form-body.ts";
+import { encodeForm, parseForm } from "#server/http/form-body.ts";
 import forms from "#server/plugins/forms.ts";
 
 describe("the forms plugin", () => {

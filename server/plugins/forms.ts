@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
-import { parseForm, parseMultipartForm } from "#server/form-body.ts";
+import { parseForm, parseMultipartForm } from "#server/http/form-body.ts";
 
 async function forms(app: FastifyInstance) {
   app.removeContentTypeParser("text/plain");

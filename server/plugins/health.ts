@@ -3,7 +3,7 @@
  * does not, and which React build this process runs.
  */
 import type { FastifyInstance } from "fastify";
-import { loadedReactBuild } from "#server/react-build.ts";
+import { loadedReactBuild } from "#server/pages/react-build.ts";
 
 export type HealthOptions = {
   /** Answers when the database does; throws when it does not. */

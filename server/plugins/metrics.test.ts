@@ -1,6 +1,6 @@
 import Fastify from "fastify";
 import { describe, expect, test } from "vitest";
-import { bearerMatches, createMetrics } from "#server/metrics.ts";
+import { bearerMatches, createMetrics } from "#server/operations/metrics.ts";
 import metricsPlugin from "#server/plugins/metrics.ts";
 import { databaseForThisFile } from "#tests/support/database.ts";
 

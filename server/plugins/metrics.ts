@@ -1,11 +1,16 @@
 /**
  * Request durations for Prometheus, timed on every response, and GET /metrics on the main port
- * for the bearer of METRICS_TOKEN (server/metrics.ts). Without a token the route is not
+ * for the bearer of METRICS_TOKEN (server/operations/metrics.ts). Without a token the route is not
  * registered, so /metrics is an unknown page like any other (404).
  */
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
-import { bearerMatches, routeLabel, statusClass, type Metrics } from "#server/metrics.ts";
+import {
+  bearerMatches,
+  routeLabel,
+  statusClass,
+  type Metrics,
+} from "#server/operations/metrics.ts";
 
 type MetricsOptions = { metrics: Metrics; token: string | undefined };
 

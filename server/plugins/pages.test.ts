@@ -11,8 +11,8 @@ import errors from "#server/plugins/errors.ts";
 import forms from "#server/plugins/forms.ts";
 import pages from "#server/plugins/pages.ts";
 import session from "#server/plugins/session.ts";
-import type { PageRenderer, RenderedPage } from "#server/render-page.ts";
-import { createAdminGuard } from "#server/admin-guard.ts";
+import type { PageRenderer, RenderedPage } from "#server/pages/render-page.ts";
+import { createAdminGuard } from "#server/identity/admin-guard.ts";
 import { databaseForThisFile } from "#tests/support/database.ts";
 import { sessionsFor } from "#tests/support/unit-app.ts";
 

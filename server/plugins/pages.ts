@@ -4,16 +4,16 @@
  * (the waitlist form without JavaScript, sign-out, admin actions). Decisions 009 and 010.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { AdminGuard } from "#server/admin-guard.ts";
+import type { AdminGuard } from "#server/identity/admin-guard.ts";
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 import type { ServerBuild } from "react-router";
-import { preferredEncoding } from "#server/encoding.ts";
-import { createPageCache, NOT_FOUND_KEY, type CachedPage } from "#server/page-cache.ts";
-import { classifyPath, personalQueryPaths, staticPagePaths } from "#server/page-paths.ts";
-import type { PageViews } from "#server/page-views.ts";
-import type { PageRenderer, RenderedPage } from "#server/render-page.ts";
-import { requestOrigin } from "#server/request-origin.ts";
-import type { Sessions } from "#server/session.ts";
+import { preferredEncoding } from "#server/http/encoding.ts";
+import { createPageCache, NOT_FOUND_KEY, type CachedPage } from "#server/pages/page-cache.ts";
+import { classifyPath, personalQueryPaths, staticPagePaths } from "#server/pages/page-paths.ts";
+import type { PageViews } from "#server/operations/page-views.ts";
+import type { PageRenderer, RenderedPage } from "#server/pages/render-page.ts";
+import { requestOrigin } from "#server/http/request-origin.ts";
+import type { Sessions } from "#server/identity/session.ts";
 
 export type PagesOptions = {
   render: PageRenderer;
@@ -21,7 +21,7 @@ export type PagesOptions = {
   routes: ServerBuild["routes"];
   /** Only production keeps pages: development renders every request from fresh modules. */
   cache: boolean;
-  /** Counts each page sent as a document to a person (server/page-views.ts). */
+  /** Counts each page sent as a document to a person (server/operations/page-views.ts). */
   pageViews?: PageViews | undefined;
   /** The admin guard for form posts to the admin's pages, asked before their body is read. */
   requireAdminPost: AdminGuard["requireAdminPost"];
@@ -49,7 +49,7 @@ const COMPRESS_MIN_BYTES = 1024;
 const ROUTE_DISCOVERY_PATH = "/__manifest";
 
 function sendCached(req: FastifyRequest, reply: FastifyReply, page: CachedPage) {
-  // Header names in lower case, as the cache keeps them (server/page-cache.ts): Fastify sends them
+  // Header names in lower case, as the cache keeps them (server/pages/page-cache.ts): Fastify sends them
   // so, and a name already in lower case needs no new string on every request.
   const encoding = preferredEncoding(req.headers["accept-encoding"]);
   const etag = page.etag[encoding ?? "identity"];

@@ -3,7 +3,7 @@ import { describe, expect, test } from "vitest";
 import { parseEnv } from "#server/env.ts";
 import errors from "#server/plugins/errors.ts";
 import securityHeaders from "#server/plugins/security-headers.ts";
-import { responseHeaders } from "#server/security-headers.ts";
+import { responseHeaders } from "#server/http/security-headers.ts";
 
 async function app() {
   const headers = responseHeaders(parseEnv({}), "production");

@@ -6,7 +6,7 @@ import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 
 type SecurityHeadersOptions = {
-  /** From `responseHeaders` in server/security-headers.ts, computed once at start-up. */
+  /** From `responseHeaders` in server/http/security-headers.ts, computed once at start-up. */
   headers: Readonly<Record<string, string>>;
 };
 

@@ -2,8 +2,8 @@
 import type { FastifyInstance } from "fastify";
 import type { ServerBuild } from "react-router";
 import type { Env } from "#server/env.ts";
-import { sitemapPaths } from "#server/page-paths.ts";
-import { robotsTxt, sitemapXml } from "#server/seo.ts";
+import { sitemapPaths } from "#server/pages/page-paths.ts";
+import { robotsTxt, sitemapXml } from "#server/http/seo.ts";
 
 export type SeoOptions = { env: Env; routes: ServerBuild["routes"] };
 

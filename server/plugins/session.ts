@@ -2,29 +2,29 @@
  * Sessions over HTTP: @fastify/cookie reads and signs cookies for every route (a list of secrets,
  * newest first, so SESSION_SECRET can rotate), and the browser exchanges a fresh Firebase ID token
  * for a session (POST /api/session) or ends it (DELETE /api/session). The rules for what a session
- * is live in server/session.ts, who may have one in server/admission.ts; decisions 004, 011, 013
+ * is live in server/identity/session.ts, who may have one in server/identity/admission.ts; decisions 004, 011, 013
  * and 024.
  */
 import fastifyCookie from "@fastify/cookie";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import fp from "fastify-plugin";
-import { isAdmin } from "#server/admin-guard.ts";
-import type { Admission } from "#server/admission.ts";
+import { isAdmin } from "#server/identity/admin-guard.ts";
+import type { Admission } from "#server/identity/admission.ts";
 import type { Env } from "#server/env.ts";
 import {
   AccountsUnavailable,
   type TokenVerifier,
   type VerifiedToken,
-} from "#server/firebase-admin.ts";
-import { maskEmail } from "#server/log-safety.ts";
-import { clientKey } from "#server/waitlist/rate-limit.ts";
+} from "#server/identity/firebase-admin.ts";
+import { maskEmail } from "#server/http/log-safety.ts";
+import { clientKey } from "#server/http/rate-limit.ts";
 import {
   bearerToken,
   claimedUid,
   SESSION_MAX_AGE_SECONDS,
   tokenProblem,
   type Sessions,
-} from "#server/session.ts";
+} from "#server/identity/session.ts";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -61,7 +61,7 @@ async function session(
   const refuse = (reply: FastifyReply, status: number, error: string) =>
     reply.status(status).header("Cache-Control", "no-store").send({ error });
 
-  // Cross-site requests never get here: server/request-guards.ts refuses them for every route.
+  // Cross-site requests never get here: server/http/request-guards.ts refuses them for every route.
   app.post("/api/session", async (req, reply) => {
     const limit = env.sessionRateLimit;
     const tooMany = (wait: number, why: string, error: string) => {

@@ -7,7 +7,7 @@
 import path from "node:path";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance } from "fastify";
-import { IMMUTABLE, REVALIDATE_HOURLY } from "#server/static-assets.ts";
+import { IMMUTABLE, REVALIDATE_HOURLY } from "#server/pages/static-assets.ts";
 
 export type StaticAssetsOptions = { clientDir: string };
 

@@ -3,7 +3,7 @@
  * service call and one reply shape for both (src/features/waitlist/reply.ts, decision 014).
  */
 import type { FastifyInstance } from "fastify";
-import { clientKey } from "#server/waitlist/rate-limit.ts";
+import { clientKey } from "#server/http/rate-limit.ts";
 import type { WaitlistService } from "#server/waitlist/service.ts";
 import { waitlistReply } from "#src/features/waitlist/reply.ts";
 

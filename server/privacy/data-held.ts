@@ -12,8 +12,8 @@ import {
   subprocessorSubscribers,
   waitlistEntries,
 } from "#db/schema.ts";
-import type { Accounts } from "#server/firebase-admin.ts";
-import type { SessionStore } from "#server/session-store.ts";
+import type { Accounts } from "#server/identity/firebase-admin.ts";
+import type { SessionStore } from "#server/identity/session-store.ts";
 import { SITE } from "#src/content/site.ts";
 import type { AuditAction } from "#src/lib/activity.ts";
 

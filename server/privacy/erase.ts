@@ -1,7 +1,7 @@
 /**
  * What erasing an address or an account takes from the database, in one place: a confirmed
  * privacy deletion request (server/privacy/requests.ts), a member's own account deletion
- * (server/account.ts), and their replay after a restore (server/privacy/replay-erasures.ts) all
+ * (server/account/account.ts), and their replay after a restore (server/privacy/replay-erasures.ts) all
  * erase through here, inside the caller's transaction.
  */
 import { and, eq, inArray, ne, or, sql } from "drizzle-orm";

@@ -16,7 +16,7 @@ import {
   legacySubject,
   type ErasureRecord,
   type TimedErasure,
-} from "#server/privacy/erasure-ledger.ts";
+} from "#server/audit/erasure-ledger.ts";
 import {
   ErasureKeyMissing,
   missingErasureKeys,

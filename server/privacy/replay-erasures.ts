@@ -16,7 +16,7 @@ import {
   erasureSubject,
   legacySubject,
   type TimedErasure,
-} from "#server/privacy/erasure-ledger.ts";
+} from "#server/audit/erasure-ledger.ts";
 import { eraseSubscriberOf } from "#server/subprocessors/subscriptions.ts";
 import { eraseEntries } from "#server/waitlist/erasure.ts";
 

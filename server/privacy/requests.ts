@@ -21,9 +21,9 @@ import { queryRows, type Db } from "#db/client.ts";
 import { outbox, privacyRequests } from "#db/schema.ts";
 import { AUTOMATIC, recordAudit } from "#server/audit/audit-log.ts";
 import type { Env } from "#server/env.ts";
-import type { Accounts } from "#server/firebase-admin.ts";
-import type { SessionStore } from "#server/session-store.ts";
-import { maskEmail } from "#server/log-safety.ts";
+import type { Accounts } from "#server/identity/firebase-admin.ts";
+import type { SessionStore } from "#server/identity/session-store.ts";
+import { maskEmail } from "#server/http/log-safety.ts";
 import {
   renderPrivacyAccess,
   renderPrivacyConfirm,
@@ -31,7 +31,7 @@ import {
 } from "#server/mail/templates/privacy-mails.tsx";
 import { secondsUntilTomorrow, takeConfirmationMail } from "#server/outbox/mailbox-quota.ts";
 import { enqueue, type EmailInput } from "#server/outbox/outbox.ts";
-import { gatherDataHeld } from "#server/privacy/data-held.ts";
+import { gatherDataHeld, summarizeDataHeld } from "#server/privacy/data-held.ts";
 import {
   accessMailKey,
   closeRequest,
@@ -40,8 +40,8 @@ import {
   eraseAccountRows,
   eraseEverythingUnder,
 } from "#server/privacy/erase.ts";
-import type { ErasureLedger } from "#server/privacy/erasure-ledger.ts";
-import { countSubmission } from "#server/waitlist/rate-limit.ts";
+import type { ErasureLedger } from "#server/audit/erasure-ledger.ts";
+import { countSubmission } from "#server/http/rate-limit.ts";
 import { hashToken, isWellFormedToken, newToken } from "#server/waitlist/tokens.ts";
 import { SECURITY_FACTS } from "#src/content/security-facts.ts";
 import { CONTROL_CHARACTER } from "#src/lib/form-text.ts";
@@ -160,7 +160,15 @@ export function createPrivacyRequests({
   /** An access request: the data gathered now, mailed with its file, the request completed. */
   async function fulfilAccess(request: OpenRow): Promise<boolean> {
     const data = await gatherDataHeld(db, accounts, store, request.email);
-    const mail = renderPrivacyAccess({ data, siteUrl: env.siteUrl });
+    const mail = renderPrivacyAccess({
+      data: {
+        email: data.email,
+        gatheredAt: data.gatheredAt,
+        sections: summarizeDataHeld(data),
+        file: data,
+      },
+      siteUrl: env.siteUrl,
+    });
     const done = await db.transaction(async (tx) => {
       if (!(await lockOpen(tx, request.id))) return false;
       await enqueue(tx, [

@@ -6,7 +6,7 @@ import { parseEnv } from "#server/env.ts";
 import { createSubprocessorSubscriptions, todayUtc } from "#server/subprocessors/subscriptions.ts";
 import type { IsoDate } from "#src/content/dates.ts";
 import { SUBPROCESSORS, type SubprocessorChange } from "#src/content/subprocessors.ts";
-import { erasureSubject } from "#server/privacy/erasure-ledger.ts";
+import { erasureSubject } from "#server/audit/erasure-ledger.ts";
 import { testLedger, TEST_ERASURE_KEY } from "#tests/support/erasure-ledger.ts";
 import { databaseForThisFile } from "#tests/support/database.ts";
 import { captureLog } from "#tests/support/log-lines.ts";

@@ -14,18 +14,18 @@ import type { FastifyBaseLogger } from "fastify";
 import { z } from "zod";
 import { queryRows, type Db } from "#db/client.ts";
 import { outbox, subprocessorSubscribers, subprocessorTokens } from "#db/schema.ts";
-import { createAnswerTimes } from "#server/answer-time.ts";
+import { createAnswerTimes } from "#server/http/answer-time.ts";
 import type { Env } from "#server/env.ts";
-import { maskEmail } from "#server/log-safety.ts";
+import { maskEmail } from "#server/http/log-safety.ts";
 import {
   renderSubprocessorNotice,
   renderSubscriptionConfirm,
 } from "#server/mail/templates/subprocessor-mails.tsx";
 import { secondsUntilTomorrow, takeConfirmationMail } from "#server/outbox/mailbox-quota.ts";
-import type { ErasureLedger } from "#server/privacy/erasure-ledger.ts";
+import type { ErasureLedger } from "#server/audit/erasure-ledger.ts";
 import { enqueue, type OutboxMessage } from "#server/outbox/outbox.ts";
 import { isDisposableEmail } from "#server/waitlist/disposable.ts";
-import { countSubmission } from "#server/waitlist/rate-limit.ts";
+import { countSubmission } from "#server/http/rate-limit.ts";
 import { hashToken, isWellFormedToken, newToken } from "#server/waitlist/tokens.ts";
 import { daysBetween, type IsoDate } from "#src/content/dates.ts";
 import {
@@ -92,7 +92,7 @@ export async function eraseSubscriberOf(tx: Db, email: string): Promise<boolean>
  * Erases up to `limit` subscriptions never confirmed whose confirm link has expired (it works 14
  * days, and a subscription is never mailed a second one), with their tokens and mail, in one
  * transaction; rows are taken `SKIP LOCKED`, so instances sweeping at once share the work.
- * Resolves with how many it erased; housekeeping (server/housekeeping.ts) calls it every pass.
+ * Resolves with how many it erased; housekeeping (server/operations/housekeeping.ts) calls it every pass.
  */
 export async function eraseUnconfirmedSubscribers(db: Db, limit: number): Promise<number> {
   return db.transaction(async (tx) => {
@@ -234,7 +234,7 @@ export function createSubprocessorSubscriptions({
         const email = parsed.data;
         if (isDisposableEmail(email)) return { kind: "invalid", message: DISPOSABLE_MESSAGE };
 
-        // A known address answers no sooner than a new one (server/answer-time.ts).
+        // A known address answers no sooner than a new one (server/http/answer-time.ts).
         let paused = false;
         const created = await answerTimes.submit(() =>
           db.transaction(async (tx) => {

@@ -11,7 +11,7 @@ import { parseEnv } from "#server/env.ts";
 import { createWaitlistService } from "#server/waitlist/service.ts";
 import { ENTRY_STATES } from "#src/features/waitlist/lifecycle.ts";
 import type { AdminMeta } from "#src/features/waitlist/types.ts";
-import { erasureSubject } from "#server/privacy/erasure-ledger.ts";
+import { erasureSubject } from "#server/audit/erasure-ledger.ts";
 import { testLedger, TEST_ERASURE_KEY } from "#tests/support/erasure-ledger.ts";
 import { databaseForThisFile } from "#tests/support/database.ts";
 import { captureLog } from "#tests/support/log-lines.ts";

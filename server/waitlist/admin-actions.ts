@@ -15,7 +15,7 @@ import { renderWaitlistDeclined } from "#server/mail/templates/waitlist-declined
 import { renderWaitlistInvite } from "#server/mail/templates/waitlist-invite.tsx";
 import { enqueue, type OutboxMessage } from "#server/outbox/outbox.ts";
 import { mailToEntry, siteLink } from "#server/waitlist/entry-mail.ts";
-import type { ErasureLedger } from "#server/privacy/erasure-ledger.ts";
+import type { ErasureLedger } from "#server/audit/erasure-ledger.ts";
 import { adminMailKey, eraseEntries } from "#server/waitlist/erasure.ts";
 import { lifecycleOf } from "#server/waitlist/lifecycle-of.ts";
 import { inviteTokenRow, newToken, type TokenRow } from "#server/waitlist/tokens.ts";

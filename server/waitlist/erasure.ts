@@ -49,7 +49,7 @@ export async function confirmTokensIssued(tx: Db, ids: number[]): Promise<Map<nu
 /**
  * Erases the entries, inside the caller's transaction: the outbox rows that carry their name and
  * address, then the entries (their tokens go with them). Resolves with those that were there, with
- * their addresses for the ledger of erasures (server/privacy/erasure-ledger.ts).
+ * their addresses for the ledger of erasures (server/audit/erasure-ledger.ts).
  */
 export async function eraseEntries(
   tx: Db,
@@ -103,7 +103,7 @@ const UNCONFIRMED_KEPT_DAYS = 14;
  * leaves its owner the days to submit again), with their tokens and every outbox row that names them, in
  * one transaction. Entries made before double opt-in (migration 0006) are left: they were never
  * asked to confirm. Rows are taken `SKIP LOCKED`, so instances sweeping at once share the work.
- * Resolves with how many it erased; housekeeping (server/housekeeping.ts) calls it every pass.
+ * Resolves with how many it erased; housekeeping (server/operations/housekeeping.ts) calls it every pass.
  */
 export async function eraseUnconfirmedEntries(db: Db, limit: number): Promise<number> {
   return db.transaction(async (tx) => {

@@ -4,7 +4,7 @@ import { describe, expect, test } from "vitest";
 import { queryRows } from "#db/client.ts";
 import { parseEnv } from "#server/env.ts";
 import { createWaitlistService } from "#server/waitlist/service.ts";
-import { erasureSubject } from "#server/privacy/erasure-ledger.ts";
+import { erasureSubject } from "#server/audit/erasure-ledger.ts";
 import { testLedger, TEST_ERASURE_KEY } from "#tests/support/erasure-ledger.ts";
 import { databaseForThisFile } from "#tests/support/database.ts";
 import { captureLog } from "#tests/support/log-lines.ts";

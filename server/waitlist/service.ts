@@ -2,17 +2,17 @@ import { and, desc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "#db/client.ts";
 import { waitlistEntries, waitlistTokens, type WaitlistRow } from "#db/schema.ts";
-import { maskEmail } from "#server/log-safety.ts";
+import { maskEmail } from "#server/http/log-safety.ts";
 import { renderWaitlistConfirm } from "#server/mail/templates/waitlist-confirm.tsx";
 import type { Env } from "#server/env.ts";
 import { takeConfirmationMails } from "#server/outbox/mailbox-quota.ts";
 import { enqueue, type OutboxMessage } from "#server/outbox/outbox.ts";
 import { slackText } from "#server/outbox/webhooks.ts";
 import { createAdminActions } from "#server/waitlist/admin-actions.ts";
-import { createAnswerTimes } from "#server/answer-time.ts";
+import { createAnswerTimes } from "#server/http/answer-time.ts";
 import { listPage, selectWithForwarding } from "#server/waitlist/admin-list.ts";
 import { mailToEntry, siteLink } from "#server/waitlist/entry-mail.ts";
-import type { ErasureLedger } from "#server/privacy/erasure-ledger.ts";
+import type { ErasureLedger } from "#server/audit/erasure-ledger.ts";
 import {
   confirmMailKey,
   confirmTokensIssued,
@@ -36,7 +36,7 @@ import {
   type TokenPurpose,
   type TokenRow,
 } from "#server/waitlist/tokens.ts";
-import { countSubmission } from "#server/waitlist/rate-limit.ts";
+import { countSubmission } from "#server/http/rate-limit.ts";
 import { transition } from "#src/features/waitlist/lifecycle.ts";
 import {
   DISPOSABLE_MESSAGE,
@@ -323,7 +323,7 @@ export function createWaitlistService({
           return { kind: "invalid", fieldErrors: { email: DISPOSABLE_MESSAGE }, formErrors: [] };
         }
         // Success is answered only after this row has committed (group commit, see insert-batcher),
-        // and a known address no sooner than a new one (server/answer-time.ts).
+        // and a known address no sooner than a new one (server/http/answer-time.ts).
         let written = { created: false, paused: false };
         await answerTimes.submit(async () => {
           written = await insertEntry({

@@ -1,5 +1,5 @@
 /**
- * What the account page may ask of the server (server/account.ts implements it). Every call takes
+ * What the account page may ask of the server (server/account/account.ts implements it). Every call takes
  * the uid that requireUser (src/lib/guards.ts) returned for this request, never one from a form.
  */
 export type AccountOverview = {

@@ -1,6 +1,6 @@
 /**
  * What the admin dashboard shows (decision 028): leads per day, sources, the funnel from page
- * views to joined, and how mail is flowing. Read on the server by server/dashboard.ts.
+ * views to joined, and how mail is flowing. Read on the server by server/operations/dashboard.ts.
  */
 
 /** The periods the funnel and the sources can cover, in days up to today (UTC). */

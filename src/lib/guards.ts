@@ -1,13 +1,13 @@
 /**
  * The guards that loaders and actions call first: requireAdmin (decision 013) and requireUser. The server decides access
- * from Firebase's record at the time of the request (server/admin-guard.ts); this turns its answer
+ * from Firebase's record at the time of the request (server/identity/admin-guard.ts); this turns its answer
  * into the page's answer: the sign-in page, a 403, or a 503 to try again.
  */
 import { redirect, type AppLoadContext } from "react-router";
 import { failure, refusal } from "#src/lib/http-errors.ts";
 
 /**
- * What the server decided about this request's right to the admin (server/admin-guard.ts).
+ * What the server decided about this request's right to the admin (server/identity/admin-guard.ts).
  * "unverified": the account's address is an administrator's, but not verified yet.
  * "unavailable": Firebase could not be asked whether the account is still in good standing.
  */
@@ -41,7 +41,7 @@ export async function requireAdmin(
 export type SignedInUser = { uid: string; email: string | null; emailVerified: boolean };
 
 /**
- * What the server decided about this request's session (server/render-page.ts), the account read
+ * What the server decided about this request's session (server/pages/render-page.ts), the account read
  * from Firebase now. "unavailable": Firebase or the session store could not be asked.
  */
 export type UserAccess =

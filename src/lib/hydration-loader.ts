@@ -1,7 +1,7 @@
 /**
  * The loader at the top of every page (decisions 009 and 018). It is not part of the app's bundle:
  * the build compiles it on its own (scripts/hydration-loader.mjs) and the server writes the result
- * inline at the top of <head>, after only the landing note (server/html.ts), so it runs before the
+ * inline at the top of <head>, after only the landing note (server/pages/html.ts), so it runs before the
  * page is parsed.
  *
  * Until React has hydrated the page, every press is held and replayed once it has: a click (mouse,

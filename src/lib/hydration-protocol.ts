@@ -1,6 +1,6 @@
 /**
  * The deferred-hydration protocol: the names shared by the page's inline loader
- * (`src/lib/hydration-loader.ts`), the server that finishes each page (`server/html.ts`), the app
+ * (`src/lib/hydration-loader.ts`), the server that finishes each page (`server/pages/html.ts`), the app
  * that the loader starts (`src/root.tsx`) and the tests. Decisions 009 and 018: nowhere else is
  * one of these written out.
  */

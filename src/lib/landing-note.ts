@@ -4,7 +4,7 @@
  * press, so a visitor who moves on before a page's app has run (an address typed, a bookmark, the
  * history) still leaves the landing for the next page. The app reads it on any page and never
  * writes it (`landingAttribution` in src/features/waitlist/attribution.ts); the server writes the
- * script into every page and hashes it for the policy (server/html.ts).
+ * script into every page and hashes it for the policy (server/pages/html.ts).
  */
 export const LANDING_NOTE_KEY = "tieout.landing";
 

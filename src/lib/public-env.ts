@@ -1,5 +1,5 @@
 /**
- * What the server shares with the browser. Built on the server by an allow-list (server/public-env.ts)
+ * What the server shares with the browser. Built on the server by an allow-list (server/pages/public-env.ts)
  * so a new secret in the environment can never reach a page by accident.
  */
 import { useRouteLoaderData } from "react-router";

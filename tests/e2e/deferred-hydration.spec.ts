@@ -105,7 +105,7 @@ test("before any JavaScript, every page looks exactly as it does with the whole 
 }) => {
   // Two full-page shots of every page: more than the default time on a busy machine.
   test.setTimeout(180_000);
-  // The server inlines only the rules a page needs (server/page-css.ts). Each page is shot twice
+  // The server inlines only the rules a page needs (server/pages/page-css.ts). Each page is shot twice
   // with JavaScript off, as served and with the whole stylesheet added: any rule the cut dropped
   // but the page needed shows as a difference.
   const home = await (await request.get("/")).text();

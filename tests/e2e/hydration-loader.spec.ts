@@ -5,7 +5,7 @@
  * Playwright's and stands still, so the native fallback is reached without waiting for it.
  */
 import type { Page } from "@playwright/test";
-import { HYDRATION_LOADER, HYDRATION_LOADER_NO_TOGGLES } from "#server/hydration-loader.ts";
+import { HYDRATION_LOADER, HYDRATION_LOADER_NO_TOGGLES } from "#server/pages/hydration-loader.ts";
 import { LANDING_NOTE_SCRIPT } from "#src/lib/landing-note.ts";
 import {
   DEFER_ATTRIBUTE,

@@ -5,7 +5,7 @@
  * the same code as the fixtures in fixtures.ts, which use the suite's main server.
  */
 import type { BrowserContext } from "@playwright/test";
-import { EMULATOR_API_KEY } from "#server/public-env.ts";
+import { EMULATOR_API_KEY } from "#server/pages/public-env.ts";
 import { E2E_ADMIN_EMAIL, E2E_UNVERIFIED_ADMIN_EMAIL } from "#tests/support/e2e-env.ts";
 import {
   createUser,

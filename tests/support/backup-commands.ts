@@ -76,7 +76,7 @@ export async function everyRow(
   return rows;
 }
 
-/** The columns a restore changes when it ends what the backup held open (server/after-restore.ts). */
+/** The columns a restore changes when it ends what the backup held open (server/operations/after-restore.ts). */
 const ENDED_BY_RESTORE: Record<string, string> = {
   sessions: "revoked_at",
   waitlist_tokens: "expires_at",

@@ -4,7 +4,7 @@
  * answers there) and stopped after them if this file started it.
  */
 import { afterAll, beforeAll } from "vitest";
-import { startEmulatorFor, type StopEmulator } from "#server/auth-emulator.ts";
+import { startEmulatorFor, type StopEmulator } from "#server/identity/auth-emulator.ts";
 import { parseEnv, type Env } from "#server/env.ts";
 import { E2E_EMULATOR_HOST, E2E_PROJECT_ID } from "#tests/support/e2e-env.ts";
 

@@ -3,7 +3,7 @@
  * own, writing to the logger the test reads (or to none).
  */
 import { pino } from "pino";
-import { createErasureLedger, type ErasureLedger } from "#server/privacy/erasure-ledger.ts";
+import { createErasureLedger, type ErasureLedger } from "#server/audit/erasure-ledger.ts";
 
 export const TEST_ERASURE_KEY = "a key for the ledger of erasures in tests and long enough";
 

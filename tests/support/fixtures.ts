@@ -95,7 +95,7 @@ export const test = base.extend<Fixtures>({
   signedInAdmin: async ({ context, baseURL, admin }, use) => {
     const { cookie } = await signInBrowser(context, baseURL!, admin);
     await use({ ...admin, cookie });
-    // The administrator's live sessions are capped (server/session-store.ts): leave none behind.
+    // The administrator's live sessions are capped (server/identity/session-store.ts): leave none behind.
     await signOut(baseURL!, cookie);
   },
 });

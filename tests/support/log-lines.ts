@@ -4,7 +4,7 @@
  */
 import { Writable } from "node:stream";
 import { pino, type Logger } from "pino";
-import { createErasureLedger, type ErasureRecord } from "#server/privacy/erasure-ledger.ts";
+import { createErasureLedger, type ErasureRecord } from "#server/audit/erasure-ledger.ts";
 import { TEST_ERASURE_KEY } from "#tests/support/erasure-ledger.ts";
 
 export type CapturedLog = {

@@ -4,11 +4,11 @@
  * tests never reach it, answering before Firebase is asked) and who may have a session.
  */
 import type { Database } from "#db/client.ts";
-import { createAdmission } from "#server/admission.ts";
+import { createAdmission } from "#server/identity/admission.ts";
 import { parseEnv, type Env } from "#server/env.ts";
-import { createAccounts } from "#server/firebase-admin.ts";
-import { createSessions } from "#server/session.ts";
-import { createSessionStore } from "#server/session-store.ts";
+import { createAccounts } from "#server/identity/firebase-admin.ts";
+import { createSessions } from "#server/identity/session.ts";
+import { createSessionStore } from "#server/identity/session-store.ts";
 import { join } from "#server/waitlist/invitations.ts";
 
 export function sessionsFor(database: Database, raw: Record<string, string> = {}) {

@@ -13,8 +13,6 @@ import {
   renderMailHtml,
   textFooter,
 } from "#server/mail/templates/layout.tsx";
-import type { DataHeld } from "#server/privacy/data-held.ts";
-import { summarizeDataHeld } from "#server/privacy/data-held.ts";
 import { PRIVACY_LINK_DAYS, type PrivacyRequestKind } from "#src/lib/privacy-requests.ts";
 
 const WHAT: Record<PrivacyRequestKind, string> = {
@@ -55,16 +53,29 @@ export function renderPrivacyConfirm(mail: ConfirmMail) {
   };
 }
 
+/**
+ * The data an access request gathered, as this mail needs it: the address and the time it was
+ * gathered, the same data in sentences for the body, and all of it for the attached file. The
+ * privacy service gathers and words it (server/privacy/data-held.ts); the mail only lays it out.
+ */
+type HeldData = {
+  email: string;
+  /** ISO 8601. */
+  gatheredAt: string;
+  sections: readonly { heading: string; lines: readonly string[] }[];
+  file: unknown;
+};
+
 /** The attached file's name: the site and the day the data was gathered. */
-function dataFileName(data: Pick<DataHeld, "gatheredAt">): string {
-  return `${SITE.name.toLowerCase()}-data-${data.gatheredAt.slice(0, 10)}.json`;
+function dataFileName(gatheredAt: string): string {
+  return `${SITE.name.toLowerCase()}-data-${gatheredAt.slice(0, 10)}.json`;
 }
 
 /** Subject, HTML, text and attachment of the mail that answers an access request. */
-export function renderPrivacyAccess({ data, siteUrl }: { data: DataHeld; siteUrl: string }) {
+export function renderPrivacyAccess({ data, siteUrl }: { data: HeldData; siteUrl: string }) {
   const title = `The personal data ${SITE.name} holds for you`;
-  const intro = `You confirmed a request for the personal data we hold under ${data.email}. Here it is in brief; the attached file, ${dataFileName(data)}, holds all of it as JSON.`;
-  const sections = summarizeDataHeld(data);
+  const intro = `You confirmed a request for the personal data we hold under ${data.email}. Here it is in brief; the attached file, ${dataFileName(data.gatheredAt)}, holds all of it as JSON.`;
+  const sections = data.sections;
   const closing = `To have any of it corrected or erased, make a request at ${siteUrl}/privacy-request.`;
   return {
     subject: title,
@@ -100,9 +111,9 @@ export function renderPrivacyAccess({ data, siteUrl }: { data: DataHeld; siteUrl
       ...textFooter([why(siteUrl)]),
     ].join("\n"),
     attachment: {
-      filename: dataFileName(data),
+      filename: dataFileName(data.gatheredAt),
       contentType: "application/json; charset=utf-8",
-      content: `${JSON.stringify(data, null, 2)}\n`,
+      content: `${JSON.stringify(data.file, null, 2)}\n`,
     },
   };
 }

@@ -1,0 +1,69 @@
+/**
+ * What nobody needs once its time is past, deleted on a timer rather than on traffic: rate-limit
+ * windows (which hold client addresses, or a mailbox's hash) ten minutes after they close,
+ * sessions (email, browser, times) a day after they expire, and waitlist entries and sub-processor
+ * subscriptions never confirmed, 14 days on, once no link to confirm them works (decision 036).
+ * A quiet site keeps no more than a busy one. Every instance runs it; the deletes are idempotent,
+ * and rows are taken `SKIP LOCKED`, so two at once only share or repeat each other's work.
+ */
+import type { FastifyBaseLogger } from "fastify";
+import { sql } from "drizzle-orm";
+import { deletedCount, type Db } from "#db/client.ts";
+import { eraseUnconfirmedSubscribers } from "#server/subprocessors/subscriptions.ts";
+import { eraseUnconfirmedEntries } from "#server/waitlist/erasure.ts";
+import { DAILY_KEY_PREFIX } from "#server/http/rate-limit.ts";
+
+const EVERY_MS = 10 * 60 * 1000;
+/**
+ * At most this many unconfirmed entries, and as many subscriptions, go in one pass (one
+ * transaction each): a backlog is worked off pass by pass without one long lock.
+ */
+const UNCONFIRMED_PER_PASS = 500;
+
+/** One pass: how many rows of each kind it deleted. */
+export async function sweepExpired(
+  db: Db,
+  limit = UNCONFIRMED_PER_PASS,
+): Promise<{
+  rateLimitWindows: number;
+  sessions: number;
+  unconfirmedEntries: number;
+  unconfirmedSubscribers: number;
+}> {
+  return {
+    rateLimitWindows: await deletedCount(
+      db,
+      sql`DELETE FROM rate_limit_windows
+          WHERE window_start < now() - CASE WHEN starts_with(key, ${DAILY_KEY_PREFIX})
+                THEN interval '1 day 10 minutes' ELSE interval '10 minutes' END`,
+    ),
+    sessions: await deletedCount(
+      db,
+      sql`DELETE FROM sessions WHERE expires_at < now() - interval '1 day'`,
+    ),
+    unconfirmedEntries: await eraseUnconfirmedEntries(db, limit),
+    unconfirmedSubscribers: await eraseUnconfirmedSubscribers(db, limit),
+  };
+}
+
+export function startHousekeeping({ db, log }: { db: Db; log: FastifyBaseLogger }) {
+  let running: Promise<void> = Promise.resolve();
+  const run = () => {
+    running = running.then(() =>
+      sweepExpired(db).then(
+        (deleted) => log.debug({ event: "housekeeping.swept", ...deleted }, "expired rows deleted"),
+        (error: unknown) =>
+          log.warn({ err: error, event: "housekeeping.failed" }, "expired rows not deleted"),
+      ),
+    );
+  };
+  run();
+  const timer = setInterval(run, EVERY_MS);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
