@@ -5,4 +5,7 @@ export default {
   // Overridable so a test can build into a scratch folder (the build-secrets scan).
   buildDirectory: process.env.TIEOUT_BUILD_DIRECTORY ?? "build",
   ssr: true,
+  future: {
+    v8_middleware: true,
+  },
 } satisfies Config;
