@@ -7,5 +7,6 @@ export default {
   ssr: true,
   future: {
     v8_middleware: true,
+    v8_splitRouteModules: true,
   },
 } satisfies Config;
