@@ -20,8 +20,6 @@ const config: KnipConfig = {
     "scripts/media/demo.{js,css}",
     // Compiled by scripts/hydration-loader.mjs (esbuild) and inlined into every page by the server.
     "src/lib/hydration-loader.ts",
-    // Augments React Router's AppLoadContext; TypeScript reads it through tsconfig, nothing imports it.
-    "src/load-context.ts",
   ],
   // Only react-router.config.ts says where the app is; read through vite.config.ts the plugin
   // assumes the default app/ folder, finds no entry.server there, and asks for isbot.

@@ -1,7 +1,12 @@
 import { PassThrough } from "node:stream";
-import type { AppLoadContext, EntryContext, HandleErrorFunction } from "react-router";
+import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "react-router";
 import { ServerRouter } from "react-router";
 import { renderToPipeableStream } from "react-dom/server";
+import { loadContext } from "#src/load-context.ts";
+
+// The server sets each request's load context under the key this build's loaders read, so it takes
+// the key from here (server/render-page.ts): its own import of src/load-context.ts is another module.
+export { loadContext };
 
 const RENDER_TIMEOUT_MS = 5_000;
 
@@ -14,7 +19,7 @@ export default function handleRequest(
   responseStatusCode: number,
   responseHeaders: Headers,
   routerContext: EntryContext,
-  loadContext: AppLoadContext,
+  context: RouterContextProvider,
 ): Promise<Response> {
   // React Router keeps a route's action and loader headers only through that route's `headers`
   // export. Retry-After (a rate-limited form, a 503) must reach the visitor from any route, so it
@@ -46,7 +51,7 @@ export default function handleRequest(
         },
         onError(error: unknown) {
           status = 500;
-          loadContext.reportError(error);
+          context.get(loadContext).reportError(error);
         },
       },
     );
@@ -56,6 +61,5 @@ export default function handleRequest(
 
 /** Errors from loaders and actions go to the server's structured log, never to the console. */
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
-  // Without the middleware future flag, the context is the load context the server built.
-  if (!request.signal.aborted) (context as AppLoadContext).reportError(error);
+  if (!request.signal.aborted) context.get(loadContext).reportError(error);
 };

@@ -36,6 +36,7 @@ import { errorDataOf } from "#src/lib/http-errors.ts";
 import { svgDataUrl } from "#src/lib/svg-data-url.ts";
 import appCss from "./app.css?url";
 import faviconSvg from "../public/favicon.svg?raw";
+import { loadContext } from "#src/load-context.ts";
 
 /**
  * The SVG icon travels inside every page (about 0.1 KB after compression), so a first visit asks
@@ -66,7 +67,8 @@ export const headers: Route.HeadersFunction = ({ errorHeaders }) => {
 };
 
 export function loader({ context }: Route.LoaderArgs) {
-  return { env: context.publicEnv, user: context.sessionUser };
+  const server = context.get(loadContext);
+  return { env: server.publicEnv, user: server.sessionUser };
 }
 
 export function Layout({ children }: { children: ReactNode }) {

@@ -4,7 +4,13 @@
  * production (inline stylesheet, loader, CSP hashes) with the cache headers that say who may keep it.
  */
 import type { FastifyRequest } from "fastify";
-import { createRequestHandler, isRouteErrorResponse, type ServerBuild } from "react-router";
+import {
+  createRequestHandler,
+  isRouteErrorResponse,
+  RouterContextProvider,
+  type RouterContext,
+  type ServerBuild,
+} from "react-router";
 import { isAdmin, type AdminGuard } from "#server/identity/admin-guard.ts";
 import type { Env } from "#server/env.ts";
 import { finishPage } from "#server/pages/html.ts";
@@ -22,6 +28,7 @@ import type { DeliveriesPort } from "#src/lib/deliveries.ts";
 import type { PrivacyRequestsPort } from "#src/lib/privacy-requests.ts";
 import type { AdminCheck, UserAccess } from "#src/lib/guards.ts";
 import type { SubscriptionsPort } from "#src/lib/subprocessor-subscriptions.ts";
+import type { LoadContext } from "#src/load-context.ts";
 import { AccountsUnavailable } from "#server/identity/firebase-admin.ts";
 
 export type RenderedPage = {
@@ -65,6 +72,17 @@ function reportRenderError(req: FastifyRequest, error: unknown) {
     return;
   }
   req.log.error({ err: error }, "page failed");
+}
+
+/**
+ * The key this build's loaders read the load context under (src/load-context.ts). React Router tells
+ * keys apart by identity, and the server's own import of that module is not the build's (bundled
+ * apart by scripts/build.mjs, or loaded beside Vite in development), so the key comes from the build.
+ */
+function loadContextKey(build: ServerBuild): RouterContext<LoadContext> {
+  const key = (build.entry.module as { loadContext?: RouterContext<LoadContext> }).loadContext;
+  if (!key) throw new Error("The server build does not export loadContext (src/entry.server.tsx)");
+  return key;
 }
 
 export function createPageRenderer(options: PageRendererOptions) {
@@ -137,7 +155,8 @@ export function createPageRenderer(options: PageRendererOptions) {
     const sessionUser = session
       ? { uid: session.uid, email: session.email, admin: isAdmin(session, env) }
       : null;
-    const response = await handleRequest(request, {
+    const context = new RouterContextProvider();
+    context.set(loadContextKey(await options.getBuild()), {
       publicEnv,
       sessionUser,
       clientKey: clientKey(req),
@@ -155,6 +174,7 @@ export function createPageRenderer(options: PageRendererOptions) {
       userAccess: userAccessFor(req),
       account: options.account,
     });
+    const response = await handleRequest(request, context);
 
     const out: Record<string, string> = {};
     response.headers.forEach((value, key) => {

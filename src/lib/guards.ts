@@ -3,7 +3,8 @@
  * from Firebase's record at the time of the request (server/identity/admin-guard.ts); this turns its answer
  * into the page's answer: the sign-in page, a 403, or a 503 to try again.
  */
-import { redirect, type AppLoadContext } from "react-router";
+import { redirect } from "react-router";
+import type { LoadContext } from "#src/load-context.ts";
 import { failure, refusal } from "#src/lib/http-errors.ts";
 
 /**
@@ -23,7 +24,7 @@ const UNVERIFIED_ADMIN =
 
 /** Resolves with the administrator (for the audit log of an action); throws otherwise. */
 export async function requireAdmin(
-  context: AppLoadContext,
+  context: LoadContext,
   refusedMessage = "This account may not use the admin.",
 ): Promise<{ email: string }> {
   const { access, email } = await context.adminAccess();
@@ -51,7 +52,7 @@ export type UserAccess =
  * The guard of every page for signed-in visitors (the account page): the user, or the sign-in
  * page for a visitor without a live session, or a 503 when the account cannot be checked.
  */
-export async function requireUser(context: AppLoadContext): Promise<SignedInUser> {
+export async function requireUser(context: LoadContext): Promise<SignedInUser> {
   const access = await context.userAccess();
   if (access.kind === "ok") return access.user;
   if (access.kind === "signed-out") throw redirect("/login");

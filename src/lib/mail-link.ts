@@ -4,7 +4,8 @@
  * unsubscribe (RFC 8058), acts. The waitlist's pages, the sub-processor subscription's and the
  * privacy request's use it.
  */
-import { data, type AppLoadContext, type MetaDescriptor } from "react-router";
+import { data, type MetaDescriptor } from "react-router";
+import type { LoadContext } from "#src/load-context.ts";
 import { formText } from "#src/lib/form-text.ts";
 import { failure } from "#src/lib/http-errors.ts";
 import { pageMeta } from "#src/lib/meta.ts";
@@ -48,7 +49,7 @@ function goneLink(status: 200 | 410) {
  */
 export async function readMailLink<Live extends object>(
   request: Request,
-  context: AppLoadContext,
+  context: LoadContext,
   check: (token: string) => Promise<Live | null>,
   unavailable: string,
 ) {
@@ -75,7 +76,7 @@ type LinkClient = { clientKey: string; clientAddress: string; requestId: string 
  */
 export async function spendMailLink<Done extends { kind: string }>(
   request: Request,
-  context: AppLoadContext,
+  context: LoadContext,
   spend: (
     token: string,
     client: LinkClient,

@@ -4,7 +4,7 @@ import type { PublicEnv } from "#src/lib/public-env.ts";
 
 type MetaArgs = {
   location: { pathname: string };
-  matches: readonly ({ id: string; data?: unknown } | undefined)[];
+  matches: readonly ({ id: string; loaderData?: unknown } | undefined)[];
 };
 
 /**
@@ -21,7 +21,8 @@ export function pageMeta(
     alternate?: { type: string; title: string; path: string };
   },
 ): MetaDescriptor[] {
-  const root = args.matches.find((m) => m?.id === "root")?.data as { env?: PublicEnv } | undefined;
+  const root = args.matches.find((m) => m?.id === "root")?.loaderData as
+    { env?: PublicEnv } | undefined;
   const siteUrl = root?.env?.siteUrl ?? "";
   const url = `${siteUrl}${args.location.pathname === "/" ? "/" : args.location.pathname}`;
   const title = page.title === SITE.name ? page.title : `${page.title} | ${SITE.name}`;

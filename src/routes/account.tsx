@@ -10,6 +10,7 @@ import { failure } from "#src/lib/http-errors.ts";
 import { pageMeta } from "#src/lib/meta.ts";
 import { SIGNED_IN_ONLY } from "#src/lib/route-handle.ts";
 import type { Route } from "./+types/account";
+import { loadContext } from "#src/load-context.ts";
 
 export const handle = SIGNED_IN_ONLY;
 
@@ -27,11 +28,12 @@ const UNAVAILABLE = "This is unavailable for a moment. Please try again in a min
 const MAX_ID_TOKEN_LENGTH = 4096;
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const user = await requireUser(context);
-  const overview = await context.account.overview(user.uid).catch(() => undefined);
+  const server = context.get(loadContext);
+  const user = await requireUser(server);
+  const overview = await server.account.overview(user.uid).catch(() => undefined);
   if (overview === undefined)
     throw failure(
-      context,
+      server,
       "Your account is unavailable for a moment. Please try again in a minute.",
     );
   // Deleted at Firebase since the session was checked: nothing left to show.
@@ -48,7 +50,8 @@ const answer = (intent: AccountIntent | null, error: string, status: number) =>
  * here only when JavaScript never ran, and are told so.
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  const user = await requireUser(context);
+  const server = context.get(loadContext);
+  const user = await requireUser(server);
   const form = await request.formData();
   const intent = form.get("intent");
   switch (intent) {
@@ -57,9 +60,9 @@ export async function action({ request, context }: Route.ActionArgs) {
       return answer(intent, NEEDS_JAVASCRIPT_ERROR, 400);
     case "sign-out-everywhere":
       try {
-        await context.account.signOutEverywhere(user.uid);
+        await server.account.signOutEverywhere(user.uid);
       } catch (error) {
-        context.reportError(error);
+        server.reportError(error);
         return answer(intent, UNAVAILABLE, 503);
       }
       throw redirect("/login");
@@ -73,7 +76,7 @@ export async function action({ request, context }: Route.ActionArgs) {
           "We could not confirm it was you. Please enter your password again.",
           401,
         );
-      const result = await context.account.deleteAccount(user.uid, idToken, context.clientAddress);
+      const result = await server.account.deleteAccount(user.uid, idToken, server.clientAddress);
       if (result.kind === "deleted") throw redirect("/account/deleted");
       if (result.kind === "unavailable")
         return answer(intent, `Your account was not deleted. ${UNAVAILABLE}`, 503);

@@ -4,6 +4,7 @@ import { failure } from "#src/lib/http-errors.ts";
 import { pageMeta } from "#src/lib/meta.ts";
 import { SIGNED_IN_ONLY } from "#src/lib/route-handle.ts";
 import type { Route } from "./+types/admin-activity";
+import { loadContext } from "#src/load-context.ts";
 
 /** Rows per page, newest first; older pages by the id of the last row shown. */
 const PAGE_SIZE = 100;
@@ -19,17 +20,18 @@ export const meta: Route.MetaFunction = (args) =>
   });
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(context, "This account may not see the activity.");
+  const server = context.get(loadContext);
+  await requireAdmin(server, "This account may not see the activity.");
   const asked = new URL(request.url).searchParams.get("before") ?? "";
   const before = /^\d{1,15}$/.test(asked) ? Number(asked) : null;
   try {
     return {
-      page: await context.activity.page({ before, limit: PAGE_SIZE }),
+      page: await server.activity.page({ before, limit: PAGE_SIZE }),
       paged: before !== null,
     };
   } catch {
     throw failure(
-      context,
+      server,
       "The activity is unavailable for a moment. Please try again in a minute.",
     );
   }

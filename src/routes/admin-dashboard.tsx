@@ -5,6 +5,7 @@ import { failure } from "#src/lib/http-errors.ts";
 import { pageMeta } from "#src/lib/meta.ts";
 import { SIGNED_IN_ONLY } from "#src/lib/route-handle.ts";
 import type { Route } from "./+types/admin-dashboard";
+import { loadContext } from "#src/load-context.ts";
 
 export const handle = SIGNED_IN_ONLY;
 
@@ -17,13 +18,14 @@ export const meta: Route.MetaFunction = (args) =>
   });
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  await requireAdmin(context, "This account may not see the dashboard.");
+  const server = context.get(loadContext);
+  await requireAdmin(server, "This account may not see the dashboard.");
   const days = periodFrom(new URL(request.url).searchParams.get("period"));
   try {
-    return await context.dashboard.overview(days);
+    return await server.dashboard.overview(days);
   } catch {
     throw failure(
-      context,
+      server,
       "The dashboard is unavailable for a moment. Please try again in a minute.",
     );
   }

@@ -4,6 +4,7 @@ import { failure } from "#src/lib/http-errors.ts";
 import { pageMeta } from "#src/lib/meta.ts";
 import { SIGNED_IN_ONLY } from "#src/lib/route-handle.ts";
 import type { Route } from "./+types/admin-deliveries";
+import { loadContext } from "#src/load-context.ts";
 
 /** Rows shown in each table; the counts above them cover every message. */
 const SHOWN = { failed: 100, waiting: 100 };
@@ -19,12 +20,13 @@ export const meta: Route.MetaFunction = (args) =>
   });
 
 export async function loader({ context }: Route.LoaderArgs) {
-  await requireAdmin(context, "This account may not see the deliveries.");
+  const server = context.get(loadContext);
+  await requireAdmin(server, "This account may not see the deliveries.");
   try {
-    return await context.deliveries.overview(SHOWN);
+    return await server.deliveries.overview(SHOWN);
   } catch {
     throw failure(
-      context,
+      server,
       "The deliveries are unavailable for a moment. Please try again in a minute.",
     );
   }

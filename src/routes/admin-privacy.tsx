@@ -6,6 +6,7 @@ import { failure } from "#src/lib/http-errors.ts";
 import { pageMeta } from "#src/lib/meta.ts";
 import { SIGNED_IN_ONLY } from "#src/lib/route-handle.ts";
 import type { Route } from "./+types/admin-privacy";
+import { loadContext } from "#src/load-context.ts";
 
 export const handle = SIGNED_IN_ONLY;
 
@@ -20,26 +21,28 @@ export const meta: Route.MetaFunction = (args) =>
 const UNAVAILABLE = "Privacy requests are unavailable for a moment. Please try again in a minute.";
 
 export async function loader({ context }: Route.LoaderArgs) {
-  await requireAdmin(context, "This account may not see privacy requests.");
+  const server = context.get(loadContext);
+  await requireAdmin(server, "This account may not see privacy requests.");
   try {
-    return { overview: await context.privacyRequests.overview(), now: Date.now() };
+    return { overview: await server.privacyRequests.overview(), now: Date.now() };
   } catch {
-    throw failure(context, UNAVAILABLE);
+    throw failure(server, UNAVAILABLE);
   }
 }
 
 /** "Mark request N done" on a correction: the note is mailed to the requester. */
 export async function action({ request, context }: Route.ActionArgs) {
-  const admin = await requireAdmin(context, "This account may not answer privacy requests.");
+  const server = context.get(loadContext);
+  const admin = await requireAdmin(server, "This account may not answer privacy requests.");
   const form = await request.formData();
   const asked = formText(form, "id");
   const id = /^[1-9]\d{0,14}$/.test(asked) ? Number(asked) : 0;
   if (id === 0)
     return data<CompleteReply>({ ok: false, message: "No such request." }, { status: 400 });
-  const result = await context.privacyRequests.complete(id, formText(form, "note"), {
+  const result = await server.privacyRequests.complete(id, formText(form, "note"), {
     adminEmail: admin.email,
-    clientAddress: context.clientAddress,
-    requestId: context.requestId,
+    clientAddress: server.clientAddress,
+    requestId: server.requestId,
   });
   switch (result.kind) {
     case "completed":
@@ -55,7 +58,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         { status: 409 },
       );
     case "unavailable":
-      throw failure(context, UNAVAILABLE);
+      throw failure(server, UNAVAILABLE);
   }
 }
 

@@ -9,6 +9,7 @@ import { SIGNED_IN_ONLY } from "#src/lib/route-handle.ts";
 import { failure } from "#src/lib/http-errors.ts";
 import type { Route } from "./+types/admin-waitlist";
 import { pageMeta } from "#src/lib/meta.ts";
+import { loadContext } from "#src/load-context.ts";
 
 /** Entries per page; a page is found by keyset (server/waitlist/admin-list.ts). */
 const PAGE_SIZE = 50;
@@ -37,28 +38,30 @@ function placeOf(url: URL) {
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(context, "This account may not see the waitlist.");
+  const server = context.get(loadContext);
+  await requireAdmin(server, "This account may not see the waitlist.");
   const { query, state, position } = placeOf(new URL(request.url));
   try {
-    const page = await context.waitlist.list({ query, state, position, limit: PAGE_SIZE });
+    const page = await server.waitlist.list({ query, state, position, limit: PAGE_SIZE });
     return { page, query, state, paged: position !== null };
   } catch {
-    throw failure(context, UNAVAILABLE);
+    throw failure(server, UNAVAILABLE);
   }
 }
 
 /** Invite, Resend, Decline, Remove, Invite selected: one guard, one form, one answer. */
 export async function action({ request, context }: Route.ActionArgs) {
-  const admin = await requireAdmin(context, "This account may not change the waitlist.");
+  const server = context.get(loadContext);
+  const admin = await requireAdmin(server, "This account may not change the waitlist.");
   const parsed = parseAdminForm(await request.formData());
   if (!parsed.ok)
     return data<AdminActionReply>({ kind: "invalid", message: parsed.message }, { status: 400 });
-  const result = await context.waitlist.act(parsed.request, {
+  const result = await server.waitlist.act(parsed.request, {
     adminEmail: admin.email,
-    clientAddress: context.clientAddress,
-    requestId: context.requestId,
+    clientAddress: server.clientAddress,
+    requestId: server.requestId,
   });
-  if (result.kind === "unavailable") throw failure(context, UNAVAILABLE);
+  if (result.kind === "unavailable") throw failure(server, UNAVAILABLE);
   return data<AdminActionReply>({ kind: "done", summary: summarize(result.outcomes) });
 }
 

@@ -5,6 +5,7 @@ import {
   loadConfirmLink,
 } from "#src/features/privacy/confirm-link.tsx";
 import { MAIL_LINK_HEADERS, mailLinkMeta } from "#src/lib/mail-link.ts";
+import { loadContext } from "#src/load-context.ts";
 
 /** The link of a privacy request's mail: GET shows one button, only its POST acts (decision 030). */
 export const headers: Route.HeadersFunction = () => MAIL_LINK_HEADERS;
@@ -19,11 +20,11 @@ export const meta: Route.MetaFunction = (args) =>
 export const shouldRevalidate = () => false;
 
 export function loader({ request, context }: Route.LoaderArgs) {
-  return loadConfirmLink(request, context);
+  return loadConfirmLink(request, context.get(loadContext));
 }
 
 export function action({ request, context }: Route.ActionArgs) {
-  return actOnConfirmLink(request, context);
+  return actOnConfirmLink(request, context.get(loadContext));
 }
 
 export default function PrivacyRequestConfirm({ loaderData, actionData }: Route.ComponentProps) {

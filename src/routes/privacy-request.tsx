@@ -10,6 +10,7 @@ import { formText } from "#src/lib/form-text.ts";
 import { pageMeta } from "#src/lib/meta.ts";
 import { IN_SITEMAP } from "#src/lib/route-handle.ts";
 import { Container } from "#src/ui/container.tsx";
+import { loadContext } from "#src/load-context.ts";
 
 export const handle = IN_SITEMAP;
 
@@ -21,6 +22,7 @@ export const meta: Route.MetaFunction = (args) =>
 
 /** The form posted, with JavaScript or without: one answer for every address (decision 030). */
 export async function action({ request, context }: Route.ActionArgs) {
+  const server = context.get(loadContext);
   const form = await request.formData();
   const values = {
     email: formText(form, "email"),
@@ -28,10 +30,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     kind: formText(form, "kind"),
     details: formText(form, "details"),
   };
-  const result = await context.privacyRequests.submit(values, {
-    clientKey: context.clientKey,
-    clientAddress: context.clientAddress,
-    requestId: context.requestId,
+  const result = await server.privacyRequests.submit(values, {
+    clientKey: server.clientKey,
+    clientAddress: server.clientAddress,
+    requestId: server.requestId,
   });
   return privacyRequestReply(result, values);
 }

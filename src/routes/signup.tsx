@@ -7,6 +7,7 @@ import { SignupForm, type Invitation } from "#src/features/auth/signup-form.tsx"
 import { failure } from "#src/lib/http-errors.ts";
 import { pageMeta } from "#src/lib/meta.ts";
 import type { RouteHandle } from "#src/lib/route-handle.ts";
+import { loadContext } from "#src/load-context.ts";
 
 /** `?invite=` is the invitation's token: such a page is the invitee's own, never shared. */
 export const handle: RouteHandle = { personalQuery: ["invite"] };
@@ -27,14 +28,15 @@ const PERSONAL = { "Cache-Control": "private, no-store" };
 /** Reads only: opening an invitation's link (a mail scanner does) uses nothing up. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireAnonymous({ context });
+  const server = context.get(loadContext);
   const token = new URL(request.url).searchParams.get("invite");
   if (token === null)
-    return data<SignupView>({ kind: context.signupMode === "invite" ? "invite-only" : "open" });
+    return data<SignupView>({ kind: server.signupMode === "invite" ? "invite-only" : "open" });
   let invited: { email: string } | null;
   try {
-    invited = await context.waitlist.checkInvitation(token);
+    invited = await server.waitlist.checkInvitation(token);
   } catch {
-    throw failure(context, "Sign-up is unavailable for a moment. Please try again in a minute.");
+    throw failure(server, "Sign-up is unavailable for a moment. Please try again in a minute.");
   }
   return data<SignupView>(
     invited

@@ -6,6 +6,7 @@ import {
   subscriptionLinkMeta,
 } from "#src/features/subprocessors/subscription-link.tsx";
 import { MAIL_LINK_HEADERS } from "#src/lib/mail-link.ts";
+import { loadContext } from "#src/load-context.ts";
 
 /** The unsubscribe link of a subscription mail: GET shows one button, only its POST acts (decision 025). */
 export const headers: Route.HeadersFunction = () => MAIL_LINK_HEADERS;
@@ -15,11 +16,11 @@ export const meta: Route.MetaFunction = (args) => subscriptionLinkMeta("unsubscr
 export const shouldRevalidate = () => false;
 
 export function loader({ request, context }: Route.LoaderArgs) {
-  return loadSubscriptionLink("unsubscribe", request, context);
+  return loadSubscriptionLink("unsubscribe", request, context.get(loadContext));
 }
 
 export function action({ request, context }: Route.ActionArgs) {
-  return actOnSubscriptionLink("unsubscribe", request, context);
+  return actOnSubscriptionLink("unsubscribe", request, context.get(loadContext));
 }
 
 export default function SubscriptionUnsubscribe({ loaderData, actionData }: Route.ComponentProps) {

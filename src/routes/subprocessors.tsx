@@ -20,6 +20,7 @@ import { pageMeta } from "#src/lib/meta.ts";
 import { usePublicEnv } from "#src/lib/public-env.ts";
 import { IN_SITEMAP } from "#src/lib/route-handle.ts";
 import { Container } from "#src/ui/container.tsx";
+import { loadContext } from "#src/load-context.ts";
 
 export const handle = IN_SITEMAP;
 
@@ -34,10 +35,11 @@ export const meta: Route.MetaFunction = (args) =>
 
 /** The subscription form posted, with JavaScript or without: one answer for every address. */
 export async function action({ request, context }: Route.ActionArgs) {
+  const server = context.get(loadContext);
   const email = formText(await request.formData(), "email");
-  const result = await context.subprocessors.subscribe(email, {
-    clientKey: context.clientKey,
-    requestId: context.requestId,
+  const result = await server.subprocessors.subscribe(email, {
+    clientKey: server.clientKey,
+    requestId: server.requestId,
   });
   return subscribeReply(result, email);
 }

@@ -6,6 +6,7 @@ import {
   mailLinkMeta,
 } from "#src/features/waitlist/mail-link.tsx";
 import { MAIL_LINK_HEADERS } from "#src/lib/mail-link.ts";
+import { loadContext } from "#src/load-context.ts";
 
 /** The confirm link of a waitlist mail: GET shows one button, only its POST acts (decision 023). */
 export const headers: Route.HeadersFunction = () => MAIL_LINK_HEADERS;
@@ -15,11 +16,11 @@ export const meta: Route.MetaFunction = (args) => mailLinkMeta("confirm", args);
 export const shouldRevalidate = () => false;
 
 export function loader({ request, context }: Route.LoaderArgs) {
-  return loadMailLink("confirm", request, context);
+  return loadMailLink("confirm", request, context.get(loadContext));
 }
 
 export function action({ request, context }: Route.ActionArgs) {
-  return actOnMailLink("confirm", request, context);
+  return actOnMailLink("confirm", request, context.get(loadContext));
 }
 
 export default function WaitlistConfirm({ loaderData, actionData }: Route.ComponentProps) {

@@ -15,6 +15,7 @@ import { formText } from "#src/lib/form-text.ts";
 import { pageMeta } from "#src/lib/meta.ts";
 import { BackButton } from "#src/ui/back-button.tsx";
 import { Container } from "#src/ui/container.tsx";
+import { loadContext } from "#src/load-context.ts";
 
 export const handle = IN_SITEMAP;
 
@@ -33,6 +34,7 @@ type ActionResult = WaitlistReply & { values?: WaitlistValues };
  * with its errors and what was typed.
  */
 export async function action({ request, context }: Route.ActionArgs) {
+  const server = context.get(loadContext);
   const form = await request.formData();
   // Without JavaScript the source of the lead is the address of the page the form was sent from
   // (its campaign parameters). The page itself carries none: it is the same for every visitor.
@@ -40,9 +42,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     ...attributionOfPost(request),
     ...Object.fromEntries([...form.keys()].map((key) => [key, formText(form, key)])),
   };
-  const result = await context.waitlist.submit(fields, {
-    clientKey: context.clientKey,
-    requestId: context.requestId,
+  const result = await server.waitlist.submit(fields, {
+    clientKey: server.clientKey,
+    requestId: server.requestId,
   });
   const { status, headers, body } = waitlistReply(result);
   if (body.ok) return data<ActionResult>(body, { status, headers });

@@ -127,7 +127,8 @@ test("every response says whether a shared cache may keep it: private for a sign
     "/admin/deliveries",
     "/admin/activity",
   ];
-  const dataPaths = ["/_root.data", "/waitlist.data", "/login.data"];
+  // The home page's data is at /_.data (React Router 8); /_root.data, where it was, stays on the list.
+  const dataPaths = ["/_.data", "/_root.data", "/waitlist.data", "/login.data"];
   for (const path of [...paths, ...dataPaths]) {
     const anonymous = await request.get(path, { maxRedirects: 0 });
     const cacheControl = anonymous.headers()["cache-control"] ?? "";

@@ -110,6 +110,7 @@ const pathSegment = fc.oneof(
     "admin",
     "waitlist.data",
     "_root.data",
+    "_.data",
     "login.data",
     "index.html",
     "~",

@@ -1,7 +1,8 @@
-import { redirect, type AppLoadContext } from "react-router";
+import { redirect, type RouterContextProvider } from "react-router";
+import { loadContext } from "#src/load-context.ts";
 
 /** Loader of the sign-in and sign-up pages: a visitor the server knows is signed in goes home. */
-export function requireAnonymous({ context }: { context: AppLoadContext }): null {
-  if (context.sessionUser) throw redirect("/");
+export function requireAnonymous({ context }: { context: Readonly<RouterContextProvider> }): null {
+  if (context.get(loadContext).sessionUser) throw redirect("/");
   return null;
 }

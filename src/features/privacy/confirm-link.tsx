@@ -4,7 +4,7 @@
  * confirms and carries the request out. Whatever is or is not held under the address, the page
  * says the same (decision 030).
  */
-import type { AppLoadContext } from "react-router";
+import type { LoadContext } from "#src/load-context.ts";
 import { formatDate, type IsoDate } from "#src/content/dates.ts";
 import { SITE } from "#src/content/site.ts";
 import { readMailLink, spendMailLink } from "#src/lib/mail-link.ts";
@@ -47,7 +47,7 @@ const UNAVAILABLE = "Privacy requests are unavailable for a moment. Please try a
 const BACK = { to: "/privacy-request", label: "Make another request" };
 
 /** Reads only: which request this is and whose, never a change (a scanner's GET changes nothing). */
-export function loadConfirmLink(request: Request, context: AppLoadContext) {
+export function loadConfirmLink(request: Request, context: LoadContext) {
   return readMailLink(
     request,
     context,
@@ -57,7 +57,7 @@ export function loadConfirmLink(request: Request, context: AppLoadContext) {
 }
 
 /** The one POST that acts: the page's button. */
-export function actOnConfirmLink(request: Request, context: AppLoadContext) {
+export function actOnConfirmLink(request: Request, context: LoadContext) {
   return spendMailLink(
     request,
     context,

@@ -4,7 +4,7 @@
  * one button; only its POST, or a mail client's one-click unsubscribe, confirms or erases. A link
  * that no longer works, however it came to be, gets the same calm page.
  */
-import type { AppLoadContext } from "react-router";
+import type { LoadContext } from "#src/load-context.ts";
 import { SITE } from "#src/content/site.ts";
 import { mailLinkMeta, readMailLink, spendMailLink } from "#src/lib/mail-link.ts";
 import type { pageMeta } from "#src/lib/meta.ts";
@@ -46,7 +46,7 @@ export function subscriptionLinkMeta(
 export function loadSubscriptionLink(
   purpose: SubscriptionLinkPurpose,
   request: Request,
-  context: AppLoadContext,
+  context: LoadContext,
 ) {
   return readMailLink(
     request,
@@ -60,7 +60,7 @@ export function loadSubscriptionLink(
 export function actOnSubscriptionLink(
   purpose: SubscriptionLinkPurpose,
   request: Request,
-  context: AppLoadContext,
+  context: LoadContext,
 ) {
   return spendMailLink(
     request,

@@ -5,7 +5,7 @@
  * it came to be (bad, expired, used), gets the same calm page. Like the waitlist form (decision 014)
  * the action's outcome is one result type, LinkResult, turned into a status and a view here.
  */
-import type { AppLoadContext } from "react-router";
+import type { LoadContext } from "#src/load-context.ts";
 import { SITE } from "#src/content/site.ts";
 import { CompanyField, FullNameField } from "#src/features/waitlist/entry-fields.tsx";
 import type { EntryDetails, FieldErrors } from "#src/features/waitlist/schema.ts";
@@ -58,7 +58,7 @@ export function mailLinkMeta(purpose: LinkPurpose, args: Parameters<typeof pageM
 const UNAVAILABLE = "The waitlist is unavailable for a moment. Please try again in a minute.";
 
 /** Reads only: whose link this is, never a change (a scanner's GET must change nothing). */
-export function loadMailLink(purpose: LinkPurpose, request: Request, context: AppLoadContext) {
+export function loadMailLink(purpose: LinkPurpose, request: Request, context: LoadContext) {
   return readMailLink(
     request,
     context,
@@ -73,7 +73,7 @@ export function loadMailLink(purpose: LinkPurpose, request: Request, context: Ap
  * confirmation, or, when they do not pass the schema, sent back with their errors (422) and
  * nothing done. A post without them (an older page, a script with the link) confirms as it is.
  */
-export function actOnMailLink(purpose: LinkPurpose, request: Request, context: AppLoadContext) {
+export function actOnMailLink(purpose: LinkPurpose, request: Request, context: LoadContext) {
   return spendMailLink(
     request,
     context,
