@@ -155,3 +155,38 @@ export async function runServerExpectingExit(
   clearTimeout(timer);
   return { code, output };
 }
+
+/** A server that starts again on its own data folder and settings, as a site does after a deploy. */
+export type RestartableServer = RunningServer & {
+  /**
+   * Stops it if it runs, then starts it again on the same data folder and settings; `root`, another
+   * checkout's build to run (a deploy). Its `url` and `port` change: read them after.
+   */
+  restart: (options?: { root?: string }) => Promise<void>;
+};
+
+export async function startRestartableServer(
+  env: Record<string, string>,
+): Promise<RestartableServer> {
+  let current = await startServer(env);
+  return {
+    get url() {
+      return current.url;
+    },
+    get port() {
+      return current.port;
+    },
+    get dataDir() {
+      return current.dataDir;
+    },
+    get process() {
+      return current.process;
+    },
+    output: () => current.output(),
+    stop: (signal) => current.stop(signal),
+    async restart(options = {}) {
+      await current.stop();
+      current = await startServer(env, { dataDir: current.dataDir, root: options.root });
+    },
+  };
+}
