@@ -1,5 +1,7 @@
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { test as base, expect, type ConsoleMessage, type Page } from "@playwright/test";
 import {
   DEFER_ATTRIBUTE,
@@ -44,6 +46,8 @@ type Fixtures = {
    * one session, so a test takes this or `signedInUser`, not both.
    */
   signedInAdmin: SignedIn;
+  /** Makes a new empty folder for the test; each is removed after it. */
+  newFolder: () => string;
 };
 
 type WorkerFixtures = {
@@ -129,6 +133,16 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
     await use({ ...admin, cookie });
     // The administrator's live sessions are capped (server/session-store.ts): leave none behind.
     await signOut(baseURL!, cookie);
+  },
+  newFolder: async ({}, use, testInfo) => {
+    const made: string[] = [];
+    const prefix = `tieout-${path.basename(testInfo.file, ".spec.ts")}-`;
+    await use(() => {
+      const folder = mkdtempSync(path.join(tmpdir(), prefix));
+      made.push(folder);
+      return folder;
+    });
+    for (const folder of made) rmSync(folder, { recursive: true, force: true });
   },
   ownServerEnv: [undefined, { scope: "worker", option: true }],
   mailSink: [
