@@ -160,7 +160,8 @@ export async function runServerExpectingExit(
 export type RestartableServer = RunningServer & {
   /**
    * Stops it if it runs, then starts it again on the same data folder and settings; `root`, another
-   * checkout's build to run (a deploy). Its `url` and `port` change: read them after.
+   * checkout's build to run (a deploy). Its `url`, `port`, `process` and `output` are then the new
+   * process's: read them after.
    */
   restart: (options?: { root?: string }) => Promise<void>;
 };
