@@ -24,7 +24,7 @@ test.describe.configure({ mode: "serial", timeout: 300_000 });
 let server: Postgres;
 test.beforeAll(() => {
   // Beside postgres.spec.ts's ports, below Linux's ephemeral range.
-  server = startPostgres(25452 + Number(process.env.TEST_WORKER_INDEX ?? 0));
+  server = startPostgres(25452 + Number(process.env.TEST_PARALLEL_INDEX ?? 0));
 });
 test.afterAll(() => server?.remove());
 

@@ -32,7 +32,7 @@ const SESSION_SECRET = "restore-spec session secret that is long enough";
 let postgres: Postgres;
 test.beforeAll(() => {
   // Beside the other PostgreSQL specs' ports, below Linux's ephemeral range.
-  postgres = startPostgres(25472 + Number(process.env.TEST_WORKER_INDEX ?? 0));
+  postgres = startPostgres(25472 + Number(process.env.TEST_PARALLEL_INDEX ?? 0));
 });
 test.afterAll(() => postgres?.remove());
 

@@ -19,9 +19,11 @@ export type RunningServer = {
 };
 
 // TEST_SERVER_PORT_BASE moves the range when another suite already uses 3300 and up on this machine.
+// The range is the worker's slot's (TEST_PARALLEL_INDEX, below --workers), not its number: a spec
+// with worker fixtures of its own starts workers of its own, and their numbers keep growing.
 let nextPort =
   Number(process.env.TEST_SERVER_PORT_BASE ?? 3300) +
-  Number(process.env.TEST_WORKER_INDEX ?? 0) * 20;
+  Number(process.env.TEST_PARALLEL_INDEX ?? 0) * 20;
 
 function portIsFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
