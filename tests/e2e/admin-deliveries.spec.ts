@@ -5,62 +5,58 @@
  * recipient and the relay's reason, from the waitlist page.
  */
 import { signInBrowser, signOut } from "#tests/support/accounts.ts";
+import { E2E_ADMIN_EMAIL } from "#tests/support/e2e-env.ts";
 import { uniqueEmail } from "#tests/support/emulator.ts";
 import { axeViolations, expect, test } from "#tests/support/fixtures.ts";
-import { startServer } from "#tests/support/server.ts";
-import { startTestSmtp } from "#tests/support/test-smtp.ts";
 import { submitToWaitlist } from "#tests/support/waitlist-db.ts";
+
+test.use({ ownServerEnv: { ADMIN_EMAILS: E2E_ADMIN_EMAIL } });
 
 test("a mail the relay refuses for good shows on the deliveries page with the relay's reason", async ({
   admin,
   context,
   page,
+  ownServer: server,
+  mailSink: smtp,
 }) => {
-  const smtp = await startTestSmtp();
+  // The relay refuses every message for good (550).
   smtp.answer(() => "permanent");
-  const server = await startServer({ SMTP_URL: smtp.url, ADMIN_EMAILS: admin.email });
+  const address = uniqueEmail("refused");
+  const joined = await submitToWaitlist(server.url, { name: "Rita Refused", email: address });
+  expect(joined.status).toBe(202);
+  await expect.poll(() => smtp.offered(), { timeout: 15_000 }).toBe(1);
+
+  const { cookie } = await signInBrowser(context, server.url, admin);
   try {
-    const address = uniqueEmail("refused");
-    const joined = await submitToWaitlist(server.url, { name: "Rita Refused", email: address });
-    expect(joined.status).toBe(202);
-    await expect.poll(() => smtp.offered(), { timeout: 15_000 }).toBe(1);
+    // The relay has answered; the worker records the outcome a moment later.
+    await expect
+      .poll(
+        async () => (await fetch(`${server.url}/admin/deliveries`, { headers: { cookie } })).text(),
+        { timeout: 10_000 },
+      )
+      .toContain("Mailbox unavailable");
 
-    const { cookie } = await signInBrowser(context, server.url, admin);
-    try {
-      // The relay has answered; the worker records the outcome a moment later.
-      await expect
-        .poll(
-          async () =>
-            (await fetch(`${server.url}/admin/deliveries`, { headers: { cookie } })).text(),
-          { timeout: 10_000 },
-        )
-        .toContain("Mailbox unavailable");
+    await page.goto(`${server.url}/admin/waitlist`);
+    await page.getByRole("link", { name: "Deliveries" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Deliveries" })).toBeVisible();
+    const states = page.getByRole("list", { name: "Messages by state" }).getByRole("listitem");
+    await expect(states).toHaveText(["1 failed", "0 waiting to be sent", "0 sent"]);
 
-      await page.goto(`${server.url}/admin/waitlist`);
-      await page.getByRole("link", { name: "Deliveries" }).click();
-      await expect(page.getByRole("heading", { level: 1, name: "Deliveries" })).toBeVisible();
-      const states = page.getByRole("list", { name: "Messages by state" }).getByRole("listitem");
-      await expect(states).toHaveText(["1 failed", "0 waiting to be sent", "0 sent"]);
+    const failed = page.getByRole("region", { name: "Failed deliveries" });
+    const row = failed.getByRole("row").filter({ hasText: address });
+    await expect(row).toHaveCount(1);
+    await expect(row.getByRole("cell").nth(0)).toHaveText("Email");
+    await expect(row.getByRole("cell").nth(2)).toHaveText("1");
+    await expect(row.getByRole("cell").last()).toContainText("550");
+    await expect(row.getByRole("cell").last()).toContainText("Mailbox unavailable");
+    await expect(
+      page.getByRole("region", { name: "Messages waiting to be sent" }).getByRole("cell"),
+    ).toHaveText(["Nothing is waiting to be sent."]);
+    expect(await axeViolations(page)).toEqual([]);
 
-      const failed = page.getByRole("region", { name: "Failed deliveries" });
-      const row = failed.getByRole("row").filter({ hasText: address });
-      await expect(row).toHaveCount(1);
-      await expect(row.getByRole("cell").nth(0)).toHaveText("Email");
-      await expect(row.getByRole("cell").nth(2)).toHaveText("1");
-      await expect(row.getByRole("cell").last()).toContainText("550");
-      await expect(row.getByRole("cell").last()).toContainText("Mailbox unavailable");
-      await expect(
-        page.getByRole("region", { name: "Messages waiting to be sent" }).getByRole("cell"),
-      ).toHaveText(["Nothing is waiting to be sent."]);
-      expect(await axeViolations(page)).toEqual([]);
-
-      await page.getByRole("link", { name: "Entries" }).click();
-      await expect(page.getByRole("heading", { level: 1, name: "Waitlist" })).toBeVisible();
-    } finally {
-      await signOut(server.url, cookie);
-    }
+    await page.getByRole("link", { name: "Entries" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Waitlist" })).toBeVisible();
   } finally {
-    await server.stop();
-    await smtp.close();
+    await signOut(server.url, cookie);
   }
 });

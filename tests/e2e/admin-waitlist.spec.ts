@@ -6,54 +6,34 @@
  * action, whatever they send.
  */
 import { request as httpRequest } from "node:http";
-import type { BrowserContext, Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import {
+  asAdmin,
   createVerifiedAccount,
   deleteAccount,
   signIn,
-  signInBrowser,
   signOut,
   type Account,
 } from "#tests/support/accounts.ts";
 import { uniqueEmail } from "#tests/support/emulator.ts";
 import { axeViolations, expect, test } from "#tests/support/fixtures.ts";
 import { confirmedLead, linkIn, mailsTo, waitForMails } from "#tests/support/mailbox.ts";
-import { startServer, type RunningServer } from "#tests/support/server.ts";
-import { startTestSmtp, type TestSmtp } from "#tests/support/test-smtp.ts";
+import type { RunningServer } from "#tests/support/server.ts";
+import type { TestSmtp } from "#tests/support/test-smtp.ts";
 import { submitToWaitlist } from "#tests/support/waitlist-db.ts";
 import { E2E_ADMIN_EMAIL } from "#tests/support/e2e-env.ts";
 
 test.describe.configure({ mode: "serial", timeout: 90_000 });
-
-let smtp: TestSmtp;
-let server: RunningServer;
-test.beforeAll(async () => {
-  smtp = await startTestSmtp();
-  server = await startServer({ SMTP_URL: smtp.url, ADMIN_EMAILS: E2E_ADMIN_EMAIL });
-});
-test.afterAll(async () => {
-  await server.stop();
-  await smtp.close();
-});
-
-/** Signs the administrator in on this spec's server for the test; signed out after it. */
-async function asAdmin(context: BrowserContext, admin: Account, run: () => Promise<void>) {
-  const { cookie } = await signInBrowser(context, server.url, admin);
-  try {
-    await run();
-  } finally {
-    await signOut(server.url, cookie);
-  }
-}
+test.use({ ownServerEnv: { ADMIN_EMAILS: E2E_ADMIN_EMAIL } });
 
 /** The list, searched for one address: its row, as the administrator sees it. */
-async function rowOf(page: Page, email: string) {
+async function rowOf(server: RunningServer, page: Page, email: string) {
   await page.goto(`${server.url}/admin/waitlist?q=${encodeURIComponent(email)}`);
   return page.getByRole("row").filter({ hasText: email });
 }
 
 /** A lead with a fresh address who confirmed it. */
-async function newLead(label: string) {
+async function newLead(server: RunningServer, smtp: TestSmtp, label: string) {
   const email = uniqueEmail(label);
   await confirmedLead(server.url, smtp, { name: `${label} lead`, email });
   return email;
@@ -66,13 +46,14 @@ const STATE = 3;
 const settle = () => new Promise((r) => setTimeout(r, 1500));
 
 test("Invite writes the state and sends one invitation; pressing again sends nothing and says so", async ({
-  admin,
   context,
   page,
+  ownServer: server,
+  mailSink: smtp,
 }) => {
-  const lead = await newLead("invitee");
-  await asAdmin(context, admin, async () => {
-    const row = await rowOf(page, lead);
+  const lead = await newLead(server, smtp, "invitee");
+  await asAdmin(context, server.url, async () => {
+    const row = await rowOf(server, page, lead);
     await expect(row.getByRole("cell").nth(STATE)).toHaveText("Confirmed");
     await row.getByRole("button", { name: `Invite ${lead}` }).click();
     await expect(page.getByRole("status")).toHaveText("1 invited.");
@@ -101,9 +82,10 @@ test("Invite writes the state and sends one invitation; pressing again sends not
 });
 
 test("Invite selected acts on the ticked rows and says what happened to each", async ({
-  admin,
   context,
   page,
+  ownServer: server,
+  mailSink: smtp,
 }) => {
   const company = `Bulk ${Date.now()} LLP`;
   const leads = [uniqueEmail("bulk"), uniqueEmail("bulk"), uniqueEmail("bulk")];
@@ -111,7 +93,7 @@ test("Invite selected acts on the ticked rows and says what happened to each", a
     await confirmedLead(server.url, smtp, { name: "Bulk", email, company });
   const unconfirmed = uniqueEmail("bulk-unconfirmed");
   await submitToWaitlist(server.url, { name: "Bulk", email: unconfirmed, company });
-  await asAdmin(context, admin, async () => {
+  await asAdmin(context, server.url, async () => {
     await page.goto(`${server.url}/admin/waitlist`);
     await page.getByLabel("Search by name, email or company").fill(company);
     await page.getByRole("button", { name: "Search" }).click();
@@ -136,16 +118,21 @@ test("Invite selected acts on the ticked rows and says what happened to each", a
   });
 });
 
-test("Decline sends nothing unless Tell them is ticked", async ({ admin, context, page }) => {
-  const quiet = await newLead("declined-quietly");
-  const told = await newLead("declined-told");
-  await asAdmin(context, admin, async () => {
-    let row = await rowOf(page, quiet);
+test("Decline sends nothing unless Tell them is ticked", async ({
+  context,
+  page,
+  ownServer: server,
+  mailSink: smtp,
+}) => {
+  const quiet = await newLead(server, smtp, "declined-quietly");
+  const told = await newLead(server, smtp, "declined-told");
+  await asAdmin(context, server.url, async () => {
+    let row = await rowOf(server, page, quiet);
     await row.getByRole("button", { name: `Decline ${quiet}` }).click();
     await expect(page.getByRole("status")).toHaveText("1 declined.");
     await expect(row.getByRole("cell").nth(STATE)).toHaveText("Declined");
 
-    row = await rowOf(page, told);
+    row = await rowOf(server, page, told);
     await row.getByRole("checkbox", { name: `Tell them by mail: ${told}` }).check();
     await row.getByRole("button", { name: `Decline ${told}` }).click();
     await expect(page.getByRole("status")).toHaveText("1 declined and told by mail.");
@@ -157,13 +144,14 @@ test("Decline sends nothing unless Tell them is ticked", async ({ admin, context
 });
 
 test("Remove erases the entry; the Activity page names the administrator, the action, the entry and the export", async ({
-  admin,
   context,
   page,
+  ownServer: server,
+  mailSink: smtp,
 }) => {
-  const lead = await newLead("removed");
-  await asAdmin(context, admin, async () => {
-    const row = await rowOf(page, lead);
+  const lead = await newLead(server, smtp, "removed");
+  await asAdmin(context, server.url, async () => {
+    const row = await rowOf(server, page, lead);
     const id = await row.getByRole("checkbox", { name: `Select ${lead}` }).inputValue();
     await row.getByRole("button", { name: `Remove ${lead}` }).click();
     await expect(page.getByRole("status")).toHaveText("1 removed.");
@@ -207,13 +195,14 @@ test("Remove erases the entry; the Activity page names the administrator, the ac
 });
 
 test("by keyboard and with a screen reader: labelled checkboxes, named buttons, a live region, no axe violations", async ({
-  admin,
   context,
   page,
+  ownServer: server,
+  mailSink: smtp,
 }) => {
-  const lead = await newLead("keyboard");
-  await asAdmin(context, admin, async () => {
-    const row = await rowOf(page, lead);
+  const lead = await newLead(server, smtp, "keyboard");
+  await asAdmin(context, server.url, async () => {
+    const row = await rowOf(server, page, lead);
     await expect(page.getByRole("table")).toHaveAccessibleName(
       `Waitlist entries, newest first, matching “${lead}”`,
     );
@@ -230,14 +219,15 @@ test("by keyboard and with a screen reader: labelled checkboxes, named buttons, 
 });
 
 test("on a phone each entry reads as a block, its buttons under its values; on a wide screen every column is in view; between, the actions stay at the right edge with an edge of their own", async ({
-  admin,
   context,
   page,
+  ownServer: server,
+  mailSink: smtp,
 }) => {
-  const lead = await newLead("narrow");
-  await asAdmin(context, admin, async () => {
+  const lead = await newLead(server, smtp, "narrow");
+  await asAdmin(context, server.url, async () => {
     await page.setViewportSize({ width: 375, height: 812 });
-    const row = await rowOf(page, lead);
+    const row = await rowOf(server, page, lead);
     const region = page.getByRole("region", { name: "Waitlist entries" });
     const scrolls = () => region.evaluate((r) => r.scrollWidth > r.clientWidth);
     expect(await scrolls(), "the list scrolls sideways on a phone").toBe(false);
@@ -280,13 +270,17 @@ test("on a phone each entry reads as a block, its buttons under its values; on a
   });
 });
 
-test("without JavaScript every action is a plain form post", async ({ admin, browser }) => {
-  const lead = await newLead("no-script");
+test("without JavaScript every action is a plain form post", async ({
+  browser,
+  ownServer: server,
+  mailSink: smtp,
+}) => {
+  const lead = await newLead(server, smtp, "no-script");
   const context = await browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
   try {
-    await asAdmin(context, admin, async () => {
-      const row = await rowOf(page, lead);
+    await asAdmin(context, server.url, async () => {
+      const row = await rowOf(server, page, lead);
       const answer = page.waitForResponse((r) => r.request().method() === "POST");
       await row.getByRole("button", { name: `Invite ${lead}` }).click();
       expect((await answer).status()).toBe(200);
@@ -319,14 +313,15 @@ function rawPost(base: string, target: string, headers: Record<string, string>):
 }
 
 test("anyone but an administrator is refused every action, whatever they send, and nothing changes", async ({
-  admin,
   context,
   page,
+  ownServer: server,
+  mailSink: smtp,
 }) => {
-  const lead = await newLead("guarded");
+  const lead = await newLead(server, smtp, "guarded");
   let id = "";
-  await asAdmin(context, admin, async () => {
-    const row = await rowOf(page, lead);
+  await asAdmin(context, server.url, async () => {
+    const row = await rowOf(server, page, lead);
     id = await row.getByRole("checkbox", { name: `Select ${lead}` }).inputValue();
   });
   const member: Account = await createVerifiedAccount("not-admin");
@@ -385,8 +380,8 @@ test("anyone but an administrator is refused every action, whatever they send, a
   } finally {
     await deleteAccount(member);
   }
-  await asAdmin(context, admin, async () => {
-    const row = await rowOf(page, lead);
+  await asAdmin(context, server.url, async () => {
+    const row = await rowOf(server, page, lead);
     await expect(row.getByRole("cell").nth(STATE)).toHaveText("Confirmed");
   });
   expect(mailsTo(smtp, lead)).toHaveLength(1);

@@ -28,6 +28,14 @@ async function signInThroughForm(page: Page, email: string, password: string) {
   await page.getByRole("button", { name: "Sign In" }).click();
 }
 
+/** Asks for a password reset link on /forgot-password, as a person does. */
+async function askForResetLink(page: Page, email: string) {
+  await page.goto("/forgot-password");
+  await waitForHydration(page);
+  await page.getByLabel("Email").fill(email);
+  await page.getByRole("button", { name: "Send Reset Link" }).click();
+}
+
 const header = (page: Page) => page.getByRole("banner");
 
 async function submitSignUp(page: Page, email: string, password: string) {
@@ -343,10 +351,7 @@ test.describe("password reset", () => {
     page,
     newUser: { email },
   }) => {
-    await page.goto("/forgot-password");
-    await waitForHydration(page);
-    await page.getByLabel("Email").fill(email);
-    await page.getByRole("button", { name: "Send Reset Link" }).click();
+    await askForResetLink(page, email);
     await expectNotice(
       page,
       "Email Sent!",
@@ -371,10 +376,7 @@ test.describe("password reset", () => {
     await page.getByRole("link", { name: "Back to Sign In" }).click();
     await expect(page).toHaveURL("/login");
 
-    await page.goto("/forgot-password");
-    await waitForHydration(page);
-    await page.getByLabel("Email").fill(email);
-    await page.getByRole("button", { name: "Send Reset Link" }).click();
+    await askForResetLink(page, email);
     await page.getByRole("link", { name: "Back to Sign In" }).click();
     await expect(page).toHaveURL("/login");
   });
@@ -382,10 +384,7 @@ test.describe("password reset", () => {
   test.describe(() => {
     test.use({ expectedConsoleErrors: [PASSWORD_RESET_FAILED_LOG, BAD_REQUEST_RESPONSE] });
     test("an unknown email is refused", async ({ page }) => {
-      await page.goto("/forgot-password");
-      await waitForHydration(page);
-      await page.getByLabel("Email").fill(uniqueEmail("ghost"));
-      await page.getByRole("button", { name: "Send Reset Link" }).click();
+      await askForResetLink(page, uniqueEmail("ghost"));
       await expectNotice(page, "Reset Failed", "No account found with this email address.");
       await expect(page.getByRole("button", { name: "Send Reset Link" })).toBeVisible();
     });
@@ -396,10 +395,7 @@ test.describe("password reset", () => {
     request,
     newUser: { email },
   }) => {
-    await page.goto("/forgot-password");
-    await waitForHydration(page);
-    await page.getByLabel("Email").fill(email);
-    await page.getByRole("button", { name: "Send Reset Link" }).click();
+    await askForResetLink(page, email);
     await expect(page.getByRole("heading", { name: "Check Your Email" })).toBeVisible();
     const code = (await oobCodes(email)).findLast(
       (c) => c.requestType === "PASSWORD_RESET",

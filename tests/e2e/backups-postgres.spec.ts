@@ -3,8 +3,7 @@
  * postgres.spec.ts does): through pg_dump, and through our own logical dump when pg_dump is not
  * on PATH; and a backup moving between the two engines, embedded to PostgreSQL and back.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { idTokenFor } from "#tests/support/accounts.ts";
 import {
@@ -25,24 +24,11 @@ test.describe.configure({ mode: "serial", timeout: 300_000 });
 let server: Postgres;
 test.beforeAll(() => {
   // Beside postgres.spec.ts's ports, below Linux's ephemeral range.
-  server = startPostgres(25452 + Number(process.env.TEST_WORKER_INDEX ?? 0));
+  server = startPostgres(25452 + Number(process.env.TEST_PARALLEL_INDEX ?? 0));
 });
 test.afterAll(() => server?.remove());
 
 const newDatabase = (name: string) => createDatabase(server, name);
-
-/** A folder of the test's own, removed after the file's tests. */
-const folders: string[] = [];
-function newFolder(): string {
-  const folder = mkdtempSync(path.join(tmpdir(), "tieout-backups-pg-spec-"));
-  folders.push(folder);
-  return folder;
-}
-test.afterAll(() => {
-  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
-});
-
-const newFile = (name: string) => path.join(newFolder(), name);
 
 /** A site with `count` entries, stopped, so its rows stay as they are for comparing. */
 async function siteWithEntries(env: Record<string, string>, count: number, prefix: string) {
@@ -65,12 +51,11 @@ async function siteWithEntries(env: Record<string, string>, count: number, prefi
 }
 
 /**
- * A log as the site writes it: a line from before the backup, then the erasure of `erased`'s
- * entry an hour after it, by the site's own writer.
+ * Writes to `file` a log as the site writes it: a line from before the backup, then the erasure of
+ * `erased`'s entry an hour after it, by the site's own writer.
  */
-function siteLog(erased: string): string {
+function siteLog(file: string, erased: string): string {
   const now = Date.now();
-  const file = newFile("site.log");
   writeFileSync(
     file,
     siteLogText([
@@ -94,13 +79,14 @@ async function exportedCount(site: RunningServer, token: string): Promise<number
 
 test("a PostgreSQL site is backed up through pg_dump, or our own dump without it, and restores into an empty database", async ({
   newUser: admin,
+  newFolder,
 }) => {
   const url = await newDatabase("site");
   await siteWithEntries({ DATABASE_URL: url }, 30, "pg");
   const before = await everyRow({ databaseUrl: url });
   expect(before.waitlist_entries).toHaveLength(30);
 
-  const dumped = newFile("pg_dump.sql");
+  const dumped = path.join(newFolder(), "pg_dump.sql");
   const withPgDump = await runCommand("backup", [dumped], { DATABASE_URL: url }, { viaNpm: true });
   expect(withPgDump.code, withPgDump.stderr).toBe(0);
   const where = url.replace(/^postgresql:\/\/tieout@/, "");
@@ -113,7 +99,7 @@ test("a PostgreSQL site is backed up through pg_dump, or our own dump without it
   );
 
   // Without pg_dump on PATH (only the project's own tools), the command says so and dumps itself.
-  const ours = newFile("logical.sql");
+  const ours = path.join(newFolder(), "logical.sql");
   const withoutPgDump = await runCommand("backup", [ours], {
     DATABASE_URL: url,
     PATH: path.resolve("node_modules/.bin"),
@@ -151,7 +137,7 @@ test("a PostgreSQL site is backed up through pg_dump, or our own dump without it
 
   // The site's log says an entry of the backup was erased after it: restored into PostgreSQL,
   // the erasure is carried out again in the restore's own transaction.
-  const site = siteLog("pg-7@example.com");
+  const site = siteLog(path.join(newFolder(), "site.log"), "pg-7@example.com");
   const withErasures = await newDatabase("with_erasures");
   const replayed = await runCommand("restore", [dumped, "--erasures", site], {
     DATABASE_URL: withErasures,
@@ -178,10 +164,11 @@ test("a PostgreSQL site is backed up through pg_dump, or our own dump without it
 
 test("a backup moves between the engines: embedded into PostgreSQL, PostgreSQL into an empty DATA_DIR", async ({
   newUser: admin,
+  newFolder,
 }) => {
   const embedded = await siteWithEntries({}, 25, "embedded");
   const embeddedRows = await everyRow({ dataDir: embedded.dataDir });
-  const fromEmbedded = newFile("embedded.sql.gz");
+  const fromEmbedded = path.join(newFolder(), "embedded.sql.gz");
   expect((await runCommand("backup", [fromEmbedded], { DATA_DIR: embedded.dataDir })).code).toBe(0);
   const target = await newDatabase("from_embedded");
   const intoServer = await runCommand("restore", [fromEmbedded, "--no-erasures"], {
@@ -195,7 +182,7 @@ test("a backup moves between the engines: embedded into PostgreSQL, PostgreSQL i
   const url = await newDatabase("to_embedded");
   await siteWithEntries({ DATABASE_URL: url }, 25, "server");
   const serverRows = await everyRow({ databaseUrl: url });
-  const fromServer = newFile("server.sql");
+  const fromServer = path.join(newFolder(), "server.sql");
   expect((await runCommand("backup", [fromServer], { DATABASE_URL: url })).code).toBe(0);
   const dataDir = path.join(newFolder(), "data");
   const intoEmbedded = await runCommand("restore", [fromServer, "--no-erasures"], {
@@ -207,7 +194,7 @@ test("a backup moves between the engines: embedded into PostgreSQL, PostgreSQL i
   const replayedDir = path.join(newFolder(), "data");
   const replayed = await runCommand(
     "restore",
-    [fromServer, "--erasures", siteLog("server-3@example.com")],
+    [fromServer, "--erasures", siteLog(path.join(newFolder(), "site.log"), "server-3@example.com")],
     { DATA_DIR: replayedDir, ERASURE_KEY: TEST_ERASURE_KEY },
   );
   expect(replayed.code, replayed.stderr).toBe(0);

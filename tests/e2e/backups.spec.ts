@@ -3,8 +3,7 @@
  * entries, and while it is stopped; `npm run restore` into an empty DATA_DIR, carrying out again
  * what the site erased after the backup, from its log; the real server on the restored folder. PostgreSQL is in backups-postgres.spec.ts.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { idTokenFor, signIn } from "#tests/support/accounts.ts";
 import {
@@ -24,19 +23,6 @@ test.describe.configure({ timeout: 300_000 });
 const SESSION_SECRET = "backups-spec-session-secret-0123456789abcdef";
 const ERASURE_KEY = "backups-spec-erasure-key-0123456789abcdef";
 
-/** A folder of the test's own, removed after the file's tests. */
-const folders: string[] = [];
-function newFolder(): string {
-  const folder = mkdtempSync(path.join(tmpdir(), "tieout-backups-spec-"));
-  folders.push(folder);
-  return folder;
-}
-test.afterAll(() => {
-  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
-});
-
-const newFile = (name: string) => path.join(newFolder(), name);
-
 /** The emails the admin export lists, one per entry. */
 async function exportedEmails(server: RunningServer, token: string): Promise<string[]> {
   const answer = await fetch(`${server.url}/api/admin/waitlist.csv`, {
@@ -52,10 +38,11 @@ const parse = (rows: string[] | undefined) =>
 
 test("a backup taken while the site runs and takes entries is one moment of it, and the restored site serves every row", async ({
   newUser: admin,
+  newFolder,
 }) => {
   const env = { ADMIN_EMAILS: admin.email, SESSION_SECRET, ERASURE_KEY };
   const site = await startServer(env);
-  const file = newFile("live.sql.gz");
+  const file = path.join(newFolder(), "live.sql.gz");
   let restoredDir: string;
   let adminCookie: string;
   let removeId: string | undefined;
@@ -121,7 +108,7 @@ test("a backup taken while the site runs and takes entries is one moment of it, 
       (await submitToWaitlist(site.url, { name: "After", email: "after@example.com" })).status,
     ).toBe(202);
 
-    const log = newFile("site.log");
+    const log = path.join(newFolder(), "site.log");
     writeFileSync(log, site.output());
     restoredDir = newFolder();
     const restore = await runCommand(
@@ -195,7 +182,9 @@ test("a backup taken while the site runs and takes entries is one moment of it, 
   expect(Number(newest.id)).toBeGreaterThan(Math.max(...entries.map((e) => Number(e.id))));
 });
 
-test("a backup of the stopped site restores into an empty DATA_DIR row for row, and never over a database", async () => {
+test("a backup of the stopped site restores into an empty DATA_DIR row for row, and never over a database", async ({
+  newFolder,
+}) => {
   const site = await startServer();
   try {
     for (let i = 0; i < 20; i++)
@@ -213,7 +202,7 @@ test("a backup of the stopped site restores into an empty DATA_DIR row for row, 
   const before = await everyRow({ dataDir: site.dataDir });
   expect(before.waitlist_entries).toHaveLength(20);
 
-  const file = newFile("stopped.sql");
+  const file = path.join(newFolder(), "stopped.sql");
   const backup = await runCommand("backup", [file], { DATA_DIR: site.dataDir }, { viaNpm: true });
   expect(backup.code, backup.stderr).toBe(0);
   expect(backup.stdout).toContain(

@@ -8,9 +8,9 @@
  * before anything uses them.
  */
 import { sql } from "drizzle-orm";
-import type { BrowserContext, Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { openDatabase, queryRows } from "#db/client.ts";
-import { signInBrowser, signOut } from "#tests/support/accounts.ts";
+import { asAdmin } from "#tests/support/accounts.ts";
 import {
   TOO_MANY_REQUESTS_RESPONSE,
   UNPROCESSABLE_RESPONSE,
@@ -19,23 +19,15 @@ import { E2E_ADMIN_EMAIL } from "#tests/support/e2e-env.ts";
 import { uniqueEmail } from "#tests/support/emulator.ts";
 import { expect, test, waitForHydration } from "#tests/support/fixtures.ts";
 import { linkIn, mailsTo, waitForMails } from "#tests/support/mailbox.ts";
-import { startServer, type RunningServer } from "#tests/support/server.ts";
-import { startTestSmtp, type TestSmtp } from "#tests/support/test-smtp.ts";
+import type { RunningServer } from "#tests/support/server.ts";
+import type { TestSmtp } from "#tests/support/test-smtp.ts";
 import { submitToWaitlist } from "#tests/support/waitlist-db.ts";
 
 test.describe.configure({ mode: "serial", timeout: 120_000 });
-// A paused privacy or sub-processor form answers 429; a refused correction 422.
-test.use({ expectedConsoleErrors: [TOO_MANY_REQUESTS_RESPONSE, UNPROCESSABLE_RESPONSE] });
-
-let smtp: TestSmtp;
-let server: RunningServer;
-test.beforeAll(async () => {
-  smtp = await startTestSmtp();
-  server = await startServer({ SMTP_URL: smtp.url, ADMIN_EMAILS: E2E_ADMIN_EMAIL });
-});
-test.afterAll(async () => {
-  await server.stop();
-  await smtp.close();
+test.use({
+  // A paused privacy or sub-processor form answers 429; a refused correction 422.
+  expectedConsoleErrors: [TOO_MANY_REQUESTS_RESPONSE, UNPROCESSABLE_RESPONSE],
+  ownServerEnv: { ADMIN_EMAILS: E2E_ADMIN_EMAIL },
 });
 
 const WAITLIST_CONFIRM = "Confirm your place on the Tieout waitlist";
@@ -47,10 +39,10 @@ const CLAIMS_A_MAIL = /check your inbox|we have sent a mail|is on its way|we've 
 
 /** Long enough for the worker to have sent a mail, had anything caused one. */
 const settle = () => new Promise((r) => setTimeout(r, 1500));
-const subjects = (address: string) => mailsTo(smtp, address).map((m) => m.subject);
+const subjects = (smtp: TestSmtp, address: string) => mailsTo(smtp, address).map((m) => m.subject);
 
 /** Joins the waitlist on the form, as a person does; the page's answer. */
-async function joinOnForm(page: Page, name: string, email: string) {
+async function joinOnForm(server: RunningServer, page: Page, name: string, email: string) {
   await page.goto(`${server.url}/waitlist`);
   await page.getByLabel("Full Name").fill(name);
   await page.getByLabel("Email").fill(email);
@@ -59,6 +51,8 @@ async function joinOnForm(page: Page, name: string, email: string) {
 
 test("a stranger's three privacy requests pause that form for the address, and it says so; the owner's waitlist entry is still mailed", async ({
   page,
+  ownServer: server,
+  mailSink: smtp,
 }) => {
   const owner = uniqueEmail("dana");
   const [local, domain] = owner.split("@") as [string, string];
@@ -88,16 +82,18 @@ test("a stranger's three privacy requests pause that form for the address, and i
   await expect(page.getByLabel("Your name")).toHaveValue("Dana Reyes");
 
   // Her own waitlist entry is mailed: the privacy form's requests did not spend the waitlist's.
-  await joinOnForm(page, "Dana Reyes", owner);
+  await joinOnForm(server, page, "Dana Reyes", owner);
   await expect(page.getByRole("heading", { name: "You're on the list!" })).toBeVisible();
   await waitForMails(smtp, owner, 2);
   await settle();
-  expect(subjects(owner).filter((s) => s === PRIVACY_CONFIRM)).toHaveLength(1);
-  expect(subjects(owner).filter((s) => s === WAITLIST_CONFIRM)).toHaveLength(1);
+  expect(subjects(smtp, owner).filter((s) => s === PRIVACY_CONFIRM)).toHaveLength(1);
+  expect(subjects(smtp, owner).filter((s) => s === WAITLIST_CONFIRM)).toHaveLength(1);
 });
 
 test("the sub-processor form, paused for an address, says so without JavaScript, alike for a subscriber and a stranger", async ({
   browser,
+  ownServer: server,
+  mailSink: smtp,
 }) => {
   const subscriber = uniqueEmail("sub");
   const subscribe = (email: string) =>
@@ -125,12 +121,14 @@ test("the sub-processor form, paused for an address, says so without JavaScript,
   expect(answers[1]).toBe(answers[0]);
   await context.close();
   await settle();
-  expect(subjects(subscriber)).toEqual([SUBSCRIPTION_CONFIRM]);
+  expect(subjects(smtp, subscriber)).toEqual([SUBSCRIPTION_CONFIRM]);
 });
 
 test("past the waitlist's three mails a day the entry is kept and the page says mail is paused; the next day a repeat is mailed a fresh link, as is an entry whose link expired", async ({
   browser,
   page,
+  ownServer: server,
+  mailSink: smtp,
 }) => {
   const owner = uniqueEmail("sam");
   const lost = uniqueEmail("lost");
@@ -152,7 +150,7 @@ test("past the waitlist's three mails a day the entry is kept and the page says 
   // The owner joins without JavaScript: kept, and told plainly that nothing was mailed.
   const plain = await browser.newContext({ javaScriptEnabled: false });
   const noScript = await plain.newPage();
-  await joinOnForm(noScript, "Sam Okafor", owner);
+  await joinOnForm(server, noScript, "Sam Okafor", owner);
   await expect(noScript.getByText("Mail to this address is paused for today.")).toBeVisible();
   await expect(noScript.getByRole("main")).not.toContainText(CLAIMS_A_MAIL);
   await plain.close();
@@ -182,13 +180,10 @@ test("past the waitlist's three mails a day the entry is kept and the page says 
   } finally {
     await database.close();
   }
-  server = await startServer(
-    { SMTP_URL: smtp.url, ADMIN_EMAILS: E2E_ADMIN_EMAIL },
-    { dataDir: server.dataDir },
-  );
+  await server.restart();
 
   // The owner tries again, with JavaScript: the entry kept yesterday gets its first link.
-  await joinOnForm(page, "Sam Okafor", owner);
+  await joinOnForm(server, page, "Sam Okafor", owner);
   await expect(page.getByRole("heading", { name: "You're on the list!" })).toBeVisible();
   const [mail] = await waitForMails(smtp, owner, 1);
   expect(mail?.subject).toBe(WAITLIST_CONFIRM);
@@ -207,24 +202,10 @@ test("past the waitlist's three mails a day the entry is kept and the page says 
   expect(mailsTo(smtp, lost)).toHaveLength(2);
 });
 
-/** Signs the administrator in on this spec's server for `run`; signed out after it. */
-async function asAdmin(
-  context: BrowserContext,
-  admin: Parameters<typeof signInBrowser>[2],
-  run: () => Promise<void>,
-) {
-  const { cookie } = await signInBrowser(context, server.url, admin);
-  try {
-    await run();
-  } finally {
-    await signOut(server.url, cookie);
-  }
-}
-
 test("the confirm page shows the name and company typed in the owner's name; the owner corrects them, and the invitation greets them so", async ({
   page,
-  context,
-  admin,
+  ownServer: server,
+  mailSink: smtp,
 }) => {
   const owner = uniqueEmail("reyes");
   // Someone else typed the owner's address, with a name and a company of their choosing.
@@ -256,7 +237,7 @@ test("the confirm page shows the name and company typed in the owner's name; the
   await expect(page.getByRole("heading", { name: "Your address is confirmed" })).toBeVisible();
 
   // The administrator sees the corrected entry, and the invitation greets its owner by it.
-  await asAdmin(context, admin, async () => {
+  await asAdmin(page.context(), server.url, async () => {
     await page.goto(`${server.url}/admin/waitlist?q=${encodeURIComponent(owner)}`);
     const row = page.getByRole("row").filter({ hasText: owner });
     await expect(row).toContainText("Dana Reyes");
@@ -273,6 +254,8 @@ test("the confirm page shows the name and company typed in the owner's name; the
 
 test("without JavaScript the corrections are a plain form post, refused with the field's message or saved with the confirmation", async ({
   browser,
+  ownServer: server,
+  mailSink: smtp,
 }) => {
   const owner = uniqueEmail("plain");
   await submitToWaitlist(server.url, { name: "Wrong Name", email: owner });

@@ -8,34 +8,23 @@ import { sql } from "drizzle-orm";
 import { openDatabase, queryRows } from "#db/client.ts";
 import { expect, test } from "#tests/support/fixtures.ts";
 import { GONE_RESPONSE, UNPROCESSABLE_RESPONSE } from "#tests/support/console-messages.ts";
-import { startServer, type RunningServer } from "#tests/support/server.ts";
-import { startTestSmtp, type TestSmtp } from "#tests/support/test-smtp.ts";
+import type { RunningServer } from "#tests/support/server.ts";
+import type { TestSmtp } from "#tests/support/test-smtp.ts";
 import { submitToWaitlist } from "#tests/support/waitlist-db.ts";
 
 test.describe.configure({ mode: "serial", timeout: 60_000 });
 // The browser logs every 410 and 422 it loads; here they are the answers under test.
-test.use({ expectedConsoleErrors: [GONE_RESPONSE, UNPROCESSABLE_RESPONSE] });
+test.use({ expectedConsoleErrors: [GONE_RESPONSE, UNPROCESSABLE_RESPONSE], ownServerEnv: {} });
 
-let smtp: TestSmtp;
-let server: RunningServer;
-test.beforeAll(async () => {
-  smtp = await startTestSmtp();
-  server = await startServer({ SMTP_URL: smtp.url });
-});
-test.afterAll(async () => {
-  await server.stop();
-  await smtp.close();
-});
+const post = (server: RunningServer, data: object) => submitToWaitlist(server.url, data);
 
-const post = (data: object) => submitToWaitlist(server.url, data);
-
-const mailsTo = (address: string) =>
+const mailsTo = (smtp: TestSmtp, address: string) =>
   smtp.received.filter((mail) => mail.to.includes(address.toLowerCase()));
 
 /** The confirmation mail to `address`, once it has arrived; its links and headers. */
-async function confirmationTo(address: string) {
-  await expect.poll(() => mailsTo(address).length, { timeout: 15_000 }).toBe(1);
-  const { parsed: mail, raw } = mailsTo(address)[0]!;
+async function confirmationTo(smtp: TestSmtp, address: string) {
+  await expect.poll(() => mailsTo(smtp, address).length, { timeout: 15_000 }).toBe(1);
+  const { parsed: mail, raw } = mailsTo(smtp, address)[0]!;
   const text = mail.text ?? "";
   const confirm = /https?:\/\/\S+\/waitlist\/confirm\?token=[\w-]+/.exec(text)?.[0];
   const remove = /https?:\/\/\S+\/waitlist\/remove\?token=[\w-]+/.exec(text)?.[0];
@@ -50,14 +39,17 @@ async function confirmationTo(address: string) {
   return { mail, header, confirm: confirm!, remove: remove! };
 }
 
-test("a new address gets one confirmation mail; the same address in another case gets none, and the same answer", async () => {
-  const first = await post({ name: "Olive Opt", email: "olive@example-cpa.com" });
-  const again = await post({ name: "Olive Again", email: "OLIVE@Example-CPA.com" });
+test("a new address gets one confirmation mail; the same address in another case gets none, and the same answer", async ({
+  ownServer: server,
+  mailSink: smtp,
+}) => {
+  const first = await post(server, { name: "Olive Opt", email: "olive@example-cpa.com" });
+  const again = await post(server, { name: "Olive Again", email: "OLIVE@Example-CPA.com" });
   expect(first.status).toBe(202);
   expect(again.status).toBe(202);
   expect(await again.json()).toEqual(await first.json());
 
-  const { mail, header, confirm, remove } = await confirmationTo("olive@example-cpa.com");
+  const { mail, header, confirm, remove } = await confirmationTo(smtp, "olive@example-cpa.com");
   expect(confirm.startsWith(`${server.url}/waitlist/confirm?token=`)).toBe(true);
   expect(mail.subject).toBe("Confirm your place on the Tieout waitlist");
   expect(mail.html).toContain(confirm);
@@ -67,14 +59,16 @@ test("a new address gets one confirmation mail; the same address in another case
   expect(header("List-Unsubscribe-Post")).toBe("List-Unsubscribe=One-Click");
   // Long enough for the worker to have sent a second mail, had the repeat caused one.
   await new Promise((r) => setTimeout(r, 1500));
-  expect(mailsTo("olive@example-cpa.com")).toHaveLength(1);
+  expect(mailsTo(smtp, "olive@example-cpa.com")).toHaveLength(1);
 });
 
 test("the confirm link shows a button and changes nothing; its POST confirms; used again it no longer works", async ({
   page,
+  ownServer: server,
+  mailSink: smtp,
 }) => {
-  await post({ name: "Cora Confirm", email: "cora@example-cpa.com" });
-  const { confirm } = await confirmationTo("cora@example-cpa.com");
+  await post(server, { name: "Cora Confirm", email: "cora@example-cpa.com" });
+  const { confirm } = await confirmationTo(smtp, "cora@example-cpa.com");
 
   // A mail scanner's GET, twice: the same page with the same button each time.
   for (let i = 0; i < 2; i++) {
@@ -98,9 +92,13 @@ test("the confirm link shows a button and changes nothing; its POST confirms; us
   await expect(page.getByRole("link", { name: "Go to the waitlist" })).toBeVisible();
 });
 
-test("without JavaScript the confirm button is a plain form post", async ({ browser }) => {
-  await post({ name: "Nora NoScript", email: "nora@example-cpa.com" });
-  const { confirm } = await confirmationTo("nora@example-cpa.com");
+test("without JavaScript the confirm button is a plain form post", async ({
+  browser,
+  ownServer: server,
+  mailSink: smtp,
+}) => {
+  await post(server, { name: "Nora NoScript", email: "nora@example-cpa.com" });
+  const { confirm } = await confirmationTo(smtp, "nora@example-cpa.com");
   const context = await browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
   await page.goto(confirm);
@@ -119,6 +117,7 @@ test("without JavaScript the confirm button is a plain form post", async ({ brow
 
 test("a bad or missing token shows that the link no longer works, never a 404 or a 5xx", async ({
   page,
+  ownServer: server,
 }) => {
   for (const target of [
     "/waitlist/confirm?token=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
@@ -138,9 +137,13 @@ test("a bad or missing token shows that the link no longer works, never a 404 or
   expect(forged.status).toBe(410);
 });
 
-test("the removal link shows a button; its POST erases the entry", async ({ page }) => {
-  await post({ name: "Remy Remove", email: "remy@example-cpa.com" });
-  const { remove } = await confirmationTo("remy@example-cpa.com");
+test("the removal link shows a button; its POST erases the entry", async ({
+  page,
+  ownServer: server,
+  mailSink: smtp,
+}) => {
+  await post(server, { name: "Remy Remove", email: "remy@example-cpa.com" });
+  const { remove } = await confirmationTo(smtp, "remy@example-cpa.com");
   expect((await fetch(remove)).status).toBe(200);
   await page.goto(remove);
   await page.getByRole("button", { name: "Remove me from the waitlist" }).click();
@@ -149,9 +152,12 @@ test("the removal link shows a button; its POST erases the entry", async ({ page
   await expect(page.getByRole("heading", { name: "This link no longer works" })).toBeVisible();
 });
 
-test("a mail client's one-click unsubscribe (RFC 8058: a POST without cookies or Origin) erases the entry", async () => {
-  await post({ name: "Una Unsub", email: "una@example-cpa.com" });
-  const { header } = await confirmationTo("una@example-cpa.com");
+test("a mail client's one-click unsubscribe (RFC 8058: a POST without cookies or Origin) erases the entry", async ({
+  ownServer: server,
+  mailSink: smtp,
+}) => {
+  await post(server, { name: "Una Unsub", email: "una@example-cpa.com" });
+  const { header } = await confirmationTo(smtp, "una@example-cpa.com");
   const target = /^<(.+)>$/.exec(header("List-Unsubscribe") ?? "")?.[1];
   const answer = await fetch(target!, {
     method: "POST",
@@ -169,8 +175,8 @@ test("a mail client's one-click unsubscribe (RFC 8058: a POST without cookies or
     ["uma@example-cpa.com", multipart],
     ["ugo@example-cpa.com", undefined],
   ] as const) {
-    await post({ name: "Una Unsub", email });
-    const { header: headerOf } = await confirmationTo(email);
+    await post(server, { name: "Una Unsub", email });
+    const { header: headerOf } = await confirmationTo(smtp, email);
     const link = /^<(.+)>$/.exec(headerOf("List-Unsubscribe") ?? "")?.[1];
     const done = await fetch(link!, { method: "POST", body, redirect: "manual" });
     expect(done.status, email).toBe(200);
@@ -178,8 +184,12 @@ test("a mail client's one-click unsubscribe (RFC 8058: a POST without cookies or
   }
 });
 
-test("a throwaway address is refused with a field error, and gets no mail", async ({ page }) => {
-  const refused = await post({ name: "Tom Throwaway", email: "tom@mailinator.com" });
+test("a throwaway address is refused with a field error, and gets no mail", async ({
+  page,
+  ownServer: server,
+  mailSink: smtp,
+}) => {
+  const refused = await post(server, { name: "Tom Throwaway", email: "tom@mailinator.com" });
   expect(refused.status).toBe(422);
   expect(((await refused.json()) as { errors: { email?: string } }).errors.email).toMatch(
     /throwaway addresses/,
@@ -189,10 +199,12 @@ test("a throwaway address is refused with a field error, and gets no mail", asyn
   await page.getByLabel("Email").fill("tom@mailinator.com");
   await page.getByRole("button", { name: /join|request/i }).click();
   await expect(page.getByText(/throwaway addresses can't receive our invitation/)).toBeVisible();
-  expect(mailsTo("tom@mailinator.com")).toHaveLength(0);
+  expect(mailsTo(smtp, "tom@mailinator.com")).toHaveLength(0);
 });
 
-test("in the database: confirmed and waiting entries as pressed; removed entries erased with their tokens and outbox rows", async () => {
+test("in the database: confirmed and waiting entries as pressed; removed entries erased with their tokens and outbox rows", async ({
+  ownServer: server,
+}) => {
   expect(await server.stop()).toBe(0);
   const database = await openDatabase({ dataDir: server.dataDir, databaseUrl: undefined });
   try {

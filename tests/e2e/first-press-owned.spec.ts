@@ -30,34 +30,33 @@ import {
   type OpenVisit,
 } from "#tests/support/first-press.ts";
 import { confirmedLead, linkIn, waitForMails } from "#tests/support/mailbox.ts";
-import { startServer, type RunningServer } from "#tests/support/server.ts";
-import { startTestSmtp, type TestSmtp } from "#tests/support/test-smtp.ts";
+import type { RunningServer } from "#tests/support/server.ts";
+import type { TestSmtp } from "#tests/support/test-smtp.ts";
 import { submitToWaitlist } from "#tests/support/waitlist-db.ts";
 
-let smtp: TestSmtp;
-let server: RunningServer;
+test.use({ ownServerEnv: { ADMIN_EMAILS: E2E_ADMIN_EMAIL } });
+
+/** This worker's server and the mail it sends. */
+type Site = { server: RunningServer; smtp: TestSmtp };
+
 const members: Account[] = [];
-test.beforeAll(async () => {
-  smtp = await startTestSmtp();
-  server = await startServer({ SMTP_URL: smtp.url, ADMIN_EMAILS: E2E_ADMIN_EMAIL });
+test.beforeAll(async ({ ownServer: server, mailSink: smtp }) => {
   // One correction waits for the administrator on /admin/privacy, its form and button with it.
   const email = uniqueEmail("press-correction");
-  await postForm("/privacy-request", {
+  await postForm(server, "/privacy-request", {
     email,
     name: "Cora Rection",
     kind: "correction",
     details: "My company name is Ledger & Co, not Ledger Co.",
   });
-  await spend(await mailLink(email, "/privacy-request/confirm?token="));
+  await spend(server, await mailLink(smtp, email, "/privacy-request/confirm?token="));
 });
 test.afterAll(async () => {
   await Promise.all(members.map(deleteAccount));
-  await server?.stop();
-  await smtp?.close();
 });
 
 /** A form posted as a browser without JavaScript posts it. */
-async function postForm(path: string, fields: Record<string, string>) {
+async function postForm(server: RunningServer, path: string, fields: Record<string, string>) {
   const answer = await fetch(`${server.url}${path}`, {
     method: "POST",
     headers: { "Content-Type": "application/x-www-form-urlencoded" },
@@ -67,32 +66,39 @@ async function postForm(path: string, fields: Record<string, string>) {
 }
 
 /** The link to `path` in the newest mail to `email`. */
-async function mailLink(email: string, path: string): Promise<string> {
+async function mailLink(smtp: TestSmtp, email: string, path: string): Promise<string> {
   const mails = await waitForMails(smtp, email, 1);
   return linkIn(mails.at(-1)!, path);
 }
 
 /** Presses a mail link's button, as its owner would. */
-async function spend(link: string) {
-  await postForm(new URL(link).pathname, { token: new URL(link).searchParams.get("token")! });
+async function spend(server: RunningServer, link: string) {
+  await postForm(server, new URL(link).pathname, {
+    token: new URL(link).searchParams.get("token")!,
+  });
 }
 
 /** The page behind a link in a new lead's, subscriber's or requester's first mail. */
-function mailLinkVisit(path: string, ask: (email: string) => Promise<void>): OpenVisit {
-  return async () => {
-    const email = uniqueEmail("press-link");
-    await ask(email);
-    const link = await mailLink(email, `${path}?token=`);
-    return { url: link, masks: [new URL(link).searchParams.get("token")!, email] };
-  };
+function mailLinkVisit(
+  path: string,
+  ask: (server: RunningServer, email: string) => Promise<void>,
+): (site: Site) => OpenVisit {
+  return ({ server, smtp }) =>
+    async () => {
+      const email = uniqueEmail("press-link");
+      await ask(server, email);
+      const link = await mailLink(smtp, email, `${path}?token=`);
+      return { url: link, masks: [new URL(link).searchParams.get("token")!, email] };
+    };
 }
 
-const joinWaitlist = async (email: string) => {
+const joinWaitlist = async (server: RunningServer, email: string) => {
   expect((await submitToWaitlist(server.url, { name: "Lee Link", email })).status).toBe(202);
 };
-const subscribe = (email: string) => postForm("/subprocessors", { email });
-const askForCopy = (email: string) =>
-  postForm("/privacy-request", { email, name: "Rae Quest", kind: "access", details: "" });
+const subscribe = (server: RunningServer, email: string) =>
+  postForm(server, "/subprocessors", { email });
+const askForCopy = (server: RunningServer, email: string) =>
+  postForm(server, "/privacy-request", { email, name: "Rae Quest", kind: "access", details: "" });
 
 /**
  * Figures and times move with every visit: on the admin pages each visit counts and takes time,
@@ -101,35 +107,40 @@ const askForCopy = (email: string) =>
 const FIGURES = /\d+/g;
 
 /** A member who just signed up and signed in. */
-const memberVisit: OpenVisit = async (context) => {
-  const member = await createVerifiedAccount("press-member");
-  members.push(member);
-  await signInBrowser(context, server.url, member);
-  return { url: `${server.url}/account`, masks: [member.email, FIGURES] };
-};
+const memberVisit =
+  ({ server }: Site): OpenVisit =>
+  async (context) => {
+    const member = await createVerifiedAccount("press-member");
+    members.push(member);
+    await signInBrowser(context, server.url, member);
+    return { url: `${server.url}/account`, masks: [member.email, FIGURES] };
+  };
 
 /** The administrator, signed in, on `path`. */
-function adminVisit(path: string): OpenVisit {
-  return async (context) => {
-    await signInBrowser(context, server.url, await ensureAdmin());
-    return { url: `${server.url}${path}`, masks: [FIGURES] };
-  };
+function adminVisit(path: string): (site: Site) => OpenVisit {
+  return ({ server }) =>
+    async (context) => {
+      await signInBrowser(context, server.url, await ensureAdmin());
+      return { url: `${server.url}${path}`, masks: [FIGURES] };
+    };
 }
 
 /**
  * The waitlist as the administrator sees it, searched for two entries of this visit's own: one
  * that confirmed its address and one that did not. Their buttons act on them alone.
  */
-const adminWaitlistVisit: OpenVisit = async (context) => {
-  const tag = `press${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
-  const confirmed = `${tag}-confirmed@example-cpa.com`;
-  await confirmedLead(server.url, smtp, { name: "Cam Confirmed", email: confirmed });
-  await joinWaitlist(`${tag}-new@example-cpa.com`);
-  await signInBrowser(context, server.url, await ensureAdmin());
-  return { url: `${server.url}/admin/waitlist?q=${tag}`, masks: [tag, FIGURES] };
-};
+const adminWaitlistVisit =
+  ({ server, smtp }: Site): OpenVisit =>
+  async (context) => {
+    const tag = `press${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+    const confirmed = `${tag}-confirmed@example-cpa.com`;
+    await confirmedLead(server.url, smtp, { name: "Cam Confirmed", email: confirmed });
+    await joinWaitlist(server, `${tag}-new@example-cpa.com`);
+    await signInBrowser(context, server.url, await ensureAdmin());
+    return { url: `${server.url}/admin/waitlist?q=${tag}`, masks: [tag, FIGURES] };
+  };
 
-const OWNED_PAGES: Record<string, OpenVisit> = {
+const OWNED_PAGES: Record<string, (site: Site) => OpenVisit> = {
   "/waitlist/confirm": mailLinkVisit("/waitlist/confirm", joinWaitlist),
   "/waitlist/remove": mailLinkVisit("/waitlist/remove", joinWaitlist),
   "/subprocessors/confirm": mailLinkVisit("/subprocessors/confirm", subscribe),
@@ -147,9 +158,12 @@ for (const [path, open] of Object.entries(OWNED_PAGES)) {
   for (const input of Object.keys(INPUTS) as Input[]) {
     test(`${path}, ${input}: the first press on every control works as on a ready page`, async ({
       browser,
+      ownServer: server,
+      mailSink: smtp,
     }) => {
       test.setTimeout(300_000);
-      const { pressed, mismatches } = await firstPressMismatches(browser, input, open, "main");
+      const visit = open({ server, smtp });
+      const { pressed, mismatches } = await firstPressMismatches(browser, input, visit, "main");
       test.info().annotations.push({ type: "controls", description: String(pressed) });
       expect(pressed, "controls found").toBeGreaterThan(0);
       expect(mismatches, "controls whose first press did not work").toEqual([]);

@@ -165,6 +165,13 @@ async function send(
   return { method, path, status: response.status, body: await response.text() };
 }
 
+/** The waitlist API, posted `fields` as its JSON body. */
+const postJson = (fields: Record<string, unknown>) =>
+  send("POST", "/api/waitlist", {
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(fields),
+  });
+
 function check(sent: Sent) {
   expect(sent.status, `${sent.method} ${sent.path} answered ${sent.status}`).toBeLessThan(500);
   expect(leaks(sent.body), `${sent.method} ${sent.path} showed ${leaks(sent.body)}`).toBeNull();
@@ -205,10 +212,7 @@ test.afterAll(async () => {
 test("the waitlist API takes any JSON body without a 5xx or a leak", async () => {
   await fc.assert(
     fc.asyncProperty(someFields, async (fields) => {
-      const sent = await send("POST", "/api/waitlist", {
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify(fields),
-      });
+      const sent = await postJson(fields);
       check(sent);
       expect([202, 400, 413, 422]).toContain(sent.status);
       record(fields, sent.status);
@@ -455,10 +459,7 @@ test("the database holds exactly the acknowledged addresses, nothing from a refu
   // rest of the group it also covers every submission the tests above made.
   await fc.assert(
     fc.asyncProperty(someFields, async (fields) => {
-      const sent = await send("POST", "/api/waitlist", {
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify(fields),
-      });
+      const sent = await postJson(fields);
       check(sent);
       record(fields, sent.status);
     }),

@@ -14,7 +14,7 @@ test("with the database down, submissions, sign-ins and exports fail with logs t
 }) => {
   test.setTimeout(90_000);
   // Below the ephemeral port range, like postgres.spec.ts.
-  const pg = startPostgres(25480 + Number(process.env.TEST_WORKER_INDEX ?? 0));
+  const pg = startPostgres(25480 + Number(process.env.TEST_PARALLEL_INDEX ?? 0));
   const server = await startServer({
     DATABASE_URL: pg.url,
     ADMIN_EMAILS: admin.email,

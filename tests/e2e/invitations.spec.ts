@@ -7,7 +7,7 @@
  */
 import { readFile } from "node:fs/promises";
 import type { Browser, Page } from "@playwright/test";
-import { signInBrowser, signOut, type Account } from "#tests/support/accounts.ts";
+import { asAdmin, signOut } from "#tests/support/accounts.ts";
 import { FORBIDDEN_RESPONSE } from "#tests/support/console-messages.ts";
 import { E2E_ADMIN_EMAIL } from "#tests/support/e2e-env.ts";
 import {
@@ -22,29 +22,16 @@ import {
 import { axeViolations, expect, test, waitForHydration } from "#tests/support/fixtures.ts";
 import { confirmedLead, linkIn, waitForMails } from "#tests/support/mailbox.ts";
 import { startServer, type RunningServer } from "#tests/support/server.ts";
-import { startTestSmtp, type TestSmtp } from "#tests/support/test-smtp.ts";
+import type { TestSmtp } from "#tests/support/test-smtp.ts";
 
 test.describe.configure({ mode: "serial", timeout: 90_000 });
-// The session endpoint answers 403 to an account that was not invited: the browser logs it.
-test.use({ expectedConsoleErrors: [FORBIDDEN_RESPONSE] });
+test.use({
+  // The session endpoint answers 403 to an account that was not invited: the browser logs it.
+  expectedConsoleErrors: [FORBIDDEN_RESPONSE],
+  ownServerEnv: { ADMIN_EMAILS: E2E_ADMIN_EMAIL, SIGNUP_MODE: "invite", INVITE_TTL_DAYS: "7" },
+});
 
 const PASSWORD = "invited-password-1";
-
-let smtp: TestSmtp;
-let server: RunningServer;
-test.beforeAll(async () => {
-  smtp = await startTestSmtp();
-  server = await startServer({
-    SMTP_URL: smtp.url,
-    ADMIN_EMAILS: E2E_ADMIN_EMAIL,
-    SIGNUP_MODE: "invite",
-    INVITE_TTL_DAYS: "7",
-  });
-});
-test.afterAll(async () => {
-  await server.stop();
-  await smtp.close();
-});
 
 /** Deletes the account an address holds, if it holds one (made by the test through the UI). */
 async function deleteAccountOf(email: string) {
@@ -56,16 +43,21 @@ async function deleteAccountOf(email: string) {
  * The administrator invites the lead from the list, in a browser of their own; resolves with the
  * invitation's link.
  */
-async function invite(browser: Browser, admin: Account, email: string): Promise<string> {
+async function invite(
+  server: RunningServer,
+  smtp: TestSmtp,
+  browser: Browser,
+  email: string,
+): Promise<string> {
   const context = await browser.newContext();
-  const { cookie } = await signInBrowser(context, server.url, admin);
   try {
-    const page = await context.newPage();
-    await page.goto(`${server.url}/admin/waitlist?q=${encodeURIComponent(email)}`);
-    await page.getByRole("button", { name: `Invite ${email}` }).click();
-    await expect(page.getByRole("status")).toHaveText("1 invited.");
+    await asAdmin(context, server.url, async () => {
+      const page = await context.newPage();
+      await page.goto(`${server.url}/admin/waitlist?q=${encodeURIComponent(email)}`);
+      await page.getByRole("button", { name: `Invite ${email}` }).click();
+      await expect(page.getByRole("status")).toHaveText("1 invited.");
+    });
   } finally {
-    await signOut(server.url, cookie);
     await context.close();
   }
   const [, invitation] = await waitForMails(smtp, email, 2);
@@ -75,7 +67,7 @@ async function invite(browser: Browser, admin: Account, email: string): Promise<
 }
 
 /** The account signs in with its password alone, no invitation link, and gets a session. */
-async function expectSessionFor(email: string) {
+async function expectSessionFor(server: RunningServer, email: string) {
   const { idToken } = await signInWithPassword(email, PASSWORD);
   const answer = await fetch(`${server.url}/api/session`, {
     method: "POST",
@@ -92,13 +84,14 @@ async function createAccount(page: Page) {
 }
 
 test("invite, mail, sign-up with the address fixed, and the entry is joined in the list and the CSV", async ({
-  admin,
   browser,
   page,
+  ownServer: server,
+  mailSink: smtp,
 }) => {
   const lead = uniqueEmail("beta");
   await confirmedLead(server.url, smtp, { name: "Bea Beta", email: lead });
-  const link = await invite(browser, admin, lead);
+  const link = await invite(server, smtp, browser, lead);
 
   // A mail scanner opens the link first: that uses nothing up.
   expect((await fetch(link)).status).toBe(200);
@@ -138,28 +131,29 @@ test("invite, mail, sign-up with the address fixed, and the entry is joined in t
     await visitor.close();
   }
 
-  const { cookie } = await signInBrowser(page.context(), server.url, admin);
   try {
-    await page.goto(`${server.url}/admin/waitlist?state=joined`);
-    const row = page.getByRole("row").filter({ hasText: lead });
-    await expect(row.getByRole("cell").nth(3)).toHaveText("Joined");
-    const csv = await (await page.request.get(`${server.url}/api/admin/waitlist.csv`)).text();
-    const line = csv.split("\r\n").find((l) => l.includes(`"${lead}"`));
-    expect(line).toContain('"joined"');
+    await asAdmin(page.context(), server.url, async () => {
+      await page.goto(`${server.url}/admin/waitlist?state=joined`);
+      const row = page.getByRole("row").filter({ hasText: lead });
+      await expect(row.getByRole("cell").nth(3)).toHaveText("Joined");
+      const csv = await (await page.request.get(`${server.url}/api/admin/waitlist.csv`)).text();
+      const line = csv.split("\r\n").find((l) => l.includes(`"${lead}"`));
+      expect(line).toContain('"joined"');
+    });
   } finally {
-    await signOut(server.url, cookie);
     await deleteAccountOf(lead);
   }
 });
 
 test("the joined account signs in again without the link; a second invitation is refused", async ({
-  admin,
   browser,
   page,
+  ownServer: server,
+  mailSink: smtp,
 }) => {
   const lead = uniqueEmail("returning");
   await confirmedLead(server.url, smtp, { name: "Rey Returning", email: lead });
-  const link = await invite(browser, admin, lead);
+  const link = await invite(server, smtp, browser, lead);
   await page.goto(link);
   await waitForHydration(page);
   await createAccount(page);
@@ -169,32 +163,30 @@ test("the joined account signs in again without the link; a second invitation is
 
   try {
     // Its address is not verified: the account that joined is what lets it in.
-    await expectSessionFor(lead);
+    await expectSessionFor(server, lead);
 
-    const { cookie } = await signInBrowser(page.context(), server.url, admin);
-    try {
+    await asAdmin(page.context(), server.url, async () => {
       await page.goto(`${server.url}/admin/waitlist?q=${encodeURIComponent(lead)}`);
       await page.getByRole("checkbox", { name: `Select ${lead}` }).check();
       await page.getByRole("button", { name: "Invite selected" }).click();
       await expect(page.getByRole("status")).toHaveText("1 already joined.");
-    } finally {
-      await signOut(server.url, cookie);
-    }
+    });
   } finally {
     await deleteAccountOf(lead);
   }
 });
 
 test("a member who joined from the invitation, address never verified: the waitlist's remove link leaves the entry to the account, whose download has it and whose deletion erases it", async ({
-  admin,
   browser,
   page,
+  ownServer: server,
+  mailSink: smtp,
 }) => {
   const lead = uniqueEmail("member");
   await confirmedLead(server.url, smtp, { name: "Mo Member", email: lead });
   const [confirmation] = await waitForMails(smtp, lead, 1);
   const remove = linkIn(confirmation!, "/waitlist/remove?token=");
-  const link = await invite(browser, admin, lead);
+  const link = await invite(server, smtp, browser, lead);
   await page.goto(link);
   await waitForHydration(page);
   await createAccount(page);
@@ -222,7 +214,7 @@ test("a member who joined from the invitation, address never verified: the waitl
   const again = await fetch(remove, { method: "POST", body });
   expect(again.status).toBe(200);
   expect(await again.text()).toContain("You have joined Tieout");
-  await expectSessionFor(lead);
+  await expectSessionFor(server, lead);
 
   await page.goto(`${server.url}/account`);
   await expect(page.getByText("Not yet")).toBeVisible();
@@ -240,17 +232,15 @@ test("a member who joined from the invitation, address never verified: the waitl
   await expect(page).toHaveURL(/\/account\/deleted$/);
   expect(await accountExists(lead)).toBe(false);
 
-  const { cookie } = await signInBrowser(page.context(), server.url, admin);
-  try {
+  await asAdmin(page.context(), server.url, async () => {
     const csv = await (await page.request.get(`${server.url}/api/admin/waitlist.csv`)).text();
     expect(csv).not.toContain(lead);
-  } finally {
-    await signOut(server.url, cookie);
-  }
+  });
 });
 
 test("without an invitation the sign-up page says that access is by invitation and links to the waitlist", async ({
   page,
+  ownServer: server,
 }) => {
   const answer = await page.goto(`${server.url}/signup`);
   expect(answer?.status()).toBe(200);
@@ -272,6 +262,7 @@ test("without an invitation the sign-up page says that access is by invitation a
 
 test("invite-only: an administrator creates the account on the sign-up page, verifies the address from the mail, and signs in as an administrator; anyone else is refused there", async ({
   page,
+  mailSink: smtp,
 }) => {
   const owner = uniqueEmail("owner");
   const site = await startServer({
@@ -327,6 +318,7 @@ test("invite-only: an administrator creates the account on the sign-up page, ver
 
 test("an account made directly at Firebase gets no session: the sign-in says access is by invitation, and the stray account is deleted", async ({
   page,
+  ownServer: server,
 }) => {
   const stray = uniqueEmail("stray");
   await createUser(stray, PASSWORD);
@@ -359,6 +351,7 @@ test("an account made directly at Firebase gets no session: the sign-in says acc
 
 test("an account from before invitations, never invited, is refused with the same notice and kept", async ({
   page,
+  ownServer: server,
 }) => {
   const older = uniqueEmail("older");
   const { uid } = await importAccount(older, PASSWORD, Date.now() - 90 * 24 * 3600 * 1000);
@@ -377,7 +370,10 @@ test("an account from before invitations, never invited, is refused with the sam
   }
 });
 
-test("an administrator gets a session without an invitation", async ({ admin }) => {
+test("an administrator gets a session without an invitation", async ({
+  admin,
+  ownServer: server,
+}) => {
   const { idToken } = await signInWithPassword(admin.email, admin.password);
   const answer = await fetch(`${server.url}/api/session`, {
     method: "POST",

@@ -11,13 +11,15 @@ import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "#tests/support/fixtures.ts";
 import { startServer } from "#tests/support/server.ts";
-import { startTestSmtp, type TestSmtp } from "#tests/support/test-smtp.ts";
+import type { TestSmtp } from "#tests/support/test-smtp.ts";
 import { createLocalhostCertificate } from "#tests/support/tls-proxy.ts";
 import { submitToWaitlist } from "#tests/support/waitlist-db.ts";
 
 test.describe.configure({ mode: "serial", timeout: 90_000 });
+// The mail sink is this spec's own (fixtures.ts); each test starts its servers, with the receivers'.
+test.use({ ownServerEnv: {} });
 
 type Receiver = { url: string; bodies: string[]; up: boolean; close: () => void };
 
@@ -42,28 +44,25 @@ function receive(server: Server, scheme: "http" | "https"): Promise<Receiver> {
 
 let certDir: string;
 let certFile: string;
-let smtp: TestSmtp;
 let collector: Receiver;
 let slack: Receiver;
 test.beforeAll(async () => {
   certDir = mkdtempSync(path.join(tmpdir(), "tieout-mail-cert-"));
   const files = createLocalhostCertificate(certDir);
   certFile = files.certFile;
-  smtp = await startTestSmtp();
   collector = await receive(createHttpServer(), "http");
   slack = await receive(
     createHttpsServer({ key: readFileSync(files.keyFile), cert: readFileSync(certFile) }),
     "https",
   );
 });
-test.afterAll(async () => {
+test.afterAll(() => {
   collector.close();
   slack.close();
-  await smtp.close();
   rmSync(certDir, { recursive: true, force: true });
 });
 
-const outboxEnv = () => ({
+const outboxEnv = (smtp: TestSmtp) => ({
   SMTP_URL: smtp.url,
   WAITLIST_FORWARD_URL: collector.url,
   WAITLIST_FORWARD_FIELDS: "entry.1,entry.2,entry.3,entry.4",
@@ -74,7 +73,7 @@ const outboxEnv = () => ({
 const post = submitToWaitlist;
 
 /** The confirm link of the confirmation mail sent to `address`, once that mail has arrived. */
-async function confirmLinkFor(address: string): Promise<string> {
+async function confirmLinkFor(smtp: TestSmtp, address: string): Promise<string> {
   const mailTo = () => smtp.received.find((mail) => mail.to.includes(address));
   await expect.poll(() => mailTo() !== undefined, { timeout: 20_000 }).toBe(true);
   const link = /https?:\/\/\S+\/waitlist\/confirm\?token=[\w-]+/.exec(mailTo()?.parsed.text ?? "");
@@ -92,8 +91,10 @@ async function pressConfirm(link: string): Promise<number> {
   return answer.status;
 }
 
-test("each new entry reaches the collector once and Slack not yet; its confirmation reaches Slack once, a second press nothing; SMTP_URL means no local inbox", async () => {
-  const server = await startServer(outboxEnv());
+test("each new entry reaches the collector once and Slack not yet; its confirmation reaches Slack once, a second press nothing; SMTP_URL means no local inbox", async ({
+  mailSink: smtp,
+}) => {
+  const server = await startServer(outboxEnv(smtp));
   try {
     expect(server.output()).not.toContain("Local inbox");
     expect(
@@ -107,7 +108,7 @@ test("each new entry reaches the collector once and Slack not yet; its confirmat
     expect(
       new URLSearchParams(collector.bodies.find((b) => b.includes("eve"))).get("entry.3"),
     ).toBe("A&B");
-    const confirmEve = await confirmLinkFor("eve@example.com");
+    const confirmEve = await confirmLinkFor(smtp, "eve@example.com");
     // Long enough for a Slack notice to have gone out, had a new entry caused one.
     await new Promise((r) => setTimeout(r, 3_000));
     expect(slack.bodies).toHaveLength(0);
@@ -131,20 +132,22 @@ test("each new entry reaches the collector once and Slack not yet; its confirmat
   }
 });
 
-test("with the receivers down, the entry and its confirmation are acknowledged at once, and survive kill -9 to arrive once after restart", async () => {
+test("with the receivers down, the entry and its confirmation are acknowledged at once, and survive kill -9 to arrive once after restart", async ({
+  mailSink: smtp,
+}) => {
   collector.up = false;
   slack.up = false;
-  const first = await startServer(outboxEnv());
+  const first = await startServer(outboxEnv(smtp));
   const started = Date.now();
   expect((await post(first.url, { name: "Kim", email: "kim@example.com" })).status).toBe(202);
   expect(Date.now() - started).toBeLessThan(2_000);
-  expect(await pressConfirm(await confirmLinkFor("kim@example.com"))).toBe(200);
+  expect(await pressConfirm(await confirmLinkFor(smtp, "kim@example.com"))).toBe(200);
   await new Promise((r) => setTimeout(r, 1_000));
   await first.stop("SIGKILL");
 
   collector.up = true;
   slack.up = true;
-  const second = await startServer(outboxEnv(), { dataDir: first.dataDir });
+  const second = await startServer(outboxEnv(smtp), { dataDir: first.dataDir });
   try {
     // The failed attempt (and the killed instance's lease, if any) first has to run out.
     await expect.poll(() => collector.bodies.length, { timeout: 60_000 }).toBe(1);

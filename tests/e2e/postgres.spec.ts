@@ -11,7 +11,7 @@ test.describe.configure({ mode: "serial", timeout: 120_000 });
 let pg: Postgres;
 test.beforeAll(() => {
   // Below Linux's ephemeral range (32768 and up), so no outgoing connection can hold the port.
-  pg = startPostgres(25432 + Number(process.env.TEST_WORKER_INDEX ?? 0));
+  pg = startPostgres(25432 + Number(process.env.TEST_PARALLEL_INDEX ?? 0));
 });
 test.afterAll(() => pg?.remove());
 

@@ -13,34 +13,22 @@ import { E2E_ADMIN_EMAIL } from "#tests/support/e2e-env.ts";
 import { accountExists, signInWithPassword, uniqueEmail } from "#tests/support/emulator.ts";
 import { expect, test } from "#tests/support/fixtures.ts";
 import { confirmedLead, linkIn } from "#tests/support/mailbox.ts";
-import { startServer, type RunningServer } from "#tests/support/server.ts";
-import { startTestSmtp, type TestSmtp } from "#tests/support/test-smtp.ts";
+import type { RunningServer } from "#tests/support/server.ts";
+import type { TestSmtp } from "#tests/support/test-smtp.ts";
 import { submitToWaitlist } from "#tests/support/waitlist-db.ts";
 
 test.describe.configure({ mode: "serial", timeout: 90_000 });
-test.use({ expectedConsoleErrors: [GONE_RESPONSE] });
-
-let smtp: TestSmtp;
-let server: RunningServer;
-test.beforeAll(async () => {
-  smtp = await startTestSmtp();
+test.use({
+  expectedConsoleErrors: [GONE_RESPONSE],
   // Trusting the loopback proxy lets a test say, with X-Forwarded-For, where a request comes from.
-  server = await startServer({
-    SMTP_URL: smtp.url,
-    ADMIN_EMAILS: E2E_ADMIN_EMAIL,
-    TRUST_PROXY: "loopback",
-  });
-});
-test.afterAll(async () => {
-  await server.stop();
-  await smtp.close();
+  ownServerEnv: { ADMIN_EMAILS: E2E_ADMIN_EMAIL, TRUST_PROXY: "loopback" },
 });
 
 const CONFIRM = "Confirm your privacy request";
 const FORM = { "Content-Type": "application/x-www-form-urlencoded" };
 
 /** The mails to `address` whose subject is `subject`, once `count` of them arrived. */
-async function mails(address: string, subject: string, count: number) {
+async function mails(smtp: TestSmtp, address: string, subject: string, count: number) {
   const matching = () =>
     smtp.received.filter(
       (m) => m.to.includes(address.toLowerCase()) && m.parsed.subject === subject,
@@ -50,7 +38,7 @@ async function mails(address: string, subject: string, count: number) {
 }
 
 /** The form as a browser without JavaScript posts it, from `from` when given. */
-const postRequest = (fields: Record<string, string>, from?: string) =>
+const postRequest = (server: RunningServer, fields: Record<string, string>, from?: string) =>
   fetch(`${server.url}/privacy-request`, {
     method: "POST",
     headers: { ...FORM, ...(from === undefined ? {} : { "X-Forwarded-For": from }) },
@@ -66,6 +54,8 @@ const mainText = (html: string) =>
 
 test("without JavaScript: a deletion confirmed by its mail erases the entry, the subscription and the account, and opening the link alone does not", async ({
   browser,
+  ownServer: server,
+  mailSink: smtp,
 }) => {
   // Someone with everything: a confirmed waitlist entry, a subscription, an account signed in.
   const account = await createVerifiedAccount("privacy-delete");
@@ -78,7 +68,7 @@ test("without JavaScript: a deletion confirmed by its mail erases the entry, the
       body: new URLSearchParams({ email }),
     });
   expect((await subscribe()).status).toBe(202);
-  await mails(email, "Confirm your subscription to Tieout's sub-processor changes", 1);
+  await mails(smtp, email, "Confirm your subscription to Tieout's sub-processor changes", 1);
   const session = await startSession(
     server.url,
     (await signInWithPassword(email, account.password)).idToken,
@@ -89,18 +79,18 @@ test("without JavaScript: a deletion confirmed by its mail erases the entry, the
   expect((await accountPage()).status).toBe(200);
 
   // The form, posted as a browser without JavaScript does; the same answer for a stranger.
-  const known = await postRequest({ email, kind: "deletion" });
+  const known = await postRequest(server, { email, kind: "deletion" });
   const stranger = uniqueEmail("privacy-stranger");
-  const unknown = await postRequest({ email: stranger, kind: "deletion" });
+  const unknown = await postRequest(server, { email: stranger, kind: "deletion" });
   expect(known.status).toBe(202);
   expect(unknown.status).toBe(202);
   expect(mainText(await known.text())).toBe(mainText(await unknown.text()));
   expect(
-    mainText(await (await postRequest({ email, kind: "deletion", name: "" })).text()),
+    mainText(await (await postRequest(server, { email, kind: "deletion", name: "" })).text()),
   ).toContain("Enter your name");
 
-  const [mail] = await mails(email, CONFIRM, 1);
-  const [strangerMail] = await mails(stranger, CONFIRM, 1);
+  const [mail] = await mails(smtp, email, CONFIRM, 1);
+  const [strangerMail] = await mails(smtp, stranger, CONFIRM, 1);
   const withoutToken = (text = "") => text.replace(/token=[\w-]+/g, "token=T");
   expect(withoutToken(mail!.parsed.text)).toBe(withoutToken(strangerMail!.parsed.text));
   const link = linkIn(
@@ -132,10 +122,10 @@ test("without JavaScript: a deletion confirmed by its mail erases the entry, the
   expect(refused.headers.get("location")).toBe("/login");
   // The subscription is gone: subscribing again asks for a new confirmation.
   expect((await subscribe()).status).toBe(202);
-  await mails(email, "Confirm your subscription to Tieout's sub-processor changes", 2);
+  await mails(smtp, email, "Confirm your subscription to Tieout's sub-processor changes", 2);
   // The entry is gone: the address can join the waitlist anew, and is asked to confirm again.
   expect((await submitToWaitlist(server.url, { name: "Dana Reyes", email })).status).toBe(202);
-  await mails(email, "Confirm your place on the Tieout waitlist", 2);
+  await mails(smtp, email, "Confirm your place on the Tieout waitlist", 2);
 
   // The link worked once.
   await page.goto(link);
@@ -147,6 +137,8 @@ test("without JavaScript: a deletion confirmed by its mail erases the entry, the
 
 test("with JavaScript: a copy of the data arrives as a JSON file and in brief", async ({
   page,
+  ownServer: server,
+  mailSink: smtp,
 }) => {
   const email = uniqueEmail("privacy-access");
   await confirmedLead(server.url, smtp, { name: "Sam Ortiz", email, company: "Ortiz & Co" });
@@ -161,7 +153,7 @@ test("with JavaScript: a copy of the data arrives as a JSON file and in brief", 
   await page.getByRole("button", { name: "Send request" }).click();
   await expect(page.getByRole("status")).toContainText("Check your inbox");
 
-  const [mail] = await mails(email, CONFIRM, 1);
+  const [mail] = await mails(smtp, email, CONFIRM, 1);
   await page.goto(
     linkIn({ subject: CONFIRM, text: mail!.parsed.text ?? "" }, "/privacy-request/confirm?token="),
   );
@@ -170,7 +162,7 @@ test("with JavaScript: a copy of the data arrives as a JSON file and in brief", 
     page.getByRole("heading", { level: 1, name: "Your data is on its way" }),
   ).toBeVisible();
 
-  const [data] = await mails(email, "The personal data Tieout holds for you", 1);
+  const [data] = await mails(smtp, email, "The personal data Tieout holds for you", 1);
   expect(data!.parsed.text).toContain("Company: Ortiz & Co");
   expect(data!.parsed.text).toContain("No account is held under this address.");
   const [file] = data!.parsed.attachments;
@@ -188,13 +180,20 @@ test("a correction waits for an administrator on /admin/privacy, with its deadli
   page,
   context,
   admin,
+  ownServer: server,
+  mailSink: smtp,
 }) => {
   const email = uniqueEmail("privacy-correct");
   expect(
-    (await postRequest({ email, kind: "correction", details: "My company is Reyes CPA LLP." }))
-      .status,
+    (
+      await postRequest(server, {
+        email,
+        kind: "correction",
+        details: "My company is Reyes CPA LLP.",
+      })
+    ).status,
   ).toBe(202);
-  const [mail] = await mails(email, CONFIRM, 1);
+  const [mail] = await mails(smtp, email, CONFIRM, 1);
   await page.goto(
     linkIn({ subject: CONFIRM, text: mail!.parsed.text ?? "" }, "/privacy-request/confirm?token="),
   );
@@ -216,7 +215,7 @@ test("a correction waits for an administrator on /admin/privacy, with its deadli
   await expect(page.getByRole("status")).toContainText("is answered");
   await expect(table.getByRole("row").filter({ hasText: email })).toHaveCount(0);
 
-  const [done] = await mails(email, "Your privacy request is done", 1);
+  const [done] = await mails(smtp, email, "Your privacy request is done", 1);
   expect(done!.parsed.text).toContain("Your company now reads Reyes CPA LLP.");
   await page.goto(`${server.url}/admin/activity`);
   const log = page.getByRole("region", { name: "Administrator activity" });
@@ -230,6 +229,8 @@ test("a correction waits for an administrator on /admin/privacy, with its deadli
 
 test("the owner's download and their copy name the address they confirmed from, never the one a request was filed from", async ({
   browser,
+  ownServer: server,
+  mailSink: smtp,
 }) => {
   const account = await createVerifiedAccount("privacy-from");
   const email = account.email;
@@ -247,17 +248,17 @@ test("the owner's download and their copy name the address they confirmed from, 
   // A correction is made from one place and confirmed from another, in the owner's browser: it
   // stays open for an administrator, so the download on /account has it too.
   const correction = { email, kind: "correction", details: "My company is Reyes CPA LLP." };
-  expect((await postRequest(correction, FILED_FROM[0])).status).toBe(202);
+  expect((await postRequest(server, correction, FILED_FROM[0])).status).toBe(202);
   const first = await ownersBrowser(CONFIRMED_FROM[0]!);
-  await first.page.goto(linkOf((await mails(email, CONFIRM, 1))[0]));
+  await first.page.goto(linkOf((await mails(smtp, email, CONFIRM, 1))[0]));
   await first.page.getByRole("button", { name: "Confirm my request" }).click();
   await expect(
     first.page.getByRole("heading", { level: 1, name: "We have your request" }),
   ).toBeVisible();
   await first.context.close();
   // Someone else names the address and never confirms.
-  expect((await postRequest({ email, kind: "deletion" }, STRANGER)).status).toBe(202);
-  await mails(email, CONFIRM, 2);
+  expect((await postRequest(server, { email, kind: "deletion" }, STRANGER)).status).toBe(202);
+  await mails(smtp, email, CONFIRM, 2);
 
   // The owner downloads their data on /account.
   const signedIn = await ownersBrowser(CONFIRMED_FROM[1]!);
@@ -277,15 +278,15 @@ test("the owner's download and their copy name the address they confirmed from, 
   for (const address of [...FILED_FROM, STRANGER]) expect(downloaded).not.toContain(address);
 
   // A copy is asked for from one place and confirmed from another.
-  expect((await postRequest({ email, kind: "access" }, FILED_FROM[1])).status).toBe(202);
+  expect((await postRequest(server, { email, kind: "access" }, FILED_FROM[1])).status).toBe(202);
   const second = await ownersBrowser(CONFIRMED_FROM[1]!);
-  await second.page.goto(linkOf((await mails(email, CONFIRM, 3))[2]));
+  await second.page.goto(linkOf((await mails(smtp, email, CONFIRM, 3))[2]));
   await second.page.getByRole("button", { name: "Send my data" }).click();
   await expect(
     second.page.getByRole("heading", { level: 1, name: "Your data is on its way" }),
   ).toBeVisible();
   await second.context.close();
-  const [copy] = await mails(email, "The personal data Tieout holds for you", 1);
+  const [copy] = await mails(smtp, email, "The personal data Tieout holds for you", 1);
   const file = copy!.parsed.attachments[0]!.content.toString("utf8");
   expect(fromAddresses(JSON.parse(file) as Audit)).toEqual([
     ["privacy-request", null],

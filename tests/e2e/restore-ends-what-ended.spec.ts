@@ -7,8 +7,7 @@
  * stays erased, every invitation and confirmation link the backup held is dead, and the
  * administrator's old cookie opens nothing.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Browser } from "@playwright/test";
 import { signIn, signInBrowser, signOut } from "#tests/support/accounts.ts";
@@ -18,35 +17,24 @@ import { expect, test, waitForHydration } from "#tests/support/fixtures.ts";
 import { confirmedLead, linkIn, waitForMails } from "#tests/support/mailbox.ts";
 import { createDatabase, startPostgres, type Postgres } from "#tests/support/postgres.ts";
 import { startServer, type RunningServer } from "#tests/support/server.ts";
-import { startTestSmtp, type TestSmtp } from "#tests/support/test-smtp.ts";
+import type { TestSmtp } from "#tests/support/test-smtp.ts";
 import { submitToWaitlist } from "#tests/support/waitlist-db.ts";
 
 test.describe.configure({ mode: "serial", timeout: 300_000 });
+// The mail sink is this spec's own (fixtures.ts); each test starts its site and the restored one.
+test.use({ ownServerEnv: {} });
 
 const PASSWORD = "restored-member-password-1";
 // The site's secrets, as the operator keeps them: the same for the site and for the restore.
 const ERASURE_KEY = "restore-spec ledger key that is long enough";
 const SESSION_SECRET = "restore-spec session secret that is long enough";
 
-let smtp: TestSmtp;
 let postgres: Postgres;
-const folders: string[] = [];
-test.beforeAll(async () => {
-  smtp = await startTestSmtp();
+test.beforeAll(() => {
   // Beside the other PostgreSQL specs' ports, below Linux's ephemeral range.
-  postgres = startPostgres(25472 + Number(process.env.TEST_WORKER_INDEX ?? 0));
+  postgres = startPostgres(25472 + Number(process.env.TEST_PARALLEL_INDEX ?? 0));
 });
-test.afterAll(async () => {
-  await smtp.close();
-  postgres.remove();
-  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
-});
-
-function newFolder(): string {
-  const folder = mkdtempSync(path.join(tmpdir(), "tieout-restore-spec-"));
-  folders.push(folder);
-  return folder;
-}
+test.afterAll(() => postgres?.remove());
 
 const newDatabase = (name: string) => createDatabase(postgres, name);
 
@@ -67,7 +55,12 @@ async function act(site: RunningServer, cookie: string, action: string, email: s
 }
 
 /** The lead's invitation link, from the mail the administrator's Invite sent. */
-async function invite(site: RunningServer, cookie: string, email: string): Promise<string> {
+async function invite(
+  site: RunningServer,
+  smtp: TestSmtp,
+  cookie: string,
+  email: string,
+): Promise<string> {
   await act(site, cookie, "invite", email);
   const [, invitation] = await waitForMails(smtp, email, 2);
   return linkIn(invitation!, "/signup?invite=");
@@ -101,6 +94,8 @@ for (const engine of ["embedded", "PostgreSQL"] as const)
   test(`${engine}: after a restore, an erased member stays erased, links spent or ended stay dead, and a signed-out cookie opens nothing`, async ({
     admin,
     browser,
+    mailSink: smtp,
+    newFolder,
   }) => {
     const database: Record<string, string> =
       engine === "PostgreSQL" ? { DATABASE_URL: await newDatabase("restore_spec_site") } : {};
@@ -133,8 +128,8 @@ for (const engine of ["embedded", "PostgreSQL"] as const)
         (await submitToWaitlist(site.url, { name: "Wes Waiting", email: waiting })).status,
       ).toBe(202);
       confirmLink = linkIn((await waitForMails(smtp, waiting, 1))[0]!, "/waitlist/confirm?token=");
-      memberLink = await invite(site, adminCookie, member);
-      declinedLink = await invite(site, adminCookie, declined);
+      memberLink = await invite(site, smtp, adminCookie, member);
+      declinedLink = await invite(site, smtp, adminCookie, declined);
 
       const backup = await runCommand(
         "backup",

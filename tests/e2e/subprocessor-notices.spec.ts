@@ -12,29 +12,17 @@ import { formatDate, type IsoDate } from "#src/content/dates.ts";
 import { copyCheckout } from "#tests/support/checkout-copy.ts";
 import { GONE_RESPONSE, UNPROCESSABLE_RESPONSE } from "#tests/support/console-messages.ts";
 import { expect, test } from "#tests/support/fixtures.ts";
-import { startServer, type RunningServer } from "#tests/support/server.ts";
-import { startTestSmtp, type TestSmtp } from "#tests/support/test-smtp.ts";
+import type { TestSmtp } from "#tests/support/test-smtp.ts";
 
 test.describe.configure({ mode: "serial", timeout: 60_000 });
 // The browser logs every 410 and 422 it loads; here they are the answers under test.
-test.use({ expectedConsoleErrors: [GONE_RESPONSE, UNPROCESSABLE_RESPONSE] });
+test.use({ expectedConsoleErrors: [GONE_RESPONSE, UNPROCESSABLE_RESPONSE], ownServerEnv: {} });
 
-let smtp: TestSmtp;
-let server: RunningServer;
-test.beforeAll(async () => {
-  smtp = await startTestSmtp();
-  server = await startServer({ SMTP_URL: smtp.url });
-});
-test.afterAll(async () => {
-  await server.stop();
-  await smtp.close();
-});
-
-const mailsTo = (address: string) =>
+const mailsTo = (smtp: TestSmtp, address: string) =>
   smtp.received.filter((mail) => mail.to.includes(address.toLowerCase()));
 
 /** A mail as received: its parsed form, a header as sent (unfolded), and its links by path. */
-function read(received: (typeof smtp.received)[number]) {
+function read(received: TestSmtp["received"][number]) {
   const text = received.parsed.text ?? "";
   const link = (page: "confirm" | "unsubscribe") =>
     new RegExp(`https?://\\S+/subprocessors/${page}\\?token=[\\w-]+`).exec(text)?.[0];
@@ -47,9 +35,9 @@ function read(received: (typeof smtp.received)[number]) {
 }
 
 /** The mails to `address` whose subject starts with `subject`, once `count` of them arrived. */
-async function mails(address: string, subject: string, count: number) {
+async function mails(smtp: TestSmtp, address: string, subject: string, count: number) {
   const matching = () =>
-    mailsTo(address).filter((m) => (m.parsed.subject ?? "").startsWith(subject));
+    mailsTo(smtp, address).filter((m) => (m.parsed.subject ?? "").startsWith(subject));
   await expect.poll(() => matching().length, { timeout: 15_000 }).toBe(count);
   return matching().map(read);
 }
@@ -66,9 +54,9 @@ const postSubscription = (base: string, email: string) =>
   });
 
 /** Subscribes `email` on `base` and presses the button behind its confirmation link. */
-async function subscribeAndConfirm(base: string, email: string) {
+async function subscribeAndConfirm(smtp: TestSmtp, base: string, email: string) {
   expect((await postSubscription(base, email)).status).toBe(202);
-  const [confirmation] = await mails(email, CONFIRMATION, 1);
+  const [confirmation] = await mails(smtp, email, CONFIRMATION, 1);
   const confirm = confirmation!.link("confirm")!;
   const answer = await fetch(confirm, {
     method: "POST",
@@ -100,6 +88,8 @@ const addChange = (published: IsoDate, effective: IsoDate) => (source: string) =
 
 test("subscribing sends one confirmation mail; the same address again gets the same answer and no mail", async ({
   page,
+  ownServer: server,
+  mailSink: smtp,
 }) => {
   await page.goto(`${server.url}/subprocessors`);
   await page.getByLabel("Email address").fill("faye@example-cpa.com");
@@ -111,7 +101,7 @@ test("subscribing sends one confirmation mail; the same address again gets the s
   await page.getByRole("button", { name: "Subscribe to changes" }).click();
   await expect(page.getByRole("status")).toContainText("Check your inbox");
 
-  const [confirmation] = await mails("faye@example-cpa.com", CONFIRMATION, 1);
+  const [confirmation] = await mails(smtp, "faye@example-cpa.com", CONFIRMATION, 1);
   const unsubscribe = confirmation!.link("unsubscribe");
   expect(confirmation!.link("confirm")).toMatch(
     new RegExp(`^${server.url}/subprocessors/confirm\\?token=`),
@@ -121,14 +111,16 @@ test("subscribing sends one confirmation mail; the same address again gets the s
   expect(confirmation!.mail.html).toContain(unsubscribe);
   // Long enough for the worker to have sent a second mail, had the repeat caused one.
   await new Promise((r) => setTimeout(r, 1500));
-  expect(mailsTo("faye@example-cpa.com")).toHaveLength(1);
+  expect(mailsTo(smtp, "faye@example-cpa.com")).toHaveLength(1);
 });
 
 test("the confirm link shows a button and changes nothing; its POST confirms; used again it no longer works", async ({
   page,
+  ownServer: server,
+  mailSink: smtp,
 }) => {
   expect((await postSubscription(server.url, "gil@example-cpa.com")).status).toBe(202);
-  const [confirmation] = await mails("gil@example-cpa.com", CONFIRMATION, 1);
+  const [confirmation] = await mails(smtp, "gil@example-cpa.com", CONFIRMATION, 1);
   const confirm = confirmation!.link("confirm")!;
 
   // A mail scanner's GET, three times: the same page with the same button each time.
@@ -153,6 +145,8 @@ test("the confirm link shows a button and changes nothing; its POST confirms; us
 
 test("without JavaScript, subscribing and confirming are plain form posts; a throwaway address is refused at the field", async ({
   browser,
+  ownServer: server,
+  mailSink: smtp,
 }) => {
   const context = await browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
@@ -167,19 +161,21 @@ test("without JavaScript, subscribing and confirming are plain form posts; a thr
   await field.fill("hal@example-cpa.com");
   await page.getByRole("button", { name: "Subscribe to changes" }).click();
   await expect(page.getByRole("status")).toContainText("Check your inbox");
-  const [confirmation] = await mails("hal@example-cpa.com", CONFIRMATION, 1);
+  const [confirmation] = await mails(smtp, "hal@example-cpa.com", CONFIRMATION, 1);
   await page.goto(confirmation!.link("confirm")!);
   await page.getByRole("button", { name: "Confirm my subscription" }).click();
   await expect(page.getByRole("heading", { name: "Your subscription is confirmed" })).toBeVisible();
-  expect(mailsTo("tom@mailinator.com")).toHaveLength(0);
+  expect(mailsTo(smtp, "tom@mailinator.com")).toHaveLength(0);
   await context.close();
 });
 
 test("a mail client's one-click unsubscribe (RFC 8058) erases the subscription, and its links stop working", async ({
   page,
+  ownServer: server,
+  mailSink: smtp,
 }) => {
   expect((await postSubscription(server.url, "ivy@example-cpa.com")).status).toBe(202);
-  const [confirmation] = await mails("ivy@example-cpa.com", CONFIRMATION, 1);
+  const [confirmation] = await mails(smtp, "ivy@example-cpa.com", CONFIRMATION, 1);
   const target = /^<(.+)>$/.exec(confirmation!.header("List-Unsubscribe") ?? "")?.[1];
   const answer = await fetch(target!, {
     method: "POST",
@@ -194,9 +190,11 @@ test("a mail client's one-click unsubscribe (RFC 8058) erases the subscription, 
 
 test("a change published by a deploy reaches each confirmed subscriber once, with one-click unsubscribe, however often the site restarts", async ({
   page,
+  ownServer: server,
+  mailSink: smtp,
 }) => {
   test.setTimeout(240_000);
-  await subscribeAndConfirm(server.url, "jo@example-cpa.com");
+  await subscribeAndConfirm(smtp, server.url, "jo@example-cpa.com");
   expect(await server.stop()).toBe(0);
 
   // The operator adds a change with today's date and 30 days' notice, builds and deploys.
@@ -207,13 +205,13 @@ test("a change published by a deploy reaches each confirmed subscriber once, wit
     copy.edit("src/content/subprocessors.ts", addChange(published, effective));
     const built = await copy.build();
     expect(built.code, built.output).toBe(0);
-    const env = { SMTP_URL: smtp.url };
-    let deployed = await startServer(env, { dataDir: server.dataDir, root: copy.root });
+    await server.restart({ root: copy.root });
+    const deployed = server;
 
     // Start-up tells the subscriber who confirmed before the deploy; confirming now tells at once.
-    await subscribeAndConfirm(deployed.url, "kim@example-cpa.com");
+    await subscribeAndConfirm(smtp, deployed.url, "kim@example-cpa.com");
     for (const address of ["jo@example-cpa.com", "kim@example-cpa.com"]) {
-      const [notice] = await mails(address, NOTICE, 1);
+      const [notice] = await mails(smtp, address, NOTICE, 1);
       expect(notice!.mail.subject).toBe(`${NOTICE}, effective ${formatDate(effective)}`);
       expect(notice!.text).toContain(
         "We will send the site's email through Amazon Simple Email Service.",
@@ -241,14 +239,14 @@ test("a change published by a deploy reaches each confirmed subscriber once, wit
     // Two more starts, as after a crash or with several instances: nobody is told twice.
     for (let start = 0; start < 2; start++) {
       expect(await deployed.stop()).toBe(0);
-      deployed = await startServer(env, { dataDir: server.dataDir, root: copy.root });
+      await deployed.restart({ root: copy.root });
     }
     await new Promise((r) => setTimeout(r, 2000));
     for (const address of ["jo@example-cpa.com", "kim@example-cpa.com"])
-      await mails(address, NOTICE, 1);
+      await mails(smtp, address, NOTICE, 1);
 
     // The notice's own unsubscribe link: a page with a button, and its POST erases.
-    const [notice] = await mails("jo@example-cpa.com", NOTICE, 1);
+    const [notice] = await mails(smtp, "jo@example-cpa.com", NOTICE, 1);
     // Sent by the first start, whose port this one does not share: the same path here.
     const sent = new URL(notice!.link("unsubscribe")!);
     const unsubscribe = `${deployed.url}${sent.pathname}${sent.search}`;

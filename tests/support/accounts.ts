@@ -149,6 +149,24 @@ export async function signInBrowser(
   return { cookie: answer.cookie };
 }
 
+/**
+ * Runs `run` with the administrator (E2E_ADMIN_EMAIL) signed in on the server at `serverUrl` in
+ * `context`, as after the sign-in form; signed out after it, as the administrator's live sessions
+ * are capped (server/session-store.ts).
+ */
+export async function asAdmin(
+  context: BrowserContext,
+  serverUrl: string,
+  run: () => Promise<void>,
+): Promise<void> {
+  const { cookie } = await signInBrowser(context, serverUrl, await ensureAdmin());
+  try {
+    await run();
+  } finally {
+    await signOut(serverUrl, cookie);
+  }
+}
+
 /** Deletes an account made for one test; one the test deleted itself is already gone. */
 export async function deleteAccount(account: Account): Promise<void> {
   await deleteUser(account.uid).catch((error: unknown) => {

@@ -1,5 +1,7 @@
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { test as base, expect, type ConsoleMessage, type Page } from "@playwright/test";
 import {
   DEFER_ATTRIBUTE,
@@ -15,6 +17,8 @@ import {
   type Account,
 } from "#tests/support/accounts.ts";
 import type { ExpectedConsoleError } from "#tests/support/console-messages.ts";
+import { startRestartableServer, type RestartableServer } from "#tests/support/server.ts";
+import { startTestSmtp, type TestSmtp } from "#tests/support/test-smtp.ts";
 
 const require = createRequire(import.meta.url);
 const AXE_SOURCE = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
@@ -42,7 +46,39 @@ type Fixtures = {
    * one session, so a test takes this or `signedInUser`, not both.
    */
   signedInAdmin: SignedIn;
+  /** Makes a new empty folder for the test; each is removed after it. */
+  newFolder: () => string;
 };
+
+type WorkerFixtures = {
+  /**
+   * The settings of this spec's own server, over those of server.ts (SMTP_URL is `mailSink`'s). A
+   * spec that asks for `ownServer` or `mailSink` sets it once, at its top, even to `{}`: a worker
+   * option set in a spec gives the spec workers of its own, so that its server and its mail are
+   * nobody else's, and end with those workers.
+   */
+  ownServerEnv: Record<string, string> | undefined;
+  /**
+   * A real SMTP server on loopback that keeps every mail it accepts (test-smtp.ts; read it with
+   * mailbox.ts): this spec's, for all its tests in the worker.
+   */
+  mailSink: TestSmtp;
+  /**
+   * The production build with `ownServerEnv`, on a port and a data folder of its own, sending its
+   * mail to `mailSink`: this spec's, for all its tests in the worker. A test may stop it (to read
+   * its database) and restart it.
+   */
+  ownServer: RestartableServer;
+};
+
+/** `ownServerEnv`, which a spec that asks for its own server or mail must have set. */
+function requireOwnServerEnv(env: Record<string, string> | undefined, fixture: string) {
+  if (env === undefined)
+    throw new Error(
+      `${fixture} is a spec's own: set test.use({ ownServerEnv: { ... } }) at the top of the spec`,
+    );
+  return env;
+}
 
 /** Why a console error is not one the test expects, or null when it is. */
 async function unexpected(
@@ -61,7 +97,7 @@ async function unexpected(
  * Every browser test fails on an uncaught page error or an unexpected console error: that is how a
  * hydration mismatch or a CSP violation shows up.
  */
-export const test = base.extend<Fixtures>({
+export const test = base.extend<Fixtures, WorkerFixtures>({
   expectedConsoleErrors: [[], { option: true }],
   page: async ({ page, expectedConsoleErrors }, use) => {
     const problems: Promise<string | null>[] = [];
@@ -98,6 +134,36 @@ export const test = base.extend<Fixtures>({
     // The administrator's live sessions are capped (server/identity/session-store.ts): leave none behind.
     await signOut(baseURL!, cookie);
   },
+  newFolder: async ({}, use, testInfo) => {
+    const made: string[] = [];
+    const prefix = `tieout-${path.basename(testInfo.file, ".spec.ts")}-`;
+    await use(() => {
+      const folder = mkdtempSync(path.join(tmpdir(), prefix));
+      made.push(folder);
+      return folder;
+    });
+    for (const folder of made) rmSync(folder, { recursive: true, force: true });
+  },
+  ownServerEnv: [undefined, { scope: "worker", option: true }],
+  mailSink: [
+    async ({ ownServerEnv }, use) => {
+      requireOwnServerEnv(ownServerEnv, "mailSink");
+      const sink = await startTestSmtp();
+      await use(sink);
+      await sink.close();
+    },
+    { scope: "worker" },
+  ],
+  ownServer: [
+    async ({ ownServerEnv, mailSink }, use) => {
+      const env = requireOwnServerEnv(ownServerEnv, "ownServer");
+      const server = await startRestartableServer({ ...env, SMTP_URL: mailSink.url });
+      await use(server);
+      await server.stop();
+    },
+    // Its own time to start, apart from the first test's (server.ts waits up to 30 s).
+    { scope: "worker", timeout: 60_000 },
+  ],
 });
 
 export { expect };

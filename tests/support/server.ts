@@ -19,9 +19,11 @@ export type RunningServer = {
 };
 
 // TEST_SERVER_PORT_BASE moves the range when another suite already uses 3300 and up on this machine.
+// The range is the worker's slot's (TEST_PARALLEL_INDEX, below --workers), not its number: a spec
+// with worker fixtures of its own starts workers of its own, and their numbers keep growing.
 let nextPort =
   Number(process.env.TEST_SERVER_PORT_BASE ?? 3300) +
-  Number(process.env.TEST_WORKER_INDEX ?? 0) * 20;
+  Number(process.env.TEST_PARALLEL_INDEX ?? 0) * 20;
 
 function portIsFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -154,4 +156,40 @@ export async function runServerExpectingExit(
   const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
   clearTimeout(timer);
   return { code, output };
+}
+
+/** A server that starts again on its own data folder and settings, as a site does after a deploy. */
+export type RestartableServer = RunningServer & {
+  /**
+   * Stops it if it runs, then starts it again on the same data folder and settings; `root`, another
+   * checkout's build to run (a deploy). Its `url`, `port`, `process` and `output` are then the new
+   * process's: read them after.
+   */
+  restart: (options?: { root?: string }) => Promise<void>;
+};
+
+export async function startRestartableServer(
+  env: Record<string, string>,
+): Promise<RestartableServer> {
+  let current = await startServer(env);
+  return {
+    get url() {
+      return current.url;
+    },
+    get port() {
+      return current.port;
+    },
+    get dataDir() {
+      return current.dataDir;
+    },
+    get process() {
+      return current.process;
+    },
+    output: () => current.output(),
+    stop: (signal) => current.stop(signal),
+    async restart(options = {}) {
+      await current.stop();
+      current = await startServer(env, { dataDir: current.dataDir, root: options.root });
+    },
+  };
 }
