@@ -26,7 +26,7 @@ await checkSubprocessorList();
 
 execFileSync(
   process.execPath,
-  [path.join(root, "node_modules/@react-router/dev/bin.js"), "build"],
+  [path.join(root, "node_modules/@react-router/dev/bin.cjs"), "build"],
   {
     cwd: root,
     stdio: "inherit",

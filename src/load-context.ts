@@ -1,7 +1,7 @@
 /**
  * What the server hands every loader and action (server/render-page.ts builds it per request). It
  * travels in React Router's context under one key: a loader or action reads it first with
- * `context.get(loadContext)` and passes it to the guards and helpers (decision 037).
+ * `context.get(loadContext)` and passes it to the guards and helpers (decision 038).
  */
 import { createContext } from "react-router";
 import type { WaitlistPort } from "#src/features/waitlist/types.ts";

@@ -1,3 +1,6 @@
+import { createElement } from "react";
+import { renderToString } from "react-dom/server";
+import { createRoutesStub, ScrollRestoration } from "react-router";
 import { describe, expect, test } from "vitest";
 import {
   compactManifest,
@@ -198,22 +201,13 @@ describe("the inlined loader", () => {
 });
 
 describe("lightenScrollRestoration", () => {
-  const routerScript = `((storageKey2, restoreKey) => {
-    if (!window.history.state || !window.history.state.key) {
-      let key = Math.random().toString(32).slice(2);
-      window.history.replaceState({ key }, "");
-    }
-    try {
-      let positions = JSON.parse(sessionStorage.getItem(storageKey2) || "{}");
-      let storedY = positions[restoreKey || window.history.state.key];
-      if (typeof storedY === "number") {
-        window.scrollTo(0, storedY);
-      }
-    } catch (error) {
-      console.error(error);
-      sessionStorage.removeItem(storageKey2);
-    }
-  })("react-router-scroll-positions", null)`;
+  // The script as the installed React Router prints it, so an upgrade that changes it fails here
+  // rather than leaving every page with the heavier script.
+  const RouterPage = createRoutesStub([
+    { path: "/", Component: () => createElement(ScrollRestoration) },
+  ]);
+  const routerScript =
+    /^<script>([\s\S]*)<\/script>$/.exec(renderToString(createElement(RouterPage)))?.[1] ?? "";
 
   test("replaces React Router's scroll script with one that reads storage only for a known entry", () => {
     const html = `<body><p>x</p><script>${routerScript}</script><script>window.__ctx = 1;</script></body>`;
@@ -221,7 +215,8 @@ describe("lightenScrollRestoration", () => {
     expect(light.html).toContain(
       `<script>${restoreScrollScript("react-router-scroll-positions")}</script><script>window.__ctx = 1;</script>`,
     );
-    expect(light.html).not.toContain("storageKey2");
+    expect(routerScript).toContain('("react-router-scroll-positions", null)');
+    expect(light.html).not.toContain(routerScript);
     expect(light.scriptHashes).toContain(
       cspHash(restoreScrollScript("react-router-scroll-positions")),
     );
@@ -230,7 +225,8 @@ describe("lightenScrollRestoration", () => {
 
   test("leaves a script it does not recognise, or one with a restore key, exactly as it was", () => {
     const keyed = routerScript.replace(", null)", ', "k1")');
-    for (const body of [keyed, routerScript.replace("sessionStorage.getItem(storageKey2)", "x")]) {
+    const unread = routerScript.replace(/sessionStorage\.getItem\(\w+\)/, "x");
+    for (const body of [keyed, unread]) {
       const html = `<body><script>${body}</script></body>`;
       expect(lightenScrollRestoration(html)).toBe(html);
     }

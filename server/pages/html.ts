@@ -84,14 +84,15 @@ export function compactManifest(script: string): string {
  * reads it. A script that does not read exactly as expected is left as it is.
  */
 const SCROLL_RESTORATION =
-  /<script>(\(\(storageKey2, restoreKey\) => \{[\s\S]*?\}\)\("([\w-]+)", null\))<\/script>/;
+  /<script>(\(\((\w+), restoreKey\) => \{[\s\S]*?\}\)\("([\w-]+)", null\))<\/script>/;
 export const restoreScrollScript = (storageKey: string) =>
   `(k=>{let s=history.state;if(s&&s.key)try{let y=JSON.parse(sessionStorage.getItem(k)||"{}")[s.key];typeof y=="number"&&scrollTo(0,y)}catch{sessionStorage.removeItem(k)}})(${JSON.stringify(storageKey)})`;
 export function lightenScrollRestoration(html: string): string {
   const found = SCROLL_RESTORATION.exec(html);
-  const body = found?.[1] ?? "";
-  if (!found || !body.includes("sessionStorage.getItem(storageKey2)")) return html;
-  return html.replace(found[0], () => `<script>${restoreScrollScript(found[2] ?? "")}</script>`);
+  // The parameter's name depends on how React Router was bundled (7 printed `storageKey2`).
+  const [, body = "", storageParameter = "", storageKey = ""] = found ?? [];
+  if (!found || !body.includes(`sessionStorage.getItem(${storageParameter})`)) return html;
+  return html.replace(found[0], () => `<script>${restoreScrollScript(storageKey)}</script>`);
 }
 
 /*

@@ -270,7 +270,7 @@ test("no secret from the environment reaches a client asset or a page", async ()
   }
   const outDir = mkdtempSync(path.join(tmpdir(), "tieout-secret-scan-"));
   try {
-    execFileSync(process.execPath, ["node_modules/@react-router/dev/bin.js", "build"], {
+    execFileSync(process.execPath, ["node_modules/@react-router/dev/bin.cjs", "build"], {
       env: { ...env, NODE_ENV: "production", TIEOUT_BUILD_DIRECTORY: outDir },
       stdio: "pipe",
     });
