@@ -4,6 +4,8 @@
  * Every function takes the server's URL, so specs that start servers of their own sign in with
  * the same code as the fixtures in fixtures.ts, which use the suite's main server.
  */
+import { useCookie, verifyAdmin } from "#tests/support/admin-passkey.ts";
+import type { RunningServer } from "#tests/support/server.ts";
 import type { BrowserContext } from "@playwright/test";
 import { EMULATOR_API_KEY } from "#server/pages/public-env.ts";
 import { E2E_ADMIN_EMAIL, E2E_UNVERIFIED_ADMIN_EMAIL } from "#tests/support/e2e-env.ts";
@@ -150,20 +152,24 @@ export async function signInBrowser(
 }
 
 /**
- * Runs `run` with the administrator (E2E_ADMIN_EMAIL) signed in on the server at `serverUrl` in
+ * Runs `run` with the administrator (E2E_ADMIN_EMAIL) signed in and verified on `server` in
  * `context`, as after the sign-in form; signed out after it, as the administrator's live sessions
  * are capped (server/session-store.ts).
  */
 export async function asAdmin(
   context: BrowserContext,
-  serverUrl: string,
+  server: RunningServer,
   run: () => Promise<void>,
 ): Promise<void> {
-  const { cookie } = await signInBrowser(context, serverUrl, await ensureAdmin());
+  const admin = await ensureAdmin();
+  const { cookie } = await signInBrowser(context, server.url, admin);
+  // The admin opens to a session verified with a passkey (decision 039).
+  const verified = await verifyAdmin(server, admin.email, cookie, server.adminCodes);
+  await useCookie(context, server.url, verified);
   try {
     await run();
   } finally {
-    await signOut(serverUrl, cookie);
+    await signOut(server.url, verified);
   }
 }
 
