@@ -17,6 +17,7 @@ import {
 } from "#server/identity/admin-commands.ts";
 import { createAdminCredentials } from "#server/identity/admin-credentials.ts";
 import { createAdminVerification } from "#server/identity/admin-verification.ts";
+import { createAccounts } from "#server/identity/firebase-admin.ts";
 import { resolveSessionSecrets } from "#server/identity/session.ts";
 import { createSessionStore } from "#server/identity/session-store.ts";
 import { fail, loadConfiguration } from "./backup-cli.ts";
@@ -77,6 +78,7 @@ try {
     codeKey: (await resolveSessionSecrets(env))[0]!,
     // The site's outbox worker sends the mail when it next looks (within seconds if it runs).
     onEnqueued: () => {},
+    accounts: createAccounts(env),
   });
   const answer = await runAdminCommand(verification, command);
   await database.close();

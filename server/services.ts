@@ -112,6 +112,7 @@ export async function openServices(
     store: sessionStore,
     codeKey: sessionSecrets[0]!,
     onEnqueued: () => outbox.wake(),
+    accounts,
   });
   // `npm run admin` beside the running site asks it on DATA_DIR/admin.sock (embedded database).
   const adminCommands = database.snapshot

@@ -22,6 +22,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "#db/client.ts";
 import { recordAudit, type AuditRecord } from "#server/audit/audit-log.ts";
 import type { Env } from "#server/env.ts";
+import type { Accounts } from "#server/identity/firebase-admin.ts";
 import {
   CHALLENGE_MS,
   CREDENTIAL_NAME_MAX,
@@ -125,6 +126,8 @@ export function createAdminVerification(deps: {
   codeKey: string;
   /** Called after a mail was written to the outbox, to wake its worker. */
   onEnqueued: () => void;
+  /** Firebase, asked whether an export token's administrator still is one. */
+  accounts: Pick<Accounts, "findByEmail" | "lookup">;
 }) {
   const { db, env, log, credentials, store, codeKey } = deps;
   const site = new URL(env.siteUrl);
@@ -862,7 +865,25 @@ export function createAdminVerification(deps: {
     },
 
     exportTokens: () => credentials.exportTokens.list(),
-    useExportToken: (token: string, from: string) => credentials.exportTokens.use(token, from),
+    /**
+     * The administrator a presented export token acts for, while the token is live and they are
+     * still an administrator: their address in ADMIN_EMAILS, their Firebase account there, enabled
+     * and verified. A disabled administrator's tokens stop at once, as their sessions do.
+     */
+    async useExportToken(token: string, from: string): Promise<{ adminEmail: string } | null> {
+      const owner = await credentials.exportTokens.use(token, from);
+      if (!owner) return null;
+      const uid = env.adminEmails.includes(owner.adminEmail)
+        ? await deps.accounts.findByEmail(owner.adminEmail)
+        : null;
+      const account = uid ? await deps.accounts.lookup(uid) : null;
+      if (account && !account.disabled && account.emailVerified) return owner;
+      log.warn(
+        { event: "admin.export_token_owner_refused", email: maskEmail(owner.adminEmail) },
+        "export refused: the token's administrator is no longer one",
+      );
+      return null;
+    },
   };
 }
 

@@ -117,6 +117,7 @@ beforeAll(async () => {
         store: deps.store,
         codeKey: "a key for mailed codes in one unit test",
         onEnqueued: () => {},
+        accounts: deps.accounts,
       }),
     }),
     sessions: deps.sessions,

@@ -3,7 +3,7 @@
  * address joins directly and confirms by the link in its mail, and the administrator sees the day's
  * entries, the sources, the funnel and the mail that went out, without JavaScript too.
  */
-import { signInBrowser, signOut } from "#tests/support/accounts.ts";
+import { signInBrowserVerified, signOut } from "#tests/support/accounts.ts";
 import { E2E_ADMIN_EMAIL } from "#tests/support/e2e-env.ts";
 import { uniqueEmail } from "#tests/support/emulator.ts";
 import { axeViolations, expect, test, waitForHydration } from "#tests/support/fixtures.ts";
@@ -56,7 +56,7 @@ test("the dashboard shows the day's entries, where they came from, the funnel an
   expect(anonymous.headers.get("location")).toBe("/login");
 
   const adminContext = await browser.newContext();
-  const { cookie } = await signInBrowser(adminContext, server.url, admin);
+  const { cookie } = await signInBrowserVerified(adminContext, server, admin);
   try {
     const view = await adminContext.newPage();
     // Page views reach the database within a few seconds of being counted.

@@ -4,7 +4,7 @@
  * mailbox that does not exist. The administrator finds the failed confirmation mail, its
  * recipient and the relay's reason, from the waitlist page.
  */
-import { signInBrowser, signOut } from "#tests/support/accounts.ts";
+import { signInBrowserVerified, signOut } from "#tests/support/accounts.ts";
 import { E2E_ADMIN_EMAIL } from "#tests/support/e2e-env.ts";
 import { uniqueEmail } from "#tests/support/emulator.ts";
 import { axeViolations, expect, test } from "#tests/support/fixtures.ts";
@@ -26,7 +26,7 @@ test("a mail the relay refuses for good shows on the deliveries page with the re
   expect(joined.status).toBe(202);
   await expect.poll(() => smtp.offered(), { timeout: 15_000 }).toBe(1);
 
-  const { cookie } = await signInBrowser(context, server.url, admin);
+  const { cookie } = await signInBrowserVerified(context, server, admin);
   try {
     // The relay has answered; the worker records the outcome a moment later.
     await expect

@@ -5,7 +5,7 @@
  */
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { idTokenFor } from "#tests/support/accounts.ts";
+import { exportTokenOf, signInVerified, type Account } from "#tests/support/accounts.ts";
 import {
   everyRow,
   openAfterRestore,
@@ -67,6 +67,11 @@ function siteLog(file: string, erased: string): string {
     ]),
   );
   return file;
+}
+
+/** An export token of the administrator on `site`, verified there with a passkey (decision 039). */
+async function adminToken(site: RunningServer, admin: Account): Promise<string> {
+  return exportTokenOf(site, (await signInVerified(site, admin)).cookie);
 }
 
 async function exportedCount(site: RunningServer, token: string): Promise<number> {
@@ -156,7 +161,7 @@ test("a PostgreSQL site is backed up through pg_dump, or our own dump without it
     ADMIN_EMAILS: admin.email,
   });
   try {
-    expect(await exportedCount(restored, await idTokenFor(admin))).toBe(30);
+    expect(await exportedCount(restored, await adminToken(restored, admin))).toBe(30);
   } finally {
     await restored.stop();
   }
@@ -202,12 +207,11 @@ test("a backup moves between the engines: embedded into PostgreSQL, PostgreSQL i
   expect(left, replayed.stdout).toHaveLength(24);
   expect(left.join("\n")).not.toContain("server-3@example.com");
 
-  const token = await idTokenFor(admin);
   const onServer = await startServer({ DATABASE_URL: target, ADMIN_EMAILS: admin.email });
   const onEmbedded = await startServer({ ADMIN_EMAILS: admin.email }, { dataDir });
   try {
-    expect(await exportedCount(onServer, token)).toBe(25);
-    expect(await exportedCount(onEmbedded, token)).toBe(25);
+    expect(await exportedCount(onServer, await adminToken(onServer, admin))).toBe(25);
+    expect(await exportedCount(onEmbedded, await adminToken(onEmbedded, admin))).toBe(25);
   } finally {
     await Promise.all([onServer.stop(), onEmbedded.stop()]);
   }
