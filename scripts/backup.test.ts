@@ -75,7 +75,7 @@ test("a backup of a stopped site says what it wrote, restores into an empty DATA
     ),
   );
   expect(rows).toBe(
-    "Rows: admin_audit_log 0, outbox 2, page_views 0, privacy_requests 0, rate_limit_windows 0, sessions 1, subprocessor_subscribers 0, subprocessor_tokens 0, waitlist_entries 2, waitlist_tokens 0.",
+    "Rows: admin_audit_log 0, admin_challenges 0, admin_export_tokens 0, admin_locks 0, admin_passkeys 0, admin_recovery_codes 0, admin_verification_failures 0, outbox 2, page_views 0, privacy_requests 0, rate_limit_windows 0, sessions 1, subprocessor_subscribers 0, subprocessor_tokens 0, waitlist_entries 2, waitlist_tokens 0.",
   );
   expect(statSync(backup).mode & 0o777).toBe(0o600);
   expect(readdirSync(work).filter((name) => name.includes(".partial"))).toEqual([]);

@@ -203,7 +203,7 @@ test("by keyboard and with a screen reader: labelled checkboxes, named buttons, 
   const lead = await newLead(server, smtp, "keyboard");
   await asAdmin(context, server, async () => {
     const row = await rowOf(server, page, lead);
-    await expect(page.getByRole("table")).toHaveAccessibleName(
+    await expect(page.getByRole("table", { name: /^Waitlist entries/ })).toHaveAccessibleName(
       `Waitlist entries, newest first, matching “${lead}”`,
     );
     await expect(row.getByRole("rowheader")).toHaveText("keyboard lead");

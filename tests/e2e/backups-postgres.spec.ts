@@ -100,7 +100,7 @@ test("a PostgreSQL site is backed up through pg_dump, or our own dump without it
   );
   // rate_limit_windows: each new address counted one confirmation mail to its mailbox today.
   expect(withPgDump.stdout).toContain(
-    "Rows: admin_audit_log 0, outbox 30, page_views 0, privacy_requests 0, rate_limit_windows 30, sessions 0, subprocessor_subscribers 0, subprocessor_tokens 0, waitlist_entries 30, waitlist_state_counts 5, waitlist_tokens 60.",
+    "Rows: admin_audit_log 0, admin_challenges 0, admin_export_tokens 0, admin_locks 0, admin_passkeys 0, admin_recovery_codes 0, admin_verification_failures 0, outbox 30, page_views 0, privacy_requests 0, rate_limit_windows 30, sessions 0, subprocessor_subscribers 0, subprocessor_tokens 0, waitlist_entries 30, waitlist_state_counts 5, waitlist_tokens 60.",
   );
 
   // Without pg_dump on PATH (only the project's own tools), the command says so and dumps itself.
@@ -118,7 +118,7 @@ test("a PostgreSQL site is backed up through pg_dump, or our own dump without it
   expect(refused.code).toBe(1);
   expect(refused.stderr.trim()).toMatch(
     new RegExp(
-      `^Cannot restore ${dumped}: the database in DATABASE_URL \\(${where}\\) is not empty \\(\\d+ tables or sequences: public\\.admin_audit_log, public\\.admin_audit_log_id_seq, public\\.outbox, public\\.outbox_id_seq, …\\): a restore writes only into an empty database and overwrites nothing\\. Create a new one \\(CREATE DATABASE …\\) and point DATABASE_URL at it\\. Nothing was changed\\.$`,
+      `^Cannot restore ${dumped}: the database in DATABASE_URL \\(${where}\\) is not empty \\(\\d+ tables or sequences: public\\.admin_audit_log, public\\.admin_audit_log_id_seq, public\\.admin_challenges, public\\.admin_export_tokens, …\\): a restore writes only into an empty database and overwrites nothing\\. Create a new one \\(CREATE DATABASE …\\) and point DATABASE_URL at it\\. Nothing was changed\\.$`,
     ),
   );
   expect(await everyRow({ databaseUrl: url })).toEqual(before);

@@ -423,7 +423,7 @@ test.describe("admin export", () => {
 
     await page.getByLabel("Search by name, email or company").fill(company);
     await page.getByRole("button", { name: "Search" }).click();
-    await expect(page.getByRole("table")).toHaveAccessibleName(
+    await expect(page.getByRole("table", { name: /^Waitlist entries/ })).toHaveAccessibleName(
       `Waitlist entries, newest first, matching “${company}”`,
     );
     await expect(page.getByRole("row").filter({ hasText: older })).toHaveCount(1);

@@ -223,3 +223,14 @@ const MAIN_SERVER = { url: BASE_URL, dataDir: E2E_DATA_DIR };
 export function verifyMainAdmin(email: string, cookie: string): Promise<string> {
   return verifyAdmin(MAIN_SERVER, email, cookie, codesFromInbox(E2E_INBOX_URL));
 }
+
+/**
+ * The mails an administrator's verification sent through a spec's sink once they have all
+ * arrived: none when the passkey was already there, or the code and the new passkey's notice when
+ * it enrolled (the notice follows the code). For tests that count a server's mail.
+ */
+export async function adminMailsSettled(smtp: TestSmtp, email: string): Promise<number> {
+  const count = () => smtp.received.filter((m) => m.to.includes(email.toLowerCase())).length;
+  await expect.poll(() => count() % 2, { timeout: 20_000 }).toBe(0);
+  return count();
+}
