@@ -20,7 +20,6 @@ import {
 } from "#src/lib/admin-verify.ts";
 import { formatDateTime } from "#src/lib/date-time.ts";
 import { formText } from "#src/lib/form-text.ts";
-import { useHydrated } from "#src/lib/use-hydrated.ts";
 import { Button } from "#src/ui/button.tsx";
 import { Field } from "#src/ui/field.tsx";
 import { FormAlert } from "#src/ui/form-alert.tsx";
@@ -62,7 +61,6 @@ export function AdminAccessPanel({
   access: AdminAccessOverview;
   email: string;
 }) {
-  const hydrated = useHydrated();
   const revalidator = useRevalidator();
   const [error, setError] = useState<string>();
   const [note, setNote] = useState<string>();
@@ -170,7 +168,7 @@ export function AdminAccessPanel({
                 key={passkey.id}
                 passkey={passkey}
                 only={access.passkeys.length === 1}
-                disabled={!hydrated || busy}
+                disabled={busy}
                 onRename={(name) =>
                   change(async () => {
                     await postJson(ADMIN_VERIFY_API.rename, { id: passkey.id, name });
@@ -190,6 +188,7 @@ export function AdminAccessPanel({
       </div>
 
       <form
+        method="post"
         onSubmit={(event) => void addPasskey(event)}
         className="flex flex-wrap items-end gap-3"
         noValidate
@@ -197,7 +196,7 @@ export function AdminAccessPanel({
         <Field label="New passkey's name (optional)" className="min-w-56 flex-1">
           {(props) => <input {...props} name="name" maxLength={60} autoComplete="off" />}
         </Field>
-        <Button type="submit" variant="secondary" disabled={!hydrated || busy}>
+        <Button type="submit" variant="secondary" disabled={busy}>
           Add a passkey
         </Button>
       </form>
@@ -210,7 +209,7 @@ export function AdminAccessPanel({
         <Button
           type="button"
           variant="secondary"
-          disabled={!hydrated || busy}
+          disabled={busy}
           onClick={() =>
             void change(async () => {
               const answer = await postJson<{ recoveryCodes: string[] }>(
@@ -225,6 +224,7 @@ export function AdminAccessPanel({
       </div>
 
       <form
+        method="post"
         onSubmit={(event) => void resetOther(event)}
         className="space-y-3 border-t border-rule pt-5"
         noValidate
@@ -238,7 +238,7 @@ export function AdminAccessPanel({
           <Field label="Administrator's email" className="min-w-56 flex-1">
             {(props) => <input {...props} name="email" type="email" autoComplete="off" required />}
           </Field>
-          <Button type="submit" variant="secondary" disabled={!hydrated || busy}>
+          <Button type="submit" variant="secondary" disabled={busy}>
             Reset their passkeys
           </Button>
         </div>
@@ -266,6 +266,7 @@ function PasskeyLine({
       <th scope="row" className={`${CELL} font-semibold`}>
         {renaming ? (
           <form
+            method="post"
             onSubmit={(event) => {
               event.preventDefault();
               const name = formText(new FormData(event.currentTarget), "name");

@@ -9,7 +9,6 @@ import { CeremonyError, postJson, withStepUp } from "#src/lib/passkey-ceremonies
 import { ADMIN_VERIFY_API, type ExportTokenRow } from "#src/lib/admin-verify.ts";
 import { formatDateTime } from "#src/lib/date-time.ts";
 import { formText } from "#src/lib/form-text.ts";
-import { useHydrated } from "#src/lib/use-hydrated.ts";
 import { Button } from "#src/ui/button.tsx";
 import { Field } from "#src/ui/field.tsx";
 import { FormAlert } from "#src/ui/form-alert.tsx";
@@ -23,7 +22,6 @@ function stateOf(token: ExportTokenRow, now: number): string {
 }
 
 export function ExportTokensPanel({ tokens, now }: { tokens: ExportTokenRow[]; now: number }) {
-  const hydrated = useHydrated();
   const revalidator = useRevalidator();
   const [made, setMade] = useState<string | null>(null);
   const [error, setError] = useState<string>();
@@ -80,6 +78,7 @@ export function ExportTokensPanel({ tokens, now }: { tokens: ExportTokenRow[]; n
         </p>
       </noscript>
       <form
+        method="post"
         onSubmit={(event) => void create(event)}
         className="mt-5 flex flex-wrap items-end gap-3"
         noValidate
@@ -109,7 +108,7 @@ export function ExportTokensPanel({ tokens, now }: { tokens: ExportTokenRow[]; n
             />
           )}
         </Field>
-        <Button type="submit" disabled={!hydrated || busy}>
+        <Button type="submit" disabled={busy}>
           {busy ? "Making…" : "Make a token"}
         </Button>
       </form>
@@ -175,7 +174,6 @@ export function ExportTokensPanel({ tokens, now }: { tokens: ExportTokenRow[]; n
                           type="button"
                           variant="secondary"
                           size="sm"
-                          disabled={!hydrated}
                           aria-label={`Revoke ${token.label}`}
                           onClick={() => void revoke(token.id)}
                         >

@@ -17,7 +17,6 @@ import { RecoveryCodes } from "#src/features/auth/recovery-codes.tsx";
 import { ADMIN_VERIFY_API, type VerifyState } from "#src/lib/admin-verify.ts";
 import { formatDateTime } from "#src/lib/date-time.ts";
 import { formText } from "#src/lib/form-text.ts";
-import { useHydrated } from "#src/lib/use-hydrated.ts";
 import { Button } from "#src/ui/button.tsx";
 import { Field } from "#src/ui/field.tsx";
 import { FormAlert } from "#src/ui/form-alert.tsx";
@@ -73,7 +72,6 @@ export function VerifyView({
 }
 
 function StepUp({ next, confirm }: { state: AdminState; next: string; confirm: string | null }) {
-  const hydrated = useHydrated();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
   const what =
@@ -87,7 +85,7 @@ function StepUp({ next, confirm }: { state: AdminState; next: string; confirm: s
         <FormAlert message={error} />
         <Button
           type="button"
-          disabled={!hydrated || busy}
+          disabled={busy}
           onClick={() => {
             setBusy(true);
             setError(undefined);
@@ -113,7 +111,6 @@ function StepUp({ next, confirm }: { state: AdminState; next: string; confirm: s
 }
 
 function UsePasskey({ state, next }: { state: AdminState; next: string }) {
-  const hydrated = useHydrated();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
   const [recovering, setRecovering] = useState(false);
@@ -131,7 +128,7 @@ function UsePasskey({ state, next }: { state: AdminState; next: string }) {
         <FormAlert message={recovering ? undefined : error} />
         <Button
           type="button"
-          disabled={!hydrated || busy}
+          disabled={busy}
           onClick={() => {
             setBusy(true);
             setError(undefined);
@@ -153,7 +150,6 @@ function UsePasskey({ state, next }: { state: AdminState; next: string }) {
             <button
               type="button"
               className={`${textLink} min-h-6`}
-              disabled={!hydrated}
               onClick={() => setRecovering(true)}
             >
               Lost your passkeys? Use a recovery code
@@ -183,6 +179,7 @@ function RecoveryCodeForm({ next }: { next: string }) {
   }
   return (
     <form
+      method="post"
       onSubmit={(event) => void submit(event)}
       className="space-y-4 border-t border-rule pt-5"
       noValidate
@@ -225,7 +222,6 @@ function NewPasskeyAfterRecovery({ state, next }: { state: AdminState; next: str
 
 function FirstPasskey({ state, next }: { state: AdminState; next: string }) {
   const { logout } = useAuth();
-  const hydrated = useHydrated();
   const [codeSent, setCodeSent] = useState(state.codeSent);
   const [proven, setProven] = useState(state.mailboxProven);
   const [busy, setBusy] = useState(false);
@@ -286,7 +282,6 @@ function FirstPasskey({ state, next }: { state: AdminState; next: string }) {
           </p>
           <Button
             type="button"
-            disabled={!hydrated}
             onClick={() => {
               void logout().finally(() => go("/login"));
             }}
@@ -307,7 +302,12 @@ function FirstPasskey({ state, next }: { state: AdminState; next: string }) {
           </p>
         ) : null}
         {codeSent ? (
-          <form onSubmit={(event) => void checkCode(event)} className="space-y-4" noValidate>
+          <form
+            method="post"
+            onSubmit={(event) => void checkCode(event)}
+            className="space-y-4"
+            noValidate
+          >
             <Field
               label="Code from the email"
               hint={`Six digits, sent to ${state.email}.`}
@@ -326,13 +326,13 @@ function FirstPasskey({ state, next }: { state: AdminState; next: string }) {
               )}
             </Field>
             <div className="flex flex-wrap gap-3">
-              <Button type="submit" disabled={!hydrated || busy}>
+              <Button type="submit" disabled={busy}>
                 {busy ? "Checking…" : "Check the code"}
               </Button>
               <Button
                 type="button"
                 variant="secondary"
-                disabled={!hydrated || busy}
+                disabled={busy}
                 onClick={() => void sendCode()}
               >
                 Send a new code
@@ -342,7 +342,7 @@ function FirstPasskey({ state, next }: { state: AdminState; next: string }) {
         ) : (
           <>
             <FormAlert message={error} />
-            <Button type="button" disabled={!hydrated || busy} onClick={() => void sendCode()}>
+            <Button type="button" disabled={busy} onClick={() => void sendCode()}>
               {busy ? "Sending…" : `Email a code to ${state.email}`}
             </Button>
           </>
@@ -353,7 +353,6 @@ function FirstPasskey({ state, next }: { state: AdminState; next: string }) {
 }
 
 function CreatePasskey({ email, next }: { email: string; next: string }) {
-  const hydrated = useHydrated();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
   const [codes, setCodes] = useState<string[] | null>(null);
@@ -384,7 +383,7 @@ function CreatePasskey({ email, next }: { email: string; next: string }) {
   }
 
   return (
-    <form onSubmit={(event) => void create(event)} className="space-y-4" noValidate>
+    <form method="post" onSubmit={(event) => void create(event)} className="space-y-4" noValidate>
       <Field
         label="Passkey name (optional)"
         hint="So you can tell your passkeys apart later, for example “Work laptop”."
@@ -392,7 +391,7 @@ function CreatePasskey({ email, next }: { email: string; next: string }) {
         {(props) => <input {...props} name="name" maxLength={60} autoComplete="off" />}
       </Field>
       <FormAlert message={error} />
-      <Button type="submit" disabled={!hydrated || busy}>
+      <Button type="submit" disabled={busy}>
         {busy ? "Waiting for your device…" : "Create a passkey"}
       </Button>
     </form>
