@@ -112,7 +112,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(admin, {
     waitlist,
     requireAdmin: adminGuard.requireAdmin,
-    useExportToken: options.adminVerification.useExportToken,
+    useExportToken: (token, from) => options.adminVerification.useExportToken(token, from),
     recordExport: options.recordExport,
   });
   await app.register(adminVerify, {

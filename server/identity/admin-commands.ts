@@ -19,7 +19,7 @@ import {
 } from "#server/identity/admin-verification.ts";
 import { EXPORT_TOKEN_MAX_DAYS } from "#server/identity/admin-credentials.ts";
 
-export const ADMIN_USAGE = [
+const ADMIN_USAGE = [
   "Usage:",
   "  npm run admin -- reset-passkeys EMAIL           removes an administrator's passkeys and",
   "                                                  recovery codes and ends their sessions",
@@ -89,7 +89,7 @@ export async function runAdminCommand(
   }
 }
 
-export function adminSocketPath(dataDir: string): string {
+function adminSocketPath(dataDir: string): string {
   return path.join(path.resolve(dataDir), "admin.sock");
 }
 

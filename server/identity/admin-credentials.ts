@@ -27,12 +27,12 @@ export const CHALLENGE_MS = 5 * 60_000;
 /** A mailed code lasts this long. */
 export const MAILBOX_CODE_MS = 10 * 60_000;
 /** Failed verifications in this window... */
-export const FAILURE_WINDOW_MS = 15 * 60_000;
+const FAILURE_WINDOW_MS = 15 * 60_000;
 /** ...this many of them lock the administrator... */
 export const FAILURES_TO_LOCK = 5;
 /** ...for this long. */
 export const LOCK_MS = 15 * 60_000;
-export const RECOVERY_CODE_COUNT = 10;
+const RECOVERY_CODE_COUNT = 10;
 /** An export token lasts at most this many days. */
 export const EXPORT_TOKEN_MAX_DAYS = 90;
 /** The longest name of a passkey or label of an export token. */

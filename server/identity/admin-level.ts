@@ -20,7 +20,7 @@ export const ADMIN_IDLE_MAX_MS = 60 * MINUTE_MS;
 /** A step-up is good for this long. */
 export const STEP_UP_MS = 15 * MINUTE_MS;
 /** The first passkey needs a password typed this recently (the ID token's auth_time). */
-export const FRESH_PASSWORD_MS = 5 * MINUTE_MS;
+const FRESH_PASSWORD_MS = 5 * MINUTE_MS;
 
 export type AdminLevel =
   /** No verification on this session, or it lapsed: the passkey is asked (again). */

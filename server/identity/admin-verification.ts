@@ -90,7 +90,7 @@ const refused = (
 const STEP_UP_MESSAGE = "Confirm it's you: use your passkey again to do this.";
 
 /** A passkey's name as given: one line, trimmed, at most 60 characters; else null. */
-export function passkeyName(value: unknown): string | null {
+function passkeyName(value: unknown): string | null {
   if (typeof value !== "string") return null;
   // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
   const name = value.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, " ").trim();

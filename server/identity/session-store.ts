@@ -81,7 +81,7 @@ export const atRest = (id: string) => createHash("sha256").update(id, "utf8").di
 /** The longest User-Agent kept; anything longer is cut. */
 const MAX_USER_AGENT_LENGTH = 512;
 
-export type AdminVerifiedBy = (typeof ADMIN_VERIFIED_BY)[number];
+type AdminVerifiedBy = (typeof ADMIN_VERIFIED_BY)[number];
 
 /** What a session row says of its admin levels (decision 039); all null for a member's session. */
 export type AdminSessionState = {

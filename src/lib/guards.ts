@@ -37,7 +37,7 @@ const UNVERIFIED_ADMIN =
   "This address is an administrator's, but it is not verified yet. Open the link we mailed it (your account page sends it again), then come back.";
 
 /** The verify page, coming back to `path` (an admin page's) once verified. */
-export function verifyPath(path: string): string {
+function verifyPath(path: string): string {
   return `/admin/verify?next=${encodeURIComponent(safeNext(path))}`;
 }
 

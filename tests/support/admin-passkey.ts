@@ -56,7 +56,7 @@ type Server = { url: string; dataDir: string };
 const json = (cookie: string) => ({ "Content-Type": "application/json", Cookie: cookie });
 
 /** The session cookie (`name=value`) a response sets, or null. */
-export function cookieFrom(response: Response): string | null {
+function cookieFrom(response: Response): string | null {
   const set = response.headers.get("set-cookie");
   return set ? (set.split(";")[0] ?? null) : null;
 }
@@ -81,7 +81,7 @@ const fileOf = (server: Server, email: string) =>
   path.join(server.dataDir, "e2e-passkeys", `${email.toLowerCase()}.json`);
 
 /** The software authenticator kept for an address on a server, or a new one. */
-export function authenticatorFor(server: Server, email: string): SoftAuthenticator {
+function authenticatorFor(server: Server, email: string): SoftAuthenticator {
   const file = fileOf(server, email);
   // A restarted server may listen on another port: its passkeys answer for its origin now.
   if (existsSync(file))
@@ -92,7 +92,7 @@ export function authenticatorFor(server: Server, email: string): SoftAuthenticat
   return createSoftAuthenticator({ origin: new URL(server.url).origin });
 }
 
-export function keepAuthenticator(server: Server, email: string, authenticator: SoftAuthenticator) {
+function keepAuthenticator(server: Server, email: string, authenticator: SoftAuthenticator) {
   const file = fileOf(server, email);
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(`${file}.tmp`, JSON.stringify(authenticator.toJSON()));

@@ -7,7 +7,7 @@ import { SITE } from "#src/content/site.ts";
 import { Button } from "#src/ui/button.tsx";
 
 /** The text file's content: the codes, and a line on how each is used. */
-export function recoveryCodesFile(codes: readonly string[], email: string, at: Date): string {
+function recoveryCodesFile(codes: readonly string[], email: string, at: Date): string {
   return [
     `${SITE.name} admin recovery codes for ${email}`,
     `Made ${at.toISOString().slice(0, 16).replace("T", " ")} UTC.`,
