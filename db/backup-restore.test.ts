@@ -123,6 +123,12 @@ test("a restored backup holds every row value for value, with the schema and seq
     // waitlist_state_counts is not dumped: the restore rebuilds it from the entries.
     tables: {
       admin_audit_log: 0,
+      admin_challenges: 0,
+      admin_export_tokens: 0,
+      admin_locks: 0,
+      admin_passkeys: 0,
+      admin_recovery_codes: 0,
+      admin_verification_failures: 0,
       outbox: 2,
       page_views: 0,
       privacy_requests: 0,

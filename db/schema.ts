@@ -96,6 +96,9 @@ export const rateLimitWindows = pgTable(
 
 export type WaitlistRow = typeof waitlistEntries.$inferSelect;
 
+/** How a session was verified for the admin: a passkey, or a recovery code (a passkey is due). */
+export const ADMIN_VERIFIED_BY = ["passkey", "recovery"] as const;
+
 export const sessions = pgTable(
   "sessions",
   {
@@ -111,8 +114,25 @@ export const sessions = pgTable(
     email: text("email"),
     emailVerified: boolean("email_verified").notNull().default(false),
     userAgent: text("user_agent"),
+    /** The admin's levels of this session (db/migrations/0017, decision 039). */
+    adminVerifiedAt: timestamp("admin_verified_at", { withTimezone: true }),
+    adminVerifiedBy: text("admin_verified_by", { enum: ADMIN_VERIFIED_BY }),
+    adminStepUpAt: timestamp("admin_step_up_at", { withTimezone: true }),
+    adminSeenAt: timestamp("admin_seen_at", { withTimezone: true }),
+    adminMailboxProvenAt: timestamp("admin_mailbox_proven_at", { withTimezone: true }),
   },
-  (t) => [index("sessions_uid_idx").on(t.uid), index("sessions_expires_at_idx").on(t.expiresAt)],
+  (t) => [
+    index("sessions_uid_idx").on(t.uid),
+    index("sessions_expires_at_idx").on(t.expiresAt),
+    check(
+      "sessions_admin_verified_by_check",
+      sql`${t.adminVerifiedBy} IN (${sqlList(ADMIN_VERIFIED_BY)})`,
+    ),
+    check(
+      "sessions_admin_verified_check",
+      sql`(${t.adminVerifiedAt} IS NULL) = (${t.adminVerifiedBy} IS NULL)`,
+    ),
+  ],
 );
 
 export const OUTBOX_CHANNELS = ["email", "forward", "slack"] as const;
@@ -252,6 +272,15 @@ export const AUDIT_ACTIONS = [
   "privacy-complete",
   "account-delete",
   "erasure-replay",
+  "passkey-add",
+  "passkey-remove",
+  "passkey-rename",
+  "passkeys-reset",
+  "recovery-codes",
+  "recovery-use",
+  "admin-lock",
+  "export-token-create",
+  "export-token-revoke",
 ] as const;
 
 /**
@@ -321,5 +350,108 @@ export const privacyRequests = pgTable(
     index("privacy_requests_open_idx")
       .on(t.dueAt)
       .where(sql`${t.state} = 'open'`),
+  ],
+);
+
+export const PASSKEY_DEVICE_TYPES = ["singleDevice", "multiDevice"] as const;
+
+/** An administrator's passkeys (WebAuthn credentials): db/migrations/0017, decision 039. */
+export const adminPasskeys = pgTable(
+  "admin_passkeys",
+  {
+    credentialId: text("credential_id").primaryKey(),
+    adminEmail: text("admin_email").notNull(),
+    userHandle: text("user_handle").notNull(),
+    /** base64url. */
+    publicKey: text("public_key").notNull(),
+    counter: bigint("counter", { mode: "number" }).notNull().default(0),
+    transports: text("transports")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    backedUp: boolean("backed_up").notNull(),
+    deviceType: text("device_type", { enum: PASSKEY_DEVICE_TYPES }).notNull(),
+    aaguid: text("aaguid").notNull(),
+    name: text("name").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+  },
+  (t) => [
+    check(
+      "admin_passkeys_device_type_check",
+      sql`${t.deviceType} IN (${sqlList(PASSKEY_DEVICE_TYPES)})`,
+    ),
+    check("admin_passkeys_name_check", sql`char_length(${t.name}) BETWEEN 1 AND 60`),
+    index("admin_passkeys_admin_email_idx").on(t.adminEmail),
+  ],
+);
+
+/** Recovery codes by the SHA-256 of each: db/migrations/0017. */
+export const adminRecoveryCodes = pgTable(
+  "admin_recovery_codes",
+  {
+    codeHash: text("code_hash").primaryKey(),
+    adminEmail: text("admin_email").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+  },
+  (t) => [index("admin_recovery_codes_admin_email_idx").on(t.adminEmail)],
+);
+
+export const ADMIN_CEREMONIES = ["register", "authenticate", "mailbox"] as const;
+
+/** A ceremony's challenge, bound to one session row, used once: db/migrations/0017. */
+export const adminChallenges = pgTable(
+  "admin_challenges",
+  {
+    sessionId: text("session_id").notNull(),
+    ceremony: text("ceremony", { enum: ADMIN_CEREMONIES }).notNull(),
+    secret: text("secret").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ name: "admin_challenges_pkey", columns: [t.sessionId, t.ceremony] }),
+    check("admin_challenges_ceremony_check", sql`${t.ceremony} IN (${sqlList(ADMIN_CEREMONIES)})`),
+    index("admin_challenges_expires_at_idx").on(t.expiresAt),
+  ],
+);
+
+/** Failed verifications, counted for the lock: db/migrations/0017. */
+export const adminVerificationFailures = pgTable(
+  "admin_verification_failures",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    adminEmail: text("admin_email").notNull(),
+    at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+    reason: text("reason").notNull(),
+  },
+  (t) => [index("admin_verification_failures_admin_email_at_idx").on(t.adminEmail, t.at)],
+);
+
+/** Administrators locked out of verification until a time: db/migrations/0017. */
+export const adminLocks = pgTable("admin_locks", {
+  adminEmail: text("admin_email").primaryKey(),
+  lockedUntil: timestamp("locked_until", { withTimezone: true }).notNull(),
+});
+
+/** Tokens for scripts that download the export, by the SHA-256 of each: db/migrations/0017. */
+export const adminExportTokens = pgTable(
+  "admin_export_tokens",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    adminEmail: text("admin_email").notNull(),
+    tokenHash: text("token_hash").notNull(),
+    label: text("label").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+    lastUsedFrom: text("last_used_from"),
+  },
+  (t) => [
+    unique("admin_export_tokens_token_hash_key").on(t.tokenHash),
+    check("admin_export_tokens_label_check", sql`char_length(${t.label}) BETWEEN 1 AND 60`),
+    index("admin_export_tokens_admin_email_idx").on(t.adminEmail),
   ],
 );

@@ -234,6 +234,13 @@ function endedSummary(done: EndedByRestore): string {
     `${formatCount(done.sessions)} ${done.sessions === 1 ? "session" : "sessions"} (everyone signs in again)` +
     (links ? `, ${links}` : "") +
     `. Removal and unsubscribe links still work.` +
+    (done.passkeys + done.recoveryCodes + done.exportTokens > 0
+      ? ` Administrators' credentials ended too (${inWords([
+          [done.passkeys, "passkey", "passkeys"],
+          [done.recoveryCodes, "recovery code", "recovery codes"],
+          [done.exportTokens, "export token", "export tokens"],
+        ])}): each administrator sets up a new passkey with their password and a mailed code, and scripts need new export tokens (npm run admin -- export-token EMAIL).`
+      : "") +
     (done.invitations > 0 ? " Resend the invitations from /admin/waitlist." : "") +
     (done.confirmations > 0
       ? " An entry whose confirmation link ended is kept 14 days from its last confirmation mail; its owner submitting the form again is sent a new one."

@@ -10,6 +10,7 @@ import type { Env } from "#server/env.ts";
 import type { Metrics } from "#server/operations/metrics.ts";
 import type { PageViews } from "#server/operations/page-views.ts";
 import admin from "#server/plugins/admin.ts";
+import adminVerify from "#server/plugins/admin-verify.ts";
 import errors, { clientErrorHandler, frameworkErrors } from "#server/plugins/errors.ts";
 import forms from "#server/plugins/forms.ts";
 import health from "#server/plugins/health.ts";
@@ -62,6 +63,7 @@ export type AppOptions = {
   | "activity"
   | "recordExport"
   | "ping"
+  | "adminVerification"
 >;
 
 export async function createApp(options: AppOptions): Promise<FastifyInstance> {
@@ -98,7 +100,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(errors);
   await app.register(session, { env, sessions, verifyIdToken, admission: options.admission });
 
-  const adminGuard = createAdminGuard({ env, sessions, verifyIdToken });
+  const adminGuard = createAdminGuard({ env, sessions });
   const { routes } = await options.getBuild();
 
   // Routes: the API, then files, then every other path is a page.
@@ -110,7 +112,14 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(admin, {
     waitlist,
     requireAdmin: adminGuard.requireAdmin,
+    useExportToken: (token, from) => options.adminVerification.useExportToken(token, from),
     recordExport: options.recordExport,
+  });
+  await app.register(adminVerify, {
+    env,
+    sessions,
+    verification: options.adminVerification,
+    requireAdmin: adminGuard.requireAdmin,
   });
   if (options.clientDir) await app.register(staticAssets, { clientDir: options.clientDir });
   const render = createPageRenderer({
@@ -127,6 +136,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     adminGuard,
     sessions,
     account: options.account,
+    adminVerification: options.adminVerification,
   });
   await app.register(pages, {
     render,

@@ -14,6 +14,9 @@ import { createAccountService } from "#server/account/account.ts";
 import { createAccounts } from "#server/identity/firebase-admin.ts";
 import { createSessions, resolveSessionSecrets } from "#server/identity/session.ts";
 import { createSessionStore } from "#server/identity/session-store.ts";
+import { createAdminCredentials } from "#server/identity/admin-credentials.ts";
+import { createAdminVerification } from "#server/identity/admin-verification.ts";
+import { serveAdminCommands } from "#server/identity/admin-commands.ts";
 import { createDashboard } from "#server/operations/dashboard.ts";
 import { createMetrics } from "#server/operations/metrics.ts";
 import { createDeliveries } from "#server/outbox/deliveries.ts";
@@ -98,6 +101,23 @@ export async function openServices(
   });
   privacyRequests.onEnqueued(() => outbox.wake());
   privacyRequests.start();
+  const sessionSecrets = await resolveSessionSecrets(env);
+  // Administrators' passkeys, recovery codes and export tokens (decision 039).
+  const adminCredentials = createAdminCredentials(database.db);
+  const adminVerification = createAdminVerification({
+    db: database.db,
+    env,
+    log,
+    credentials: adminCredentials,
+    store: sessionStore,
+    codeKey: sessionSecrets[0]!,
+    onEnqueued: () => outbox.wake(),
+    accounts,
+  });
+  // `npm run admin` beside the running site asks it on DATA_DIR/admin.sock (embedded database).
+  const adminCommands = database.snapshot
+    ? await serveAdminCommands({ dataDir: env.dataDir, verification: adminVerification, log })
+    : undefined;
   const housekeeping = startHousekeeping({ db: database.db, log });
   const ledgerMarks = startLedgerMarks(log);
   const pageViews = env.pageViews
@@ -122,7 +142,8 @@ export async function openServices(
     recordExport: (record: ExportRecord) => recordExport(database.db, record),
     admission: createAdmission({ env, join: waitlist.join, accounts }),
     ping: database.ping,
-    sessions: createSessions(env, await resolveSessionSecrets(env), sessionStore, accounts),
+    sessions: createSessions(env, sessionSecrets, sessionStore, accounts),
+    adminVerification,
     account: createAccountService({ db: database.db, accounts, store: sessionStore, log, ledger }),
     verifyIdToken: accounts.verifyIdToken,
     async close() {
@@ -132,6 +153,7 @@ export async function openServices(
       ledgerMarks.stop();
       await outbox.stop();
       await backups?.close();
+      await adminCommands?.close();
       await database.close();
     },
   };

@@ -6,6 +6,7 @@
 import { createContext } from "react-router";
 import type { WaitlistPort } from "#src/features/waitlist/types.ts";
 import type { AccountPort } from "#src/lib/account.ts";
+import type { AdminVerifyPort } from "#src/lib/admin-verify.ts";
 import type { ActivityPort } from "#src/lib/activity.ts";
 import type { DashboardPort } from "#src/lib/dashboard.ts";
 import type { DeliveriesPort } from "#src/lib/deliveries.ts";
@@ -26,6 +27,8 @@ export type LoadContext = {
   signupMode: "open" | "invite";
   /** This request's id, as in the server's log lines. */
   requestId: string;
+  /** The page asked for, without query or `.data`: where /admin/verify comes back to. */
+  pagePath: string;
   /** Logs an error met while answering this request, as one structured line (no stack trace for
    * a refusal of the visitor's request). */
   reportError: (error: unknown) => void;
@@ -52,6 +55,8 @@ export type LoadContext = {
   userAccess: () => Promise<UserAccess>;
   /** The signed-in account's own data and actions; ask only after requireUser. */
   account: AccountPort;
+  /** An administrator's passkey verification and passkeys (decision 039). */
+  adminVerify: AdminVerifyPort;
 };
 
 /**

@@ -10,6 +10,7 @@ export default [
   route("waitlist/confirm", "routes/waitlist-confirm.tsx"),
   route("waitlist/remove", "routes/waitlist-remove.tsx"),
   route("admin", "routes/admin-dashboard.tsx"),
+  route("admin/verify", "routes/admin-verify.tsx"),
   route("admin/waitlist", "routes/admin-waitlist.tsx"),
   route("admin/deliveries", "routes/admin-deliveries.tsx"),
   route("account", "routes/account.tsx"),

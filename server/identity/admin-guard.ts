@@ -5,20 +5,26 @@
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Env } from "#server/env.ts";
-import { AccountsUnavailable, type TokenVerifier } from "#server/identity/firebase-admin.ts";
+import { AccountsUnavailable } from "#server/identity/firebase-admin.ts";
 import { maskEmail } from "#server/http/log-safety.ts";
 import { isCrossSite } from "#server/http/request-guards.ts";
-import type { Sessions } from "#server/identity/session.ts";
+import type { CookieSession, Sessions } from "#server/identity/session.ts";
+import { adminLevel } from "#server/identity/admin-level.ts";
 import type { AdminAccess } from "#src/lib/guards.ts";
 
 declare module "fastify" {
   interface FastifyRequest {
     /** The administrator's email once the admin guard let this request through; else null. */
     adminEmail: string | null;
+    /** ...and their session, when a cookie let it through (an export token has none). */
+    adminSession: CookieSession | null;
   }
 }
 
 export type AdminUser = { email: string | null; emailVerified: boolean };
+
+/** The guard's answer for a request: its access, and the session it read (if any). */
+export type AdminAnswer = { access: AdminAccess; user: CookieSession | null };
 
 /** An address listed in ADMIN_EMAILS (any case), verified or not. */
 export function isAdminAddress(email: string | null, env: Env): boolean {
@@ -30,15 +36,31 @@ export function isAdmin(user: AdminUser, env: Env): boolean {
   return user.emailVerified && isAdminAddress(user.email, env);
 }
 
-function adminAccessFor(user: AdminUser | null, env: Env): AdminAccess {
+/**
+ * An administrator's session at the level the admin needs (decision 039): verified by a passkey on
+ * this session, within its 12 hours and its hour without a request. A session a recovery code let
+ * in may only register a new passkey.
+ */
+function adminAccessFor(user: CookieSession | null, env: Env, now: Date): AdminAccess {
   if (!user) return "signed-out";
-  if (isAdmin(user, env)) return "ok";
-  return isAdminAddress(user.email, env) ? "unverified" : "forbidden";
+  if (!isAdmin(user, env)) return isAdminAddress(user.email, env) ? "unverified" : "forbidden";
+  const level = adminLevel(user.admin, now);
+  if (level.kind === "signed-in") return "needs-passkey";
+  if (level.kind === "recovering") return "needs-new-passkey";
+  return "ok";
 }
 
 /** What an API client is told, by access. */
 const API_REFUSAL: Record<Exclude<AdminAccess, "ok">, { status: number; message: string }> = {
   "signed-out": { status: 401, message: "Sign in as an administrator." },
+  "needs-passkey": {
+    status: 401,
+    message: "Verify with your passkey first: open /admin/verify.",
+  },
+  "needs-new-passkey": {
+    status: 401,
+    message: "A recovery code let you in: set up a new passkey at /admin/verify first.",
+  },
   forbidden: { status: 403, message: "This account may not use the admin." },
   unverified: {
     status: 403,
@@ -51,29 +73,25 @@ const API_REFUSAL: Record<Exclude<AdminAccess, "ok">, { status: number; message:
   },
 };
 
-export function createAdminGuard(deps: {
-  env: Env;
-  sessions: Sessions;
-  verifyIdToken: TokenVerifier;
-}) {
-  const { env, sessions, verifyIdToken } = deps;
+export function createAdminGuard(deps: { env: Env; sessions: Sessions }) {
+  const { env, sessions } = deps;
   const siteOrigin = new URL(env.siteUrl).origin;
   /** One answer per request: the guard of an admin POST and its page's action ask Firebase once. */
-  const asked = new WeakMap<
-    FastifyRequest,
-    Promise<{ access: AdminAccess; user: AdminUser | null }>
-  >();
+  const asked = new WeakMap<FastifyRequest, Promise<AdminAnswer>>();
 
-  /** Access by the session cookie, with the account read from Firebase now (once per request). */
-  function bySession(
-    req: FastifyRequest,
-  ): Promise<{ access: AdminAccess; user: AdminUser | null }> {
+  /**
+   * Access by the session cookie, with the account read from Firebase now (once per request). A
+   * request let through counts as the verified session's latest: its idle hour starts again.
+   */
+  function bySession(req: FastifyRequest): Promise<AdminAnswer> {
     let answer = asked.get(req);
     if (!answer) {
-      answer = (async () => {
+      answer = (async (): Promise<AdminAnswer> => {
         try {
           const user = await sessions.userFrom(req, { fresh: true });
-          return { access: adminAccessFor(user, env), user };
+          const access = adminAccessFor(user, env, new Date());
+          if (access === "ok" && user) await sessions.store.touchAdmin(user.sessionId);
+          return { access, user };
         } catch (error) {
           if (error instanceof AccountsUnavailable)
             return { access: "unavailable" as const, user: null };
@@ -85,55 +103,35 @@ export function createAdminGuard(deps: {
     return answer;
   }
 
-  /** Access by a Bearer ID token (scripts, Excel), checked with Firebase. */
-  async function byToken(
-    req: FastifyRequest,
-    header: string,
-  ): Promise<{ access: AdminAccess | "bad-token"; user: AdminUser | null }> {
-    const token = /^Bearer (\S{20,4096})$/.exec(header)?.[1];
-    if (!token) return { access: "bad-token", user: null };
-    try {
-      const decoded = await verifyIdToken(token);
-      const user = { email: decoded.email ?? null, emailVerified: decoded.email_verified === true };
-      return { access: adminAccessFor(user, env), user };
-    } catch (error) {
-      if (error instanceof AccountsUnavailable) return { access: "unavailable", user: null };
-      req.log.warn(
-        { event: "admin.token_refused" },
-        "admin request refused: the token did not verify",
-      );
-      return { access: "bad-token", user: null };
-    }
-  }
-
   /**
-   * Fastify preHandler for every admin API route: a Bearer token, or the session cookie from a
-   * page of ours. Anything else is answered here (401, 403 or 503) and the route never runs.
+   * Fastify preHandler for every admin API route: the session cookie of a verified administrator,
+   * from a page of ours. Anything else is answered here (401, 403 or 503) and the route never runs.
+   * The export's own guard (plugins/admin.ts) also takes an export token.
    */
   async function requireAdmin(req: FastifyRequest, reply: FastifyReply) {
     reply.header("Cache-Control", "no-store");
-    const header = req.headers.authorization;
-    if (!header && isCrossSite(req, siteOrigin)) {
+    if (isCrossSite(req, siteOrigin)) {
       // The cookie rides along on a link from any site (SameSite=Lax): trust it only from ours.
       req.log.warn({ event: "admin.cross_site_refused" }, "admin request refused: cross-site");
       return reply
         .status(403)
         .send({ ok: false, message: "Open this from the admin pages of the site." });
     }
-    const { access, user } = header ? await byToken(req, header) : await bySession(req);
+    const { access, user } = await bySession(req);
     if (access === "ok") {
       req.adminEmail = user?.email?.toLowerCase() ?? null;
+      req.adminSession = user;
       return;
     }
-    if (access === "bad-token")
-      return reply.status(401).send({ ok: false, message: "The token is not valid." });
     req.log.warn(
-      { event: `admin.${access.replace("-", "_")}`, email: maskEmail(user?.email) },
+      { event: `admin.${access.replaceAll("-", "_")}`, email: maskEmail(user?.email) },
       "admin request refused",
     );
     const refusal = API_REFUSAL[access];
     if (access === "unavailable") reply.header("Retry-After", "30");
-    return reply.status(refusal.status).send({ ok: false, message: refusal.message });
+    return reply
+      .status(refusal.status)
+      .send({ ok: false, message: refusal.message, missing: access });
   }
 
   /**
@@ -146,7 +144,7 @@ export function createAdminGuard(deps: {
     const { access, user } = await bySession(req);
     if (access === "ok") return;
     req.log.warn(
-      { event: `admin.${access.replace("-", "_")}`, email: maskEmail(user?.email) },
+      { event: `admin.${access.replaceAll("-", "_")}`, email: maskEmail(user?.email) },
       "admin action refused",
     );
     const refusal = API_REFUSAL[access];

@@ -54,3 +54,43 @@ test("a session written before migration 0016 is hashed by it and still opens wi
   await db.execute(sql.raw(migration.replace(/;\s*$/, "").concat(` WHERE id = '${raw}'`)));
   expect(await createSessionStore(db).find(raw)).toMatchObject({ uid: "uid-old" });
 });
+
+test("a verification ends the session's row and makes a new one: the old id opens nothing after it", async () => {
+  const { db } = database();
+  const store = createSessionStore(db);
+  const before = await store.create({ ...session, uid: "uid-admin" });
+  expect((await store.find(before))?.admin).toMatchObject({ verifiedAt: null, verifiedBy: null });
+  const after = await store.verifyAdmin(before, "passkey");
+  expect(after).not.toBeNull();
+  expect(after).not.toBe(before);
+  expect(await store.find(before)).toBeNull();
+  const verified = (await store.find(after!))!;
+  expect(verified).toMatchObject({ uid: "uid-admin", email: session.email });
+  expect(verified.admin.verifiedBy).toBe("passkey");
+  expect(verified.admin.stepUpAt).not.toBeNull();
+  // A step-up keeps the first verification's time (the 12 hours run from it)...
+  await db.execute(
+    sql`UPDATE sessions SET admin_verified_at = admin_verified_at - interval '2 hours',
+                            admin_seen_at = now()
+        WHERE uid = 'uid-admin' AND revoked_at IS NULL`,
+  );
+  const first = (await store.find(after!))!.admin.verifiedAt!;
+  const stepped = await store.verifyAdmin(after!, "passkey");
+  expect((await store.find(stepped!))!.admin.verifiedAt).toEqual(first);
+  // ...a lapsed one starts them again.
+  await db.execute(
+    sql`UPDATE sessions SET admin_seen_at = now() - interval '2 hours'
+        WHERE uid = 'uid-admin' AND revoked_at IS NULL`,
+  );
+  const again = await store.verifyAdmin(stepped!, "passkey");
+  expect((await store.find(again!))!.admin.verifiedAt!.getTime()).toBeGreaterThan(first.getTime());
+  // A recovery code verifies without stepping up.
+  const recovered = await store.verifyAdmin(again!, "recovery");
+  expect((await store.find(recovered!))!.admin).toMatchObject({
+    verifiedBy: "recovery",
+    stepUpAt: null,
+  });
+  // An ended session cannot be verified.
+  await store.revoke(recovered!);
+  expect(await store.verifyAdmin(recovered!, "passkey")).toBeNull();
+});

@@ -8,10 +8,11 @@
  * cookie that opens a session. Every read and write goes through `atRest`, here alone.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { and, desc, eq, gt, isNull, ne, notInArray } from "drizzle-orm";
-import type { Db } from "#db/client.ts";
-import { sessions } from "#db/schema.ts";
+import { and, desc, eq, gt, isNull, ne, notInArray, sql } from "drizzle-orm";
+import { queryRows, type Db } from "#db/client.ts";
+import { type ADMIN_VERIFIED_BY, sessions } from "#db/schema.ts";
 import { hitRateLimit, rateLimitReached } from "#server/http/rate-limit.ts";
+import { ADMIN_IDLE_MAX_MS, ADMIN_VERIFIED_MAX_MS } from "#server/identity/admin-level.ts";
 
 /** Live sessions one account may hold; a new one ends the oldest beyond this (decision 013). */
 const MAX_SESSIONS_PER_USER = 10;
@@ -47,6 +48,19 @@ export type SessionStore = {
   signInLimitReached: (window: string, perMinute: number) => Promise<number>;
   /** The session if it is live (not expired, not revoked), else null. */
   find: (id: string) => Promise<LiveSession | null>;
+  /**
+   * A passkey assertion (or a recovery code) verified this session for the admin: a new row, with
+   * a new id, takes its place, and the old one ends, so a cookie seen before the verification opens
+   * nothing after it. The 12 hours run from the first verification, which a step-up keeps. Null
+   * when the session is no longer live.
+   */
+  verifyAdmin: (id: string, by: AdminVerifiedBy) => Promise<string | null>;
+  /** An admin request of this verified session: its hour without one starts again. */
+  touchAdmin: (id: string) => Promise<void>;
+  /** The mailed code was entered on this session: its first passkey may be registered. */
+  proveMailbox: (id: string) => Promise<void>;
+  /** Ends every session under an administrator's address (their passkeys were reset). */
+  endSessionsOf: (email: string) => Promise<number>;
   /** Every session row of an account, live or ended, newest first: what its owner may download. */
   listForAccount: (uid: string) => Promise<SessionRecord[]>;
 };
@@ -62,10 +76,21 @@ type SessionRecord = {
 };
 
 /** What a row keeps of a session id: its SHA-256 in hex (migration 0016 did the same in SQL). */
-const atRest = (id: string) => createHash("sha256").update(id, "utf8").digest("hex");
+export const atRest = (id: string) => createHash("sha256").update(id, "utf8").digest("hex");
 
 /** The longest User-Agent kept; anything longer is cut. */
 const MAX_USER_AGENT_LENGTH = 512;
+
+type AdminVerifiedBy = (typeof ADMIN_VERIFIED_BY)[number];
+
+/** What a session row says of its admin levels (decision 039); all null for a member's session. */
+export type AdminSessionState = {
+  verifiedAt: Date | null;
+  verifiedBy: AdminVerifiedBy | null;
+  stepUpAt: Date | null;
+  seenAt: Date | null;
+  mailboxProvenAt: Date | null;
+};
 
 type LiveSession = {
   uid: string;
@@ -74,6 +99,7 @@ type LiveSession = {
   /** When the password was typed (Firebase's auth_time); the session's start for older rows. */
   signedInAt: Date;
   accountCheckedAt: Date;
+  admin: AdminSessionState;
 };
 
 export function createSessionStore(db: Db): SessionStore {
@@ -157,6 +183,11 @@ export function createSessionStore(db: Db): SessionStore {
           createdAt: sessions.createdAt,
           signedInAt: sessions.signedInAt,
           accountCheckedAt: sessions.accountCheckedAt,
+          adminVerifiedAt: sessions.adminVerifiedAt,
+          adminVerifiedBy: sessions.adminVerifiedBy,
+          adminStepUpAt: sessions.adminStepUpAt,
+          adminSeenAt: sessions.adminSeenAt,
+          adminMailboxProvenAt: sessions.adminMailboxProvenAt,
         })
         .from(sessions)
         .where(
@@ -175,7 +206,71 @@ export function createSessionStore(db: Db): SessionStore {
         emailVerified: row.emailVerified,
         signedInAt: row.signedInAt ?? row.createdAt,
         accountCheckedAt: row.accountCheckedAt,
+        admin: {
+          verifiedAt: row.adminVerifiedAt,
+          verifiedBy: row.adminVerifiedBy,
+          stepUpAt: row.adminStepUpAt,
+          seenAt: row.adminSeenAt,
+          mailboxProvenAt: row.adminMailboxProvenAt,
+        },
       };
+    },
+    async verifyAdmin(id, by) {
+      const newId = randomBytes(18).toString("base64url");
+      const old = atRest(id);
+      // One statement: the old row ends and the new one begins together, or neither does. A
+      // recovery code verifies without a passkey assertion, so it is no step-up.
+      const stepUp = by === "passkey" ? sql`now()` : sql`NULL`;
+      const rows = await queryRows<{ id: string }>(
+        db,
+        sql`
+        WITH ended AS (
+          UPDATE sessions SET revoked_at = now()
+          WHERE id = ${old} AND revoked_at IS NULL AND expires_at > now()
+          RETURNING *
+        )
+        INSERT INTO sessions (id, uid, created_at, expires_at, signed_in_at, account_checked_at,
+                              email, email_verified, user_agent, admin_verified_at,
+                              admin_verified_by, admin_step_up_at, admin_seen_at,
+                              admin_mailbox_proven_at)
+        SELECT ${atRest(newId)}, uid, now(), expires_at, signed_in_at, account_checked_at, email,
+               email_verified, user_agent,
+               -- A step-up keeps the 12 hours of a verification still current; a lapsed one, or
+               -- a recovery's, starts them again.
+               CASE WHEN admin_verified_by = 'passkey'
+                     AND admin_verified_at > now() - make_interval(secs => ${ADMIN_VERIFIED_MAX_MS / 1000})
+                     AND COALESCE(admin_seen_at, admin_verified_at)
+                         > now() - make_interval(secs => ${ADMIN_IDLE_MAX_MS / 1000})
+                    THEN admin_verified_at ELSE now() END,
+               ${by}, ${stepUp},
+               now(), admin_mailbox_proven_at
+        FROM ended
+        RETURNING id
+      `,
+      );
+      return rows.length === 1 ? newId : null;
+    },
+    async touchAdmin(id) {
+      await db
+        .update(sessions)
+        .set({ adminSeenAt: new Date() })
+        .where(eq(sessions.id, atRest(id)));
+    },
+    async proveMailbox(id) {
+      await db
+        .update(sessions)
+        .set({ adminMailboxProvenAt: new Date() })
+        .where(eq(sessions.id, atRest(id)));
+    },
+    async endSessionsOf(email) {
+      const rows = await db
+        .update(sessions)
+        .set({ revokedAt: new Date() })
+        .where(
+          and(sql`lower(${sessions.email}) = ${email.toLowerCase()}`, isNull(sessions.revokedAt)),
+        )
+        .returning({ id: sessions.id });
+      return rows.length;
     },
   };
 }

@@ -16,7 +16,7 @@ import {
   type Accounts,
   type VerifiedToken,
 } from "#server/identity/firebase-admin.ts";
-import type { SessionStore } from "#server/identity/session-store.ts";
+import type { AdminSessionState, SessionStore } from "#server/identity/session-store.ts";
 import type { SessionUser } from "#src/lib/public-env.ts";
 
 /** Token sync's max-age for an ID token: an older one is not accepted (decision 004). */
@@ -27,7 +27,14 @@ const ACCOUNT_RETRY_MS = 30_000;
 /** A session id is 18 random bytes in base64url; a signed cookie is that, a dot and 43 more. */
 const MAX_COOKIE_LENGTH = 128;
 
-export type CookieSession = SessionUser & { emailVerified: boolean; sessionId: string };
+export type CookieSession = SessionUser & {
+  emailVerified: boolean;
+  sessionId: string;
+  /** When the password was typed for this session (Firebase's auth_time). */
+  signedInAt: Date;
+  /** The admin's levels of this session (decision 039). */
+  admin: AdminSessionState;
+};
 
 function sessionCookieName(env: Env): string {
   // __Host- needs Secure, so plain-HTTP development uses an unprefixed name.
@@ -159,6 +166,8 @@ export function createSessions(
         email: live.email,
         emailVerified: live.emailVerified,
         sessionId,
+        signedInAt: live.signedInAt,
+        admin: live.admin,
       };
 
       const now = Date.now();

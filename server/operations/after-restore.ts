@@ -11,7 +11,11 @@
  *   who submits the form again is sent a new confirmation. A mail the backup held unsent still
  *   goes, and its link says plainly that it no longer works;
  * - removal and unsubscribe links keep working: they only ever erase, and every mail sent
- *   carries one.
+ *   carries one;
+ * - administrators' credentials (decision 039): a passkey removed, a recovery code spent or an
+ *   export token revoked after the backup would come back, so every passkey, recovery code,
+ *   ceremony in progress and export token ends. Each administrator sets up a new passkey as the
+ *   first time, with their password and a code mailed to them; scripts are given new tokens.
  */
 import { sql } from "drizzle-orm";
 import { deletedCount, type Db } from "#db/client.ts";
@@ -22,10 +26,15 @@ export type EndedByRestore = {
   invitations: number;
   subscriptions: number;
   privacyRequests: number;
+  passkeys: number;
+  recoveryCodes: number;
+  exportTokens: number;
 };
 
 /** Ends, inside the restore's transaction, every session and link that grants something. */
 export async function endWhatTheBackupHeldOpen(tx: Db): Promise<EndedByRestore> {
+  // Challenges and mailed codes were bound to sessions that end below; nothing may answer them.
+  await tx.execute(sql`DELETE FROM admin_challenges`);
   // deletedCount counts the rows any data-changing statement returns, updates as well.
   const count = (statement: ReturnType<typeof sql>) => deletedCount(tx, statement);
   const waitlistLinks = (purpose: "confirm" | "invite") =>
@@ -45,6 +54,12 @@ export async function endWhatTheBackupHeldOpen(tx: Db): Promise<EndedByRestore> 
     privacyRequests: await count(
       sql`UPDATE privacy_requests SET token_expires_at = now()
           WHERE state = 'unconfirmed' AND token_expires_at > now()`,
+    ),
+    passkeys: await count(sql`DELETE FROM admin_passkeys`),
+    recoveryCodes: await count(sql`DELETE FROM admin_recovery_codes WHERE used_at IS NULL`),
+    exportTokens: await count(
+      sql`UPDATE admin_export_tokens SET revoked_at = now()
+          WHERE revoked_at IS NULL AND expires_at > now()`,
     ),
   };
 }

@@ -2,7 +2,9 @@
  * What nobody needs once its time is past, deleted on a timer rather than on traffic: rate-limit
  * windows (which hold client addresses, or a mailbox's hash) ten minutes after they close,
  * sessions (email, browser, times) a day after they expire, and waitlist entries and sub-processor
- * subscriptions never confirmed, 14 days on, once no link to confirm them works (decision 036).
+ * subscriptions never confirmed, 14 days on, once no link to confirm them works (decision 036),
+ * and of administrators' access (decision 039): ceremonies' challenges once expired, failed
+ * verifications a day on (the lock counts 15 minutes), export tokens 90 days after they ended.
  * A quiet site keeps no more than a busy one. Every instance runs it; the deletes are idempotent,
  * and rows are taken `SKIP LOCKED`, so two at once only share or repeat each other's work.
  */
@@ -29,6 +31,9 @@ export async function sweepExpired(
   sessions: number;
   unconfirmedEntries: number;
   unconfirmedSubscribers: number;
+  adminChallenges: number;
+  adminFailures: number;
+  exportTokens: number;
 }> {
   return {
     rateLimitWindows: await deletedCount(
@@ -43,6 +48,19 @@ export async function sweepExpired(
     ),
     unconfirmedEntries: await eraseUnconfirmedEntries(db, limit),
     unconfirmedSubscribers: await eraseUnconfirmedSubscribers(db, limit),
+    adminChallenges: await deletedCount(
+      db,
+      sql`DELETE FROM admin_challenges WHERE expires_at < now()`,
+    ),
+    adminFailures: await deletedCount(
+      db,
+      sql`DELETE FROM admin_verification_failures WHERE at < now() - interval '1 day'`,
+    ),
+    exportTokens: await deletedCount(
+      db,
+      sql`DELETE FROM admin_export_tokens
+          WHERE COALESCE(revoked_at, expires_at) < now() - interval '90 days'`,
+    ),
   };
 }
 

@@ -12,6 +12,7 @@ import {
   type ServerBuild,
 } from "react-router";
 import { isAdmin, type AdminGuard } from "#server/identity/admin-guard.ts";
+import { adminLevel } from "#server/identity/admin-level.ts";
 import type { Env } from "#server/env.ts";
 import { finishPage } from "#server/pages/html.ts";
 import { maskEmail } from "#server/http/log-safety.ts";
@@ -22,6 +23,8 @@ import type { Sessions } from "#server/identity/session.ts";
 import { clientKey } from "#server/http/rate-limit.ts";
 import type { WaitlistService } from "#server/waitlist/service.ts";
 import type { AccountPort } from "#src/lib/account.ts";
+import type { AdminAccessOverview, AdminVerifyPort, VerifyState } from "#src/lib/admin-verify.ts";
+import { adminSessionOf, type AdminVerification } from "#server/identity/admin-verification.ts";
 import type { ActivityPort } from "#src/lib/activity.ts";
 import type { DashboardPort } from "#src/lib/dashboard.ts";
 import type { DeliveriesPort } from "#src/lib/deliveries.ts";
@@ -57,6 +60,7 @@ export type PageRendererOptions = {
   adminGuard: AdminGuard;
   sessions: Sessions;
   account: AccountPort;
+  adminVerification: AdminVerification;
 };
 
 /**
@@ -85,6 +89,12 @@ function loadContextKey(build: ServerBuild): RouterContext<LoadContext> {
   return key;
 }
 
+/** The page a target names, without React Router's `.data` suffix and query: `/admin/waitlist`. */
+function pagePathOf(target: string): string {
+  const path = target.split("?")[0] ?? "/";
+  return path.replace(/\.data$/, "").replace(/^\/_$/, "/") || "/";
+}
+
 export function createPageRenderer(options: PageRendererOptions) {
   const { env, mode, stylesheets, adminGuard } = options;
   const handleRequest = createRequestHandler(options.getBuild, mode);
@@ -98,7 +108,15 @@ export function createPageRenderer(options: PageRendererOptions) {
         // Asked again even when the page saw no session: a session that could not be checked
         // (the database away) is a 503 for the admin, not a sign-in page.
         const { access, user } = await adminGuard.bySession(req);
-        if (access === "ok" && user?.email) return { access, email: user.email.toLowerCase() };
+        if (access === "ok" && user?.email) {
+          const level = adminLevel(user.admin, new Date());
+          const until = level.kind === "verified" ? level.stepUpUntil : null;
+          return {
+            access,
+            email: user.email.toLowerCase(),
+            stepUpUntil: until ? until.toISOString() : null,
+          };
+        }
         if (access !== "ok") {
           req.log.warn(
             {
@@ -113,6 +131,78 @@ export function createPageRenderer(options: PageRendererOptions) {
         // Granted to an account without an address cannot happen (the guard needs a verified one).
         return { access: "forbidden" };
       })());
+  }
+
+  /** An administrator's verification and passkeys, asked only when a page asks (decision 039). */
+  function adminVerifyFor(req: FastifyRequest): AdminVerifyPort {
+    const verification = options.adminVerification;
+    const siteOrigin = new URL(env.siteUrl).origin;
+    return {
+      async state(): Promise<VerifyState> {
+        const { access, user } = await adminGuard.bySession(req);
+        if (access === "unavailable") return { kind: "unavailable" };
+        if (access === "signed-out" || !user) return { kind: "signed-out" };
+        if (access === "forbidden")
+          return { kind: "forbidden", message: "This account may not use the admin." };
+        if (access === "unverified")
+          return {
+            kind: "forbidden",
+            message:
+              "This address is an administrator's, but it is not verified yet. Open the link we mailed it (your account page sends it again), then come back.",
+          };
+        const status = await verification.status(adminSessionOf(user));
+        const level = status.level;
+        return {
+          kind: "admin",
+          email: status.email,
+          level: level.kind,
+          lapsed: level.kind === "signed-in" ? level.lapsed : null,
+          stepUpUntil:
+            level.kind === "verified" && level.stepUpUntil ? level.stepUpUntil.toISOString() : null,
+          passkeys: status.passkeys,
+          lockedUntil: status.lockedUntil ? status.lockedUntil.toISOString() : null,
+          codeSent: status.codeSent,
+          mailboxProven: status.mailboxProven,
+          passwordFresh: status.passwordFresh,
+          origin: siteOrigin,
+        };
+      },
+      async overview(): Promise<AdminAccessOverview | null> {
+        const { access, user } = await adminGuard.bySession(req);
+        if (access !== "ok" || !user?.email) return null;
+        const email = user.email.toLowerCase();
+        const level = adminLevel(user.admin, new Date());
+        const [passkeys, left] = await Promise.all([
+          verification.passkeys(email),
+          verification.recoveryCodesLeft(email),
+        ]);
+        return {
+          passkeys: passkeys.map((p) => ({
+            id: p.credentialId,
+            name: p.name,
+            createdAt: p.createdAt.toISOString(),
+            lastUsedAt: p.lastUsedAt ? p.lastUsedAt.toISOString() : null,
+            synced: p.backedUp,
+          })),
+          recoveryCodesLeft: left,
+          stepUpUntil:
+            level.kind === "verified" && level.stepUpUntil ? level.stepUpUntil.toISOString() : null,
+        };
+      },
+      async exportTokens() {
+        const iso = (d: Date | null) => (d ? d.toISOString() : null);
+        return (await verification.exportTokens()).map((t) => ({
+          id: t.id,
+          label: t.label,
+          owner: t.adminEmail,
+          createdAt: t.createdAt.toISOString(),
+          expiresAt: t.expiresAt.toISOString(),
+          revokedAt: iso(t.revokedAt),
+          lastUsedAt: iso(t.lastUsedAt),
+          lastUsedFrom: t.lastUsedFrom,
+        }));
+      },
+    };
   }
 
   /** The session with its account read from Firebase now, asked only when a page asks. */
@@ -163,6 +253,7 @@ export function createPageRenderer(options: PageRendererOptions) {
       clientAddress: req.ip,
       signupMode: env.signupMode,
       requestId: req.id,
+      pagePath: pagePathOf(target),
       reportError: (error: unknown) => reportRenderError(req, error),
       waitlist: options.waitlist,
       subprocessors: options.subprocessors,
@@ -173,6 +264,7 @@ export function createPageRenderer(options: PageRendererOptions) {
       adminAccess: adminAccessFor(req, session),
       userAccess: userAccessFor(req),
       account: options.account,
+      adminVerify: adminVerifyFor(req),
     });
     const response = await handleRequest(request, context);
 

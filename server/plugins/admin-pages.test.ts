@@ -11,6 +11,8 @@ import { createServer, type ViteDevServer } from "vite";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createAccountService } from "#server/account/account.ts";
 import { createAdminGuard } from "#server/identity/admin-guard.ts";
+import { createAdminCredentials } from "#server/identity/admin-credentials.ts";
+import { createAdminVerification } from "#server/identity/admin-verification.ts";
 import { createActivity } from "#server/audit/audit-log.ts";
 import { startEmulatorFor, type StopEmulator } from "#server/identity/auth-emulator.ts";
 import { parseEnv } from "#server/env.ts";
@@ -50,6 +52,7 @@ let admin: Account;
 let member: Account;
 let unverifiedAdmin: Account;
 let server: FastifyInstance;
+let store: ReturnType<typeof sessionsFor>["store"];
 
 beforeAll(async () => {
   // Only the server build is loaded: no browser bundles to optimise.
@@ -74,6 +77,7 @@ beforeAll(async () => {
     vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>;
   const log = pino({ level: "silent" });
   const ledger = testLedger(log);
+  store = deps.store;
   const adminGuard = createAdminGuard(deps);
   server = Fastify();
   await server.register(errors);
@@ -105,6 +109,16 @@ beforeAll(async () => {
       adminGuard,
       sessions: deps.sessions,
       account: createAccountService({ db: database().db, ...deps, log, ledger }),
+      adminVerification: createAdminVerification({
+        db: database().db,
+        env: deps.env,
+        log,
+        credentials: createAdminCredentials(database().db),
+        store: deps.store,
+        codeKey: "a key for mailed codes in one unit test",
+        onEnqueued: () => {},
+        accounts: deps.accounts,
+      }),
     }),
     sessions: deps.sessions,
     routes: (await getBuild()).routes,
@@ -165,6 +179,17 @@ async function cookieFor(account: Account): Promise<string> {
   return `${cookie!.name}=${cookie!.value}`;
 }
 
+/**
+ * An administrator's session as a passkey assertion leaves it (decision 039): the session store's
+ * own verification, which ends the signed-in row and makes a verified one under a new id.
+ */
+async function verifiedCookieFor(account: Account): Promise<string> {
+  const [name, signed] = (await cookieFor(account)).split(/=(.*)/s) as [string, string];
+  const id = server.unsignCookie(decodeURIComponent(signed)).value!;
+  const verified = await store.verifyAdmin(id, "passkey");
+  return `${name}=${encodeURIComponent(server.signCookie(verified!))}`;
+}
+
 describe("/admin/deliveries", () => {
   test("signed out, the page sends the visitor to sign in", async () => {
     const answer = await server.inject({ url: "/admin/deliveries" });
@@ -197,10 +222,20 @@ describe("/admin/deliveries", () => {
     expect(answer.body).not.toContain(REFUSED);
   });
 
-  test("an administrator sees the counts and each failed delivery with its reason; a collector post shows no lead", async () => {
+  test("an administrator signed in with the password alone is sent to verify with a passkey", async () => {
     const answer = await server.inject({
       url: "/admin/deliveries",
       headers: { cookie: await cookieFor(admin) },
+    });
+    expect(answer.statusCode).toBe(302);
+    expect(answer.headers.location).toBe("/admin/verify?next=%2Fadmin%2Fdeliveries");
+    expect(answer.body).not.toContain(REFUSED);
+  });
+
+  test("an administrator sees the counts and each failed delivery with its reason; a collector post shows no lead", async () => {
+    const answer = await server.inject({
+      url: "/admin/deliveries",
+      headers: { cookie: await verifiedCookieFor(admin) },
     });
     expect(answer.statusCode).toBe(200);
     expect(answer.headers["cache-control"]).toBe("private, no-store");

@@ -2,6 +2,7 @@ import Fastify from "fastify";
 import { pino } from "pino";
 import { describe, expect, test } from "vitest";
 import { createAdminGuard } from "#server/identity/admin-guard.ts";
+import { createAdminCredentials } from "#server/identity/admin-credentials.ts";
 import { recordExport } from "#server/audit/audit-log.ts";
 import admin from "#server/plugins/admin.ts";
 import errors from "#server/plugins/errors.ts";
@@ -26,6 +27,8 @@ async function app() {
       ledger: testLedger(),
     }),
     requireAdmin: createAdminGuard(deps).requireAdmin,
+    useExportToken: (token, from) =>
+      createAdminCredentials(database().db).exportTokens.use(token, from),
     recordExport: (record) => recordExport(database().db, record),
   });
   return { server, ...deps };
@@ -39,7 +42,11 @@ describe("the admin plugin: every route behind the one guard", () => {
     const answer = await server.inject({ url: CSV });
     expect(answer.statusCode).toBe(401);
     expect(answer.headers["cache-control"]).toBe("no-store");
-    expect(answer.json()).toEqual({ ok: false, message: "Sign in as an administrator." });
+    expect(answer.json()).toEqual({
+      ok: false,
+      message: "Sign in as an administrator.",
+      missing: "signed-out",
+    });
   });
 
   test("a cookie naming a session that does not exist is no session", async () => {
@@ -49,11 +56,18 @@ describe("the admin plugin: every route behind the one guard", () => {
     expect(answer.statusCode).toBe(401);
   });
 
-  test("a malformed token is refused before anyone is asked", async () => {
+  test("anything but a live export token is refused: a malformed one, a made-up one, a Firebase ID token", async () => {
     const { server } = await app();
-    const answer = await server.inject({ url: CSV, headers: { authorization: "Bearer !" } });
-    expect(answer.statusCode).toBe(401);
-    expect(answer.json()).toEqual({ ok: false, message: "The token is not valid." });
+    for (const authorization of [
+      "Bearer !",
+      "Basic abc",
+      `Bearer tieout_export_${"A".repeat(43)}`,
+      "Bearer eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl",
+    ]) {
+      const answer = await server.inject({ url: CSV, headers: { authorization } });
+      expect(answer.statusCode, authorization).toBe(401);
+      expect(answer.json()).toMatchObject({ ok: false, missing: "export-token" });
+    }
   });
 
   test("a link from another site does not carry the admin's cookie in", async () => {

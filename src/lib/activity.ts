@@ -16,7 +16,17 @@ export type AuditAction =
   /** A member deleted their own account (decision 029). */
   | "account-delete"
   /** A restore carried out again an erasure made after its backup (decision 032). */
-  | "erasure-replay";
+  | "erasure-replay"
+  /** An administrator's own access (decision 039): passkeys, recovery codes, locks, tokens. */
+  | "passkey-add"
+  | "passkey-remove"
+  | "passkey-rename"
+  | "passkeys-reset"
+  | "recovery-codes"
+  | "recovery-use"
+  | "admin-lock"
+  | "export-token-create"
+  | "export-token-revoke";
 
 /** The audit log's "from" for what the site did by itself, with no request of anyone's. */
 export const AUTOMATIC = "automatic";

@@ -1,6 +1,7 @@
 import { data, redirect } from "react-router";
 import {
   AccountView,
+  type AccountAdminAccess,
   NEEDS_JAVASCRIPT_ERROR,
   type AccountActionData,
   type AccountIntent,
@@ -10,7 +11,7 @@ import { failure } from "#src/lib/http-errors.ts";
 import { pageMeta } from "#src/lib/meta.ts";
 import { SIGNED_IN_ONLY } from "#src/lib/route-handle.ts";
 import type { Route } from "./+types/account";
-import { loadContext } from "#src/load-context.ts";
+import { loadContext, type LoadContext } from "#src/load-context.ts";
 
 export const handle = SIGNED_IN_ONLY;
 
@@ -38,7 +39,21 @@ export async function loader({ context }: Route.LoaderArgs) {
     );
   // Deleted at Firebase since the session was checked: nothing left to show.
   if (overview === null) throw redirect("/login");
-  return { overview };
+  return { overview, admin: await adminAccessOf(server) };
+}
+
+/**
+ * An administrator's passkeys and codes when this session is verified with a passkey; a pointer to
+ * /admin/verify when it is not; nothing for anyone else (decision 039).
+ */
+async function adminAccessOf(server: LoadContext): Promise<AccountAdminAccess> {
+  if (!server.sessionUser?.admin) return null;
+  const access = await server.adminVerify.overview().catch((error: unknown) => {
+    server.reportError(error);
+    return undefined;
+  });
+  if (access === undefined) return null;
+  return access ? { kind: "verified", access } : { kind: "unverified" };
 }
 
 const answer = (intent: AccountIntent | null, error: string, status: number) =>
@@ -94,5 +109,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Account({ loaderData, actionData }: Route.ComponentProps) {
-  return <AccountView overview={loaderData.overview} posted={actionData} />;
+  return (
+    <AccountView overview={loaderData.overview} posted={actionData} admin={loaderData.admin} />
+  );
 }

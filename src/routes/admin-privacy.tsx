@@ -22,9 +22,13 @@ const UNAVAILABLE = "Privacy requests are unavailable for a moment. Please try a
 
 export async function loader({ context }: Route.LoaderArgs) {
   const server = context.get(loadContext);
-  await requireAdmin(server, "This account may not see privacy requests.");
+  const admin = await requireAdmin(server, "This account may not see privacy requests.");
   try {
-    return { overview: await server.privacyRequests.overview(), now: Date.now() };
+    return {
+      overview: await server.privacyRequests.overview(),
+      now: Date.now(),
+      stepUpUntil: admin.stepUpUntil,
+    };
   } catch {
     throw failure(server, UNAVAILABLE);
   }
@@ -39,6 +43,15 @@ export async function action({ request, context }: Route.ActionArgs) {
   const id = /^[1-9]\d{0,14}$/.test(asked) ? Number(asked) : 0;
   if (id === 0)
     return data<CompleteReply>({ ok: false, message: "No such request." }, { status: 400 });
+  // Completing a request needs a passkey within the last 15 minutes (decision 039).
+  if (!admin.stepUpUntil)
+    return data<CompleteReply>(
+      {
+        ok: false,
+        message: `Confirm it's you: completing request ${id} needs your passkey within the last 15 minutes. Press the button again to use it.`,
+      },
+      { status: 401 },
+    );
   const result = await server.privacyRequests.complete(id, formText(form, "note"), {
     adminEmail: admin.email,
     clientAddress: server.clientAddress,

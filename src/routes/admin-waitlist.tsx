@@ -1,5 +1,6 @@
 import { data } from "react-router";
 import { parseAdminForm } from "#src/features/waitlist/admin-form.ts";
+import { ExportTokensPanel } from "#src/features/auth/export-tokens-panel.tsx";
 import { AdminListView, type AdminActionReply } from "#src/features/waitlist/admin-list-view.tsx";
 import { summarize } from "#src/features/waitlist/admin-summary.ts";
 import { ENTRY_STATES, type EntryState } from "#src/features/waitlist/lifecycle.ts";
@@ -39,11 +40,22 @@ function placeOf(url: URL) {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const server = context.get(loadContext);
-  await requireAdmin(server, "This account may not see the waitlist.");
+  const admin = await requireAdmin(server, "This account may not see the waitlist.");
   const { query, state, position } = placeOf(new URL(request.url));
   try {
-    const page = await server.waitlist.list({ query, state, position, limit: PAGE_SIZE });
-    return { page, query, state, paged: position !== null };
+    const [page, exportTokens] = await Promise.all([
+      server.waitlist.list({ query, state, position, limit: PAGE_SIZE }),
+      server.adminVerify.exportTokens(),
+    ]);
+    return {
+      page,
+      query,
+      state,
+      paged: position !== null,
+      stepUpUntil: admin.stepUpUntil,
+      exportTokens,
+      now: Date.now(),
+    };
   } catch {
     throw failure(server, UNAVAILABLE);
   }
@@ -56,6 +68,16 @@ export async function action({ request, context }: Route.ActionArgs) {
   const parsed = parseAdminForm(await request.formData());
   if (!parsed.ok)
     return data<AdminActionReply>({ kind: "invalid", message: parsed.message }, { status: 400 });
+  // A bulk invitation needs a passkey within the last 15 minutes (decision 039).
+  if (parsed.bulk && !admin.stepUpUntil)
+    return data<AdminActionReply>(
+      {
+        kind: "step-up",
+        message:
+          "Confirm it's you: inviting selected entries needs your passkey within the last 15 minutes. Press Invite selected again to use it.",
+      },
+      { status: 401 },
+    );
   const result = await server.waitlist.act(parsed.request, {
     adminEmail: admin.email,
     clientAddress: server.clientAddress,
@@ -66,5 +88,10 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function AdminWaitlist({ loaderData, actionData }: Route.ComponentProps) {
-  return <AdminListView {...loaderData} reply={actionData} />;
+  const { exportTokens, now, ...list } = loaderData;
+  return (
+    <AdminListView {...list} reply={actionData}>
+      <ExportTokensPanel tokens={exportTokens} now={now} />
+    </AdminListView>
+  );
 }

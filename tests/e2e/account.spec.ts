@@ -4,7 +4,13 @@
  * the account, each through the page as a person uses it, against the Auth emulator.
  */
 import { readFile } from "node:fs/promises";
-import { signIn, signInBrowser, signOut, type Account } from "#tests/support/accounts.ts";
+import {
+  MAIN_SERVER,
+  signInBrowser,
+  signInVerified,
+  signOut,
+  type Account,
+} from "#tests/support/accounts.ts";
 import { oobCodes, signInWithPassword } from "#tests/support/emulator.ts";
 import { E2E_EMULATOR_HOST, E2E_PROJECT_ID } from "#tests/support/e2e-env.ts";
 import { axeViolations, expect, HYDRATED_PAGE, test } from "#tests/support/fixtures.ts";
@@ -28,7 +34,7 @@ async function existsInFirebase(uid: string): Promise<boolean> {
 
 /** The waitlist export's rows for this address, read with an administrator's session. */
 async function waitlistRowsFor(baseURL: string, admin: Account, email: string): Promise<number> {
-  const { cookie } = await signIn(baseURL, admin);
+  const { cookie } = await signInVerified({ ...MAIN_SERVER, url: baseURL }, admin);
   try {
     const csv = await fetch(`${baseURL}/api/admin/waitlist.csv`, { headers: { cookie } });
     expect(csv.status).toBe(200);
@@ -40,7 +46,7 @@ async function waitlistRowsFor(baseURL: string, admin: Account, email: string): 
 
 /** The number of the waitlist entry under `email`, as the admin list shows it. */
 async function entryIdFor(baseURL: string, admin: Account, email: string): Promise<string> {
-  const { cookie } = await signIn(baseURL, admin);
+  const { cookie } = await signInVerified({ ...MAIN_SERVER, url: baseURL }, admin);
   try {
     const list = await fetch(`${baseURL}/admin/waitlist?q=${encodeURIComponent(email)}`, {
       headers: { cookie },
@@ -55,7 +61,7 @@ async function entryIdFor(baseURL: string, admin: Account, email: string): Promi
 
 /** The text of the Activity page's row about entry `entryId`, read as the administrator. */
 async function activityRowFor(baseURL: string, admin: Account, entryId: string): Promise<string> {
-  const { cookie } = await signIn(baseURL, admin);
+  const { cookie } = await signInVerified({ ...MAIN_SERVER, url: baseURL }, admin);
   try {
     const page = await fetch(`${baseURL}/admin/activity`, { headers: { cookie } });
     expect(page.status).toBe(200);

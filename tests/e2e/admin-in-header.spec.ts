@@ -4,7 +4,12 @@
  * sees it, and the pages shared between anonymous visitors never carry it (decision 010).
  */
 import type { Browser, Page } from "@playwright/test";
-import { signInBrowser, signOut, type Account } from "#tests/support/accounts.ts";
+import {
+  MAIN_SERVER,
+  signInBrowserVerified,
+  signOut,
+  type Account,
+} from "#tests/support/accounts.ts";
 import { expect, test, waitForHydration } from "#tests/support/fixtures.ts";
 
 const header = (page: Page) => page.getByRole("banner");
@@ -19,7 +24,8 @@ async function adminBrowser(
   run: (page: Page) => Promise<void>,
 ) {
   const context = await browser.newContext(options);
-  const { cookie } = await signInBrowser(context, baseURL, admin);
+  // The admin opens to a session verified with a passkey (decision 039).
+  const { cookie } = await signInBrowserVerified(context, { ...MAIN_SERVER, url: baseURL }, admin);
   try {
     const page = await context.newPage();
     // As the fixtures' page does: a hydration mismatch or a script error fails the test.

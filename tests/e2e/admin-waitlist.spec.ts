@@ -52,7 +52,7 @@ test("Invite writes the state and sends one invitation; pressing again sends not
   mailSink: smtp,
 }) => {
   const lead = await newLead(server, smtp, "invitee");
-  await asAdmin(context, server.url, async () => {
+  await asAdmin(context, server, async () => {
     const row = await rowOf(server, page, lead);
     await expect(row.getByRole("cell").nth(STATE)).toHaveText("Confirmed");
     await row.getByRole("button", { name: `Invite ${lead}` }).click();
@@ -93,7 +93,7 @@ test("Invite selected acts on the ticked rows and says what happened to each", a
     await confirmedLead(server.url, smtp, { name: "Bulk", email, company });
   const unconfirmed = uniqueEmail("bulk-unconfirmed");
   await submitToWaitlist(server.url, { name: "Bulk", email: unconfirmed, company });
-  await asAdmin(context, server.url, async () => {
+  await asAdmin(context, server, async () => {
     await page.goto(`${server.url}/admin/waitlist`);
     await page.getByLabel("Search by name, email or company").fill(company);
     await page.getByRole("button", { name: "Search" }).click();
@@ -126,7 +126,7 @@ test("Decline sends nothing unless Tell them is ticked", async ({
 }) => {
   const quiet = await newLead(server, smtp, "declined-quietly");
   const told = await newLead(server, smtp, "declined-told");
-  await asAdmin(context, server.url, async () => {
+  await asAdmin(context, server, async () => {
     let row = await rowOf(server, page, quiet);
     await row.getByRole("button", { name: `Decline ${quiet}` }).click();
     await expect(page.getByRole("status")).toHaveText("1 declined.");
@@ -150,7 +150,7 @@ test("Remove erases the entry; the Activity page names the administrator, the ac
   mailSink: smtp,
 }) => {
   const lead = await newLead(server, smtp, "removed");
-  await asAdmin(context, server.url, async () => {
+  await asAdmin(context, server, async () => {
     const row = await rowOf(server, page, lead);
     const id = await row.getByRole("checkbox", { name: `Select ${lead}` }).inputValue();
     await row.getByRole("button", { name: `Remove ${lead}` }).click();
@@ -201,9 +201,9 @@ test("by keyboard and with a screen reader: labelled checkboxes, named buttons, 
   mailSink: smtp,
 }) => {
   const lead = await newLead(server, smtp, "keyboard");
-  await asAdmin(context, server.url, async () => {
+  await asAdmin(context, server, async () => {
     const row = await rowOf(server, page, lead);
-    await expect(page.getByRole("table")).toHaveAccessibleName(
+    await expect(page.getByRole("table", { name: /^Waitlist entries/ })).toHaveAccessibleName(
       `Waitlist entries, newest first, matching “${lead}”`,
     );
     await expect(row.getByRole("rowheader")).toHaveText("keyboard lead");
@@ -225,7 +225,7 @@ test("on a phone each entry reads as a block, its buttons under its values; on a
   mailSink: smtp,
 }) => {
   const lead = await newLead(server, smtp, "narrow");
-  await asAdmin(context, server.url, async () => {
+  await asAdmin(context, server, async () => {
     await page.setViewportSize({ width: 375, height: 812 });
     const row = await rowOf(server, page, lead);
     const region = page.getByRole("region", { name: "Waitlist entries" });
@@ -279,7 +279,7 @@ test("without JavaScript every action is a plain form post", async ({
   const context = await browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
   try {
-    await asAdmin(context, server.url, async () => {
+    await asAdmin(context, server, async () => {
       const row = await rowOf(server, page, lead);
       const answer = page.waitForResponse((r) => r.request().method() === "POST");
       await row.getByRole("button", { name: `Invite ${lead}` }).click();
@@ -320,7 +320,7 @@ test("anyone but an administrator is refused every action, whatever they send, a
 }) => {
   const lead = await newLead(server, smtp, "guarded");
   let id = "";
-  await asAdmin(context, server.url, async () => {
+  await asAdmin(context, server, async () => {
     const row = await rowOf(server, page, lead);
     id = await row.getByRole("checkbox", { name: `Select ${lead}` }).inputValue();
   });
@@ -380,7 +380,7 @@ test("anyone but an administrator is refused every action, whatever they send, a
   } finally {
     await deleteAccount(member);
   }
-  await asAdmin(context, server.url, async () => {
+  await asAdmin(context, server, async () => {
     const row = await rowOf(server, page, lead);
     await expect(row.getByRole("cell").nth(STATE)).toHaveText("Confirmed");
   });

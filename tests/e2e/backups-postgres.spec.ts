@@ -5,7 +5,7 @@
  */
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { idTokenFor } from "#tests/support/accounts.ts";
+import { exportTokenOf, signInVerified, type Account } from "#tests/support/accounts.ts";
 import {
   everyRow,
   openAfterRestore,
@@ -69,6 +69,11 @@ function siteLog(file: string, erased: string): string {
   return file;
 }
 
+/** An export token of the administrator on `site`, verified there with a passkey (decision 039). */
+async function adminToken(site: RunningServer, admin: Account): Promise<string> {
+  return exportTokenOf(site, (await signInVerified(site, admin)).cookie);
+}
+
 async function exportedCount(site: RunningServer, token: string): Promise<number> {
   const answer = await fetch(`${site.url}/api/admin/waitlist.csv`, {
     headers: { Authorization: `Bearer ${token}` },
@@ -95,7 +100,7 @@ test("a PostgreSQL site is backed up through pg_dump, or our own dump without it
   );
   // rate_limit_windows: each new address counted one confirmation mail to its mailbox today.
   expect(withPgDump.stdout).toContain(
-    "Rows: admin_audit_log 0, outbox 30, page_views 0, privacy_requests 0, rate_limit_windows 30, sessions 0, subprocessor_subscribers 0, subprocessor_tokens 0, waitlist_entries 30, waitlist_state_counts 5, waitlist_tokens 60.",
+    "Rows: admin_audit_log 0, admin_challenges 0, admin_export_tokens 0, admin_locks 0, admin_passkeys 0, admin_recovery_codes 0, admin_verification_failures 0, outbox 30, page_views 0, privacy_requests 0, rate_limit_windows 30, sessions 0, subprocessor_subscribers 0, subprocessor_tokens 0, waitlist_entries 30, waitlist_state_counts 5, waitlist_tokens 60.",
   );
 
   // Without pg_dump on PATH (only the project's own tools), the command says so and dumps itself.
@@ -113,7 +118,7 @@ test("a PostgreSQL site is backed up through pg_dump, or our own dump without it
   expect(refused.code).toBe(1);
   expect(refused.stderr.trim()).toMatch(
     new RegExp(
-      `^Cannot restore ${dumped}: the database in DATABASE_URL \\(${where}\\) is not empty \\(\\d+ tables or sequences: public\\.admin_audit_log, public\\.admin_audit_log_id_seq, public\\.outbox, public\\.outbox_id_seq, …\\): a restore writes only into an empty database and overwrites nothing\\. Create a new one \\(CREATE DATABASE …\\) and point DATABASE_URL at it\\. Nothing was changed\\.$`,
+      `^Cannot restore ${dumped}: the database in DATABASE_URL \\(${where}\\) is not empty \\(\\d+ tables or sequences: public\\.admin_audit_log, public\\.admin_audit_log_id_seq, public\\.admin_challenges, public\\.admin_export_tokens, …\\): a restore writes only into an empty database and overwrites nothing\\. Create a new one \\(CREATE DATABASE …\\) and point DATABASE_URL at it\\. Nothing was changed\\.$`,
     ),
   );
   expect(await everyRow({ databaseUrl: url })).toEqual(before);
@@ -156,7 +161,7 @@ test("a PostgreSQL site is backed up through pg_dump, or our own dump without it
     ADMIN_EMAILS: admin.email,
   });
   try {
-    expect(await exportedCount(restored, await idTokenFor(admin))).toBe(30);
+    expect(await exportedCount(restored, await adminToken(restored, admin))).toBe(30);
   } finally {
     await restored.stop();
   }
@@ -202,12 +207,11 @@ test("a backup moves between the engines: embedded into PostgreSQL, PostgreSQL i
   expect(left, replayed.stdout).toHaveLength(24);
   expect(left.join("\n")).not.toContain("server-3@example.com");
 
-  const token = await idTokenFor(admin);
   const onServer = await startServer({ DATABASE_URL: target, ADMIN_EMAILS: admin.email });
   const onEmbedded = await startServer({ ADMIN_EMAILS: admin.email }, { dataDir });
   try {
-    expect(await exportedCount(onServer, token)).toBe(25);
-    expect(await exportedCount(onEmbedded, token)).toBe(25);
+    expect(await exportedCount(onServer, await adminToken(onServer, admin))).toBe(25);
+    expect(await exportedCount(onEmbedded, await adminToken(onEmbedded, admin))).toBe(25);
   } finally {
     await Promise.all([onServer.stop(), onEmbedded.stop()]);
   }

@@ -237,7 +237,7 @@ test("the confirm page shows the name and company typed in the owner's name; the
   await expect(page.getByRole("heading", { name: "Your address is confirmed" })).toBeVisible();
 
   // The administrator sees the corrected entry, and the invitation greets its owner by it.
-  await asAdmin(page.context(), server.url, async () => {
+  await asAdmin(page.context(), server, async () => {
     await page.goto(`${server.url}/admin/waitlist?q=${encodeURIComponent(owner)}`);
     const row = page.getByRole("row").filter({ hasText: owner });
     await expect(row).toContainText("Dana Reyes");

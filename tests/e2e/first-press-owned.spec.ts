@@ -17,10 +17,11 @@ import {
   deleteAccount,
   ensureAdmin,
   signInBrowser,
+  signInBrowserVerified,
   type Account,
 } from "#tests/support/accounts.ts";
 import { E2E_ADMIN_EMAIL } from "#tests/support/e2e-env.ts";
-import { uniqueEmail } from "#tests/support/emulator.ts";
+import { ensureUser, uniqueEmail } from "#tests/support/emulator.ts";
 import { expect, test } from "#tests/support/fixtures.ts";
 import {
   firstPressMismatches,
@@ -34,7 +35,9 @@ import type { RunningServer } from "#tests/support/server.ts";
 import type { TestSmtp } from "#tests/support/test-smtp.ts";
 import { submitToWaitlist } from "#tests/support/waitlist-db.ts";
 
-test.use({ ownServerEnv: { ADMIN_EMAILS: E2E_ADMIN_EMAIL } });
+/** Administrators who have no passkey yet, one for each visit to /admin/verify (decision 039). */
+const NEW_ADMINS = Array.from({ length: 40 }, (_, i) => `press-admin-${i + 1}@tieout.test`);
+test.use({ ownServerEnv: { ADMIN_EMAILS: [E2E_ADMIN_EMAIL, ...NEW_ADMINS].join(",") } });
 
 /** This worker's server and the mail it sends. */
 type Site = { server: RunningServer; smtp: TestSmtp };
@@ -120,7 +123,7 @@ const memberVisit =
 function adminVisit(path: string): (site: Site) => OpenVisit {
   return ({ server }) =>
     async (context) => {
-      await signInBrowser(context, server.url, await ensureAdmin());
+      await signInBrowserVerified(context, server, await ensureAdmin());
       return { url: `${server.url}${path}`, masks: [FIGURES] };
     };
 }
@@ -136,8 +139,23 @@ const adminWaitlistVisit =
     const confirmed = `${tag}-confirmed@example-cpa.com`;
     await confirmedLead(server.url, smtp, { name: "Cam Confirmed", email: confirmed });
     await joinWaitlist(server, `${tag}-new@example-cpa.com`);
-    await signInBrowser(context, server.url, await ensureAdmin());
+    await signInBrowserVerified(context, server, await ensureAdmin());
     return { url: `${server.url}/admin/waitlist?q=${tag}`, masks: [tag, FIGURES] };
+  };
+
+/**
+ * An administrator signed in with the password who has no passkey yet, on /admin/verify: its one
+ * control mails a code. Each visit is another administrator's, so no visit's code is another's.
+ */
+let newAdmins = 0;
+const adminVerifyVisit =
+  ({ server }: Site): OpenVisit =>
+  async (context) => {
+    const email = NEW_ADMINS[newAdmins++ % NEW_ADMINS.length]!;
+    const password = "press-admin-password-1";
+    const uid = await ensureUser(email, password, { verified: true });
+    await signInBrowser(context, server.url, { email, password, uid });
+    return { url: `${server.url}/admin/verify?next=%2Fadmin`, masks: [email, FIGURES] };
   };
 
 const OWNED_PAGES: Record<string, (site: Site) => OpenVisit> = {
@@ -148,6 +166,7 @@ const OWNED_PAGES: Record<string, (site: Site) => OpenVisit> = {
   "/privacy-request/confirm": mailLinkVisit("/privacy-request/confirm", askForCopy),
   "/account": memberVisit,
   "/admin": adminVisit("/admin"),
+  "/admin/verify": adminVerifyVisit,
   "/admin/waitlist": adminWaitlistVisit,
   "/admin/deliveries": adminVisit("/admin/deliveries"),
   "/admin/activity": adminVisit("/admin/activity"),

@@ -4,6 +4,7 @@
  * log lines say what failed, and none holds a value the visitor sent or a secret.
  */
 import { idTokenFor, signIn, startSession } from "#tests/support/accounts.ts";
+import { postAdmin, verifyAdmin } from "#tests/support/admin-passkey.ts";
 import { uniqueEmail } from "#tests/support/emulator.ts";
 import { expect, test } from "#tests/support/fixtures.ts";
 import { startPostgres } from "#tests/support/postgres.ts";
@@ -22,7 +23,15 @@ test("with the database down, submissions, sign-ins and exports fail with logs t
     LOG_LEVEL: "info",
   });
   try {
-    const { cookie } = await signIn(server.url, admin);
+    // The administrator verified with a passkey, with an export token (decision 039).
+    const { cookie: signedIn } = await signIn(server.url, admin);
+    const cookie = await verifyAdmin(server, admin.email, signedIn, server.adminCodes);
+    const made = await postAdmin(server, cookie, "/api/admin/export-tokens", {
+      label: "Nightly export",
+      days: 1,
+    });
+    expect(made.status).toBe(200);
+    const exportToken = made.body.token as string;
     const cookieValue = cookie.slice(cookie.indexOf("=") + 1);
     // The cookie is the session's id and its signature.
     const sessionId = cookieValue.split(".")[0]!;
@@ -45,7 +54,7 @@ test("with the database down, submissions, sign-ins and exports fail with logs t
     const session = await startSession(server.url, token);
     expect(session.status).toBe(503);
     const byToken = await fetch(`${server.url}/api/admin/waitlist.csv`, {
-      headers: { Authorization: `Bearer ${token}` },
+      headers: { Authorization: `Bearer ${exportToken}` },
     });
     expect(byToken.status).toBe(503);
     const byCookie = await fetch(`${server.url}/api/admin/waitlist.csv`, {
@@ -71,6 +80,8 @@ test("with the database down, submissions, sign-ins and exports fail with logs t
       "ID token (signature)": token.split(".")[2] || token.slice(-40),
       "session id": sessionId,
       "session cookie": cookieValue,
+      "session cookie before the passkey": signedIn.slice(signedIn.indexOf("=") + 1),
+      "export token": exportToken,
     };
     const found = Object.entries(secrets)
       .filter(([, value]) => value && log.toLowerCase().includes(value.toLowerCase()))

@@ -15,6 +15,8 @@ import {
   idTokenFor,
   signIn,
   startSession,
+  exportTokenOf,
+  signInVerified,
 } from "#tests/support/accounts.ts";
 import { deleteUser, disableUser, revokeSessions } from "#tests/support/emulator.ts";
 import { expect, test } from "#tests/support/fixtures.ts";
@@ -52,8 +54,9 @@ test("a disabled administrator loses the admin at once: page, export by cookie a
   // Each server has the test's own account as its administrator.
   const server = await startServer({ ADMIN_EMAILS: admin.email });
   try {
-    const token = await idTokenFor(admin);
-    const { cookie } = await signIn(server.url, admin);
+    const idToken = await idTokenFor(admin);
+    const { cookie } = await signInVerified(server, admin);
+    const token = await exportTokenOf(server, cookie);
     expect((await adminPage(server, cookie)).status).toBe(200);
     expect((await adminExport(server, { cookie })).status).toBe(200);
     expect((await adminExport(server, { token })).status).toBe(200);
@@ -69,7 +72,7 @@ test("a disabled administrator loses the admin at once: page, export by cookie a
     // The session is over everywhere, not only on admin pages.
     expect(await signedInPage(server, cookie)).toBe(false);
     // And the disabled account cannot sign in again with a token it still holds.
-    const again = await startSession(server.url, token);
+    const again = await startSession(server.url, idToken);
     expect(again.status).toBe(401);
     expect(server.output()).toContain('"event":"session.account_ended"');
   } finally {
@@ -110,9 +113,11 @@ test("with Firebase unreachable, signing in and the admin answer 503, and pages 
   const first = await startServer({ ADMIN_EMAILS: admin.email });
   let cookie: string;
   let token: string;
+  let idToken: string;
   try {
-    token = await idTokenFor(admin);
-    ({ cookie } = await signIn(first.url, admin));
+    idToken = await idTokenFor(admin);
+    ({ cookie } = await signInVerified(first, admin));
+    token = await exportTokenOf(first, cookie);
     expect((await adminPage(first, cookie)).status).toBe(200);
   } finally {
     await first.stop();
@@ -156,7 +161,7 @@ test("with Firebase unreachable, signing in and the admin answer 503, and pages 
     expect(((await byCookie.json()) as { message: string }).message).toMatch(/unavailable/);
     expect((await adminExport(cut, { token })).status).toBe(503);
 
-    expect((await startSession(cut.url, token)).status).toBe(503);
+    expect((await startSession(cut.url, idToken)).status).toBe(503);
 
     // An ordinary page does not sign anyone out because Firebase is away.
     expect(await signedInPage(cut, cookie)).toBe(true);
@@ -191,7 +196,7 @@ test("an administrator's search with a NUL or broken UTF-8 finds nothing, and is
 }) => {
   const server = await startServer({ ADMIN_EMAILS: admin.email });
   try {
-    const { cookie } = await signIn(server.url, admin);
+    const { cookie } = await signInVerified(server, admin);
     for (const q of ["%00", "a%00b", "%C3%28", "%FF%FE", "%ED%A0%80"]) {
       const page = await fetch(`${server.url}/admin/waitlist?q=${q}`, { headers: { cookie } });
       expect(page.status, q).toBe(200);

@@ -51,7 +51,7 @@ async function invite(
 ): Promise<string> {
   const context = await browser.newContext();
   try {
-    await asAdmin(context, server.url, async () => {
+    await asAdmin(context, server, async () => {
       const page = await context.newPage();
       await page.goto(`${server.url}/admin/waitlist?q=${encodeURIComponent(email)}`);
       await page.getByRole("button", { name: `Invite ${email}` }).click();
@@ -132,7 +132,7 @@ test("invite, mail, sign-up with the address fixed, and the entry is joined in t
   }
 
   try {
-    await asAdmin(page.context(), server.url, async () => {
+    await asAdmin(page.context(), server, async () => {
       await page.goto(`${server.url}/admin/waitlist?state=joined`);
       const row = page.getByRole("row").filter({ hasText: lead });
       await expect(row.getByRole("cell").nth(3)).toHaveText("Joined");
@@ -165,7 +165,7 @@ test("the joined account signs in again without the link; a second invitation is
     // Its address is not verified: the account that joined is what lets it in.
     await expectSessionFor(server, lead);
 
-    await asAdmin(page.context(), server.url, async () => {
+    await asAdmin(page.context(), server, async () => {
       await page.goto(`${server.url}/admin/waitlist?q=${encodeURIComponent(lead)}`);
       await page.getByRole("checkbox", { name: `Select ${lead}` }).check();
       await page.getByRole("button", { name: "Invite selected" }).click();
@@ -232,7 +232,7 @@ test("a member who joined from the invitation, address never verified: the waitl
   await expect(page).toHaveURL(/\/account\/deleted$/);
   expect(await accountExists(lead)).toBe(false);
 
-  await asAdmin(page.context(), server.url, async () => {
+  await asAdmin(page.context(), server, async () => {
     const csv = await (await page.request.get(`${server.url}/api/admin/waitlist.csv`)).text();
     expect(csv).not.toContain(lead);
   });

@@ -1,4 +1,4 @@
-import { idTokenFor } from "#tests/support/accounts.ts";
+import { adminExportToken, MAIN_SERVER } from "#tests/support/accounts.ts";
 import { expect, HYDRATED_PAGE, test } from "#tests/support/fixtures.ts";
 import { uniqueEmail } from "#tests/support/emulator.ts";
 
@@ -32,7 +32,6 @@ for (const path of DOCUMENTS) {
 test("a lead whose visit began on a legal text keeps that page, its campaign and the site that sent it", async ({
   page,
   request,
-  admin,
 }) => {
   const email = uniqueEmail("from-terms");
   await page.goto("/terms-of-service?utm_source=search-ad&utm_campaign=terms", {
@@ -47,7 +46,7 @@ test("a lead whose visit began on a legal text keeps that page, its campaign and
 
   const csv = await (
     await request.get("/api/admin/waitlist.csv", {
-      headers: { Authorization: `Bearer ${await idTokenFor(admin)}` },
+      headers: { Authorization: `Bearer ${await adminExportToken(MAIN_SERVER)}` },
     })
   ).text();
   const row = csv.split("\n").find((line) => line.includes(email)) ?? "";

@@ -7,7 +7,12 @@
  * answer and the same mail for an address that is known and one that is not.
  */
 import { readFile } from "node:fs/promises";
-import { createVerifiedAccount, signInBrowser, startSession } from "#tests/support/accounts.ts";
+import {
+  createVerifiedAccount,
+  signInBrowser,
+  signInBrowserVerified,
+  startSession,
+} from "#tests/support/accounts.ts";
 import { GONE_RESPONSE } from "#tests/support/console-messages.ts";
 import { E2E_ADMIN_EMAIL } from "#tests/support/e2e-env.ts";
 import { accountExists, signInWithPassword, uniqueEmail } from "#tests/support/emulator.ts";
@@ -201,7 +206,7 @@ test("a correction waits for an administrator on /admin/privacy, with its deadli
   await expect(page.getByRole("heading", { level: 1, name: "We have your request" })).toBeVisible();
   await expect(page.getByRole("main")).toContainText("at the latest");
 
-  await signInBrowser(context, server.url, admin);
+  await signInBrowserVerified(context, server, admin);
   await page.goto(`${server.url}/admin/privacy`);
   const table = page.getByRole("region", { name: "Open privacy requests" });
   const row = table.getByRole("row").filter({ hasText: email });

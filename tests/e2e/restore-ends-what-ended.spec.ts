@@ -10,7 +10,8 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Browser } from "@playwright/test";
-import { signIn, signInBrowser, signOut } from "#tests/support/accounts.ts";
+import { signInBrowser, signInVerified, signOut } from "#tests/support/accounts.ts";
+import { codesFromSink, useCookie, verifyAdmin } from "#tests/support/admin-passkey.ts";
 import { openAfterRestore, everyRow, runCommand } from "#tests/support/backup-commands.ts";
 import { accountExists, uniqueEmail } from "#tests/support/emulator.ts";
 import { expect, test, waitForHydration } from "#tests/support/fixtures.ts";
@@ -121,7 +122,10 @@ for (const engine of ["embedded", "PostgreSQL"] as const)
     try {
       // Before the backup: two leads invited, a third waiting for its confirmation, and an
       // administrator signed in.
-      ({ cookie: adminCookie } = await signIn(site.url, admin));
+      ({ cookie: adminCookie } = await signInVerified(
+        { ...site, adminCodes: codesFromSink(smtp) },
+        admin,
+      ));
       await confirmedLead(site.url, smtp, { name: "Mo Member", email: member });
       await confirmedLead(site.url, smtp, { name: "Dee Declined", email: declined });
       expect(
@@ -172,7 +176,7 @@ for (const engine of ["embedded", "PostgreSQL"] as const)
     );
     expect(restore.code, restore.stderr).toBe(0);
     expect(restore.stdout).toMatch(
-      /Ended what the backup held open, since it may have ended after the backup was taken: [1-9]\d* sessions? \(everyone signs in again\), 1 waitlist confirmation link, 2 invitation links\. Removal and unsubscribe links still work\. Resend the invitations from \/admin\/waitlist\. An entry whose confirmation link ended is kept 14 days from its last confirmation mail; its owner submitting the form again is sent a new one\./,
+      /Ended what the backup held open, since it may have ended after the backup was taken: [1-9]\d* sessions? \(everyone signs in again\), 1 waitlist confirmation link, 2 invitation links\. Removal and unsubscribe links still work\. Administrators' credentials ended too \(1 passkey, 10 recovery codes\): each administrator sets up a new passkey with their password and a mailed code, and scripts need new export tokens \(npm run admin -- export-token EMAIL\)\. Resend the invitations from \/admin\/waitlist\. An entry whose confirmation link ended is kept 14 days from its last confirmation mail; its owner submitting the form again is sent a new one\./,
     );
     expect(restore.stdout).toMatch(
       /Erasures: 1 logged since the backup was taken \([^)]*\), carried out again: 1 found something to erase \(1 waitlist entry[^)]*\)\./,
@@ -218,7 +222,10 @@ for (const engine of ["embedded", "PostgreSQL"] as const)
       ).toBeVisible();
 
       // Signed in anew, the administrator finds the two other leads, and not the member.
-      const { cookie } = await signInBrowser(context, restored.url, admin);
+      // The restore ended the passkey too: a new one, with a code mailed to the administrator.
+      const { cookie: signedIn } = await signInBrowser(context, restored.url, admin);
+      const cookie = await verifyAdmin(restored, admin.email, signedIn, codesFromSink(smtp));
+      await useCookie(context, restored.url, cookie);
       const exported = await (
         await visitor.request.get(`${restored.url}/api/admin/waitlist.csv`)
       ).text();

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
-import { idTokenFor } from "#tests/support/accounts.ts";
+import { exportTokenOf, signInVerified } from "#tests/support/accounts.ts";
 import { expect, test } from "#tests/support/fixtures.ts";
 import { runServerExpectingExit, startServer } from "#tests/support/server.ts";
 import { countsByEmail, flood, submitToWaitlist } from "#tests/support/waitlist-db.ts";
@@ -156,7 +156,9 @@ test("with forwarding on, each new entry reaches the collector once, retried aft
 
     const csv = await (
       await fetch(`${server.url}/api/admin/waitlist.csv`, {
-        headers: { Authorization: `Bearer ${await idTokenFor(admin)}` },
+        headers: {
+          Authorization: `Bearer ${await exportTokenOf(server, (await signInVerified(server, admin)).cookie)}`,
+        },
       })
     ).text();
     const rows = csv.split("\r\n").filter((l) => l.includes("fwd-"));

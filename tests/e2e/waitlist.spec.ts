@@ -1,6 +1,13 @@
 import type { APIRequestContext, Page } from "@playwright/test";
-import { ensureUnverifiedAdmin, idTokenFor, type Account } from "#tests/support/accounts.ts";
-import { E2E_ADMIN_EMAIL } from "#tests/support/e2e-env.ts";
+import {
+  adminExportToken,
+  ensureAdmin,
+  ensureUnverifiedAdmin,
+  idTokenFor,
+  MAIN_SERVER,
+  signIn,
+} from "#tests/support/accounts.ts";
+import { BASE_URL, E2E_ADMIN_EMAIL } from "#tests/support/e2e-env.ts";
 import { uniqueEmail } from "#tests/support/emulator.ts";
 import { expect, test, waitForHydration } from "#tests/support/fixtures.ts";
 import {
@@ -8,10 +15,10 @@ import {
   SERVICE_UNAVAILABLE_RESPONSE,
 } from "#tests/support/console-messages.ts";
 
-/** The waitlist as the administrator exports it with an ID token, as a script would. */
-async function exportCsv(request: APIRequestContext, admin: Account): Promise<string> {
+/** The waitlist as the administrator's script exports it, with an export token. */
+async function exportCsv(request: APIRequestContext): Promise<string> {
   const response = await request.get("/api/admin/waitlist.csv", {
-    headers: { Authorization: `Bearer ${await idTokenFor(admin)}` },
+    headers: { Authorization: `Bearer ${await adminExportToken(MAIN_SERVER)}` },
   });
   expect(response.status()).toBe(200);
   return (await response.body()).toString("utf8");
@@ -62,7 +69,6 @@ test.describe("the waitlist page", () => {
   test("with JavaScript: submits in place, thanks the visitor, and the entry is stored with its source", async ({
     page,
     request,
-    admin,
   }) => {
     const email = uniqueEmail("lead");
     await page.goto("/?utm_source=newsletter&utm_medium=email&utm_campaign=busy-season");
@@ -96,7 +102,7 @@ test.describe("the waitlist page", () => {
     await page.getByRole("link", { name: "Back to Login" }).click();
     await expect(page).toHaveURL("/login");
 
-    const [row] = rowsFor(await exportCsv(request, admin), email);
+    const [row] = rowsFor(await exportCsv(request), email);
     expect(row).toContain('"Grace Hopper"');
     expect(row).toContain('"Hopper & Co CPAs"');
     expect(row).toContain('"newsletter","email","busy-season"');
@@ -106,7 +112,6 @@ test.describe("the waitlist page", () => {
   test("a campaign is kept when the visitor opens the waitlist before the first page's app ran", async ({
     page,
     request,
-    admin,
   }) => {
     const email = uniqueEmail("moved-on");
     // The first page's app never arrives: the visitor moves on as soon as it is painted, by an
@@ -122,7 +127,7 @@ test.describe("the waitlist page", () => {
     await page.getByRole("main").getByRole("button", { name: "Join Waitlist" }).click();
     await expect(page.getByRole("heading", { name: "You're on the list!" })).toBeVisible();
 
-    const [row] = rowsFor(await exportCsv(request, admin), email);
+    const [row] = rowsFor(await exportCsv(request), email);
     expect(row).toContain('"x","","y"');
     expect(row).toContain('"https://partner.example.net/articles/close"');
     expect(row).toContain('"/?utm_source=x&utm_campaign=y"');
@@ -131,7 +136,6 @@ test.describe("the waitlist page", () => {
   test("with JavaScript off on the first page, a link followed from it still carries its campaign", async ({
     page,
     request,
-    admin,
   }) => {
     const email = uniqueEmail("scriptless-first");
     const cdp = await page.context().newCDPSession(page);
@@ -149,7 +153,7 @@ test.describe("the waitlist page", () => {
 
     // The first page could note nothing: the campaign is in the address the link was followed
     // from; the site before it is gone with the first page.
-    const [row] = rowsFor(await exportCsv(request, admin), email);
+    const [row] = rowsFor(await exportCsv(request), email);
     expect(row).toContain('"x","","y"');
     expect(row).toContain('"/?utm_source=x&utm_campaign=y"');
     expect(row).not.toContain("partner.example.net");
@@ -158,7 +162,6 @@ test.describe("the waitlist page", () => {
   test("without JavaScript: a plain form post lands on the thank-you view and is stored", async ({
     browser,
     request,
-    admin,
   }) => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
@@ -168,7 +171,7 @@ test.describe("the waitlist page", () => {
     await page.getByRole("button", { name: "Join Waitlist" }).click();
     await expect(page.getByRole("heading", { name: "You're on the list!" })).toBeVisible();
     await context.close();
-    const [row] = rowsFor(await exportCsv(request, admin), email);
+    const [row] = rowsFor(await exportCsv(request), email);
     expect(row).toContain('"Noor Script"');
     expect(row).toContain('"linkedin"');
   });
@@ -234,7 +237,6 @@ test.describe("the waitlist page", () => {
 test.describe("POST /api/waitlist", () => {
   test("202 with the same body for a new entry and for the same email in another case, one row", async ({
     request,
-    admin,
   }) => {
     const email = uniqueEmail("Twice");
     const first = await request.post("/api/waitlist", { data: { name: "Twice", email } });
@@ -244,12 +246,11 @@ test.describe("POST /api/waitlist", () => {
     expect(first.status()).toBe(202);
     expect(second.status()).toBe(202);
     expect(await second.json()).toEqual(await first.json());
-    expect(rowsFor(await exportCsv(request, admin), email)).toHaveLength(1);
+    expect(rowsFor(await exportCsv(request), email)).toHaveLength(1);
   });
 
   test("bad input is refused with a message per field, and nothing is stored", async ({
     request,
-    admin,
   }) => {
     const email = uniqueEmail("refused");
     const cases = [
@@ -293,16 +294,16 @@ test.describe("POST /api/waitlist", () => {
       name: "Full name must be text.",
       email: "Email must be text.",
     });
-    expect(rowsFor(await exportCsv(request, admin), email)).toHaveLength(0);
+    expect(rowsFor(await exportCsv(request), email)).toHaveLength(0);
   });
 
-  test("the honeypot gets a success and stores nothing", async ({ request, admin }) => {
+  test("the honeypot gets a success and stores nothing", async ({ request }) => {
     const email = uniqueEmail("bot");
     const response = await request.post("/api/waitlist", {
       data: { name: "Bot", email, website: "http://spam.example" },
     });
     expect(response.status()).toBe(202);
-    expect(rowsFor(await exportCsv(request, admin), email)).toHaveLength(0);
+    expect(rowsFor(await exportCsv(request), email)).toHaveLength(0);
   });
 
   test("GET /api/health reports the database", async ({ request }) => {
@@ -314,26 +315,32 @@ test.describe("POST /api/waitlist", () => {
 });
 
 test.describe("admin export", () => {
-  test("refused without credentials, for a non-admin, an unverified admin email and a forged token", async ({
+  test("refused without credentials, for a non-admin, an unverified admin email, any ID token and a forged one", async ({
     request,
     newUser: outsider,
   }) => {
     expect((await request.get("/api/admin/waitlist.csv")).status()).toBe(401);
 
+    // A session of someone who is no administrator, and of an administrator's unverified address.
+    const { cookie } = await signIn(BASE_URL, outsider);
     expect(
-      (
-        await request.get("/api/admin/waitlist.csv", {
-          headers: { Authorization: `Bearer ${await idTokenFor(outsider)}` },
-        })
-      ).status(),
+      (await request.get("/api/admin/waitlist.csv", { headers: { Cookie: cookie } })).status(),
     ).toBe(403);
-
-    const unverified = await idTokenFor(await ensureUnverifiedAdmin());
+    const unverified = await signIn(BASE_URL, await ensureUnverifiedAdmin());
     const toVerify = await request.get("/api/admin/waitlist.csv", {
-      headers: { Authorization: `Bearer ${unverified}` },
+      headers: { Cookie: unverified.cookie },
     });
     expect(toVerify.status()).toBe(403);
     expect(await toVerify.text()).toContain("not verified yet");
+
+    // A Firebase ID token is no export token, whoever it is for (decision 039).
+    for (const account of [outsider, await ensureAdmin()]) {
+      const byIdToken = await request.get("/api/admin/waitlist.csv", {
+        headers: { Authorization: `Bearer ${await idTokenFor(account)}` },
+      });
+      expect(byIdToken.status()).toBe(401);
+      expect(await byIdToken.json()).toMatchObject({ missing: "export-token" });
+    }
 
     // An unsigned token claiming the admin's address, as the emulator would mint one.
     const now = Math.floor(Date.now() / 1000);
@@ -366,7 +373,6 @@ test.describe("admin export", () => {
 
   test("an admin's CSV opens in Excel: BOM, formulas neutralised, non-Latin text kept", async ({
     request,
-    admin,
   }) => {
     const email = uniqueEmail("excel");
     await request.post("/api/waitlist", {
@@ -378,7 +384,7 @@ test.describe("admin export", () => {
       },
     });
     const response = await request.get("/api/admin/waitlist.csv", {
-      headers: { Authorization: `Bearer ${await idTokenFor(admin)}` },
+      headers: { Authorization: `Bearer ${await adminExportToken(MAIN_SERVER)}` },
     });
     expect(response.headers()["content-type"]).toBe("text/csv; charset=utf-8");
     expect(response.headers()["content-disposition"]).toMatch(
@@ -417,7 +423,7 @@ test.describe("admin export", () => {
 
     await page.getByLabel("Search by name, email or company").fill(company);
     await page.getByRole("button", { name: "Search" }).click();
-    await expect(page.getByRole("table")).toHaveAccessibleName(
+    await expect(page.getByRole("table", { name: /^Waitlist entries/ })).toHaveAccessibleName(
       `Waitlist entries, newest first, matching “${company}”`,
     );
     await expect(page.getByRole("row").filter({ hasText: older })).toHaveCount(1);

@@ -4,9 +4,17 @@
  * Every function takes the server's URL, so specs that start servers of their own sign in with
  * the same code as the fixtures in fixtures.ts, which use the suite's main server.
  */
+import { codesFromInbox, postAdmin, useCookie, verifyAdmin } from "#tests/support/admin-passkey.ts";
+import type { RunningServer } from "#tests/support/server.ts";
 import type { BrowserContext } from "@playwright/test";
 import { EMULATOR_API_KEY } from "#server/pages/public-env.ts";
-import { E2E_ADMIN_EMAIL, E2E_UNVERIFIED_ADMIN_EMAIL } from "#tests/support/e2e-env.ts";
+import {
+  BASE_URL,
+  E2E_ADMIN_EMAIL,
+  E2E_DATA_DIR,
+  E2E_INBOX_URL,
+  E2E_UNVERIFIED_ADMIN_EMAIL,
+} from "#tests/support/e2e-env.ts";
 import {
   createUser,
   deleteUser,
@@ -150,20 +158,24 @@ export async function signInBrowser(
 }
 
 /**
- * Runs `run` with the administrator (E2E_ADMIN_EMAIL) signed in on the server at `serverUrl` in
+ * Runs `run` with the administrator (E2E_ADMIN_EMAIL) signed in and verified on `server` in
  * `context`, as after the sign-in form; signed out after it, as the administrator's live sessions
  * are capped (server/session-store.ts).
  */
 export async function asAdmin(
   context: BrowserContext,
-  serverUrl: string,
+  server: RunningServer,
   run: () => Promise<void>,
 ): Promise<void> {
-  const { cookie } = await signInBrowser(context, serverUrl, await ensureAdmin());
+  const admin = await ensureAdmin();
+  const { cookie } = await signInBrowser(context, server.url, admin);
+  // The admin opens to a session verified with a passkey (decision 039).
+  const verified = await verifyAdmin(server, admin.email, cookie, server.adminCodes);
+  await useCookie(context, server.url, verified);
   try {
     await run();
   } finally {
-    await signOut(serverUrl, cookie);
+    await signOut(server.url, verified);
   }
 }
 
@@ -172,4 +184,82 @@ export async function deleteAccount(account: Account): Promise<void> {
   await deleteUser(account.uid).catch((error: unknown) => {
     if (!String(error).includes("USER_NOT_FOUND")) throw error;
   });
+}
+
+const exportTokens = new Map<string, Promise<string>>();
+
+/**
+ * An export token of the administrator (E2E_ADMIN_EMAIL) on `server` (decision 039), made once per
+ * server in this worker, as an administrator makes one on the admin page: signed in, verified with
+ * the passkey, then asked for one. For tests that read the list through the CSV export.
+ */
+export function adminExportToken(
+  server: Pick<RunningServer, "url" | "dataDir" | "adminCodes">,
+): Promise<string> {
+  let token = exportTokens.get(server.url);
+  if (!token) {
+    token = (async () => {
+      const admin = await ensureAdmin();
+      const { cookie } = await signIn(server.url, admin);
+      const verified = await verifyAdmin(server, admin.email, cookie, server.adminCodes);
+      const made = await postAdmin(server, verified, "/api/admin/export-tokens", {
+        label: "End-to-end tests",
+        days: 1,
+      });
+      await signOut(server.url, verified);
+      if (made.status !== 200) throw new Error(`no export token: ${JSON.stringify(made.body)}`);
+      return made.body.token as string;
+    })();
+    exportTokens.set(server.url, token);
+    token.catch(() => exportTokens.delete(server.url));
+  }
+  return token;
+}
+
+/** The suite's main server, as `adminExportToken` and `verifyAdmin` need it. */
+export const MAIN_SERVER = {
+  url: BASE_URL,
+  dataDir: E2E_DATA_DIR,
+  adminCodes: codesFromInbox(E2E_INBOX_URL),
+};
+
+/**
+ * `account` signed in on `server` and verified with its passkey there (decision 039), as an
+ * administrator is before any admin page opens: the session cookie (`name=value`).
+ */
+export async function signInVerified(
+  server: Pick<RunningServer, "url" | "dataDir" | "adminCodes">,
+  account: Account,
+): Promise<{ cookie: string }> {
+  const { cookie } = await signIn(server.url, account);
+  return { cookie: await verifyAdmin(server, account.email, cookie, server.adminCodes) };
+}
+
+/** An export token the verified administrator behind `cookie` makes, as on the admin page. */
+export async function exportTokenOf(
+  server: Pick<RunningServer, "url" | "dataDir">,
+  cookie: string,
+): Promise<string> {
+  const made = await postAdmin(server, cookie, "/api/admin/export-tokens", {
+    label: "Nightly script",
+    days: 1,
+  });
+  if (made.status !== 200) throw new Error(`no export token: ${JSON.stringify(made.body)}`);
+  return made.body.token as string;
+}
+
+/**
+ * `account` signed in through the browser context on `server` as after the sign-in form, and its
+ * session verified with its passkey there (decision 039), as an administrator's is before any
+ * admin page opens. The browser holds the verified session's cookie.
+ */
+export async function signInBrowserVerified(
+  context: BrowserContext,
+  server: Pick<RunningServer, "url" | "dataDir" | "adminCodes">,
+  account: Account,
+): Promise<{ cookie: string }> {
+  const { cookie } = await signInBrowser(context, server.url, account);
+  const verified = await verifyAdmin(server, account.email, cookie, server.adminCodes);
+  await useCookie(context, server.url, verified);
+  return { cookie: verified };
 }

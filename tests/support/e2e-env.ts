@@ -10,8 +10,17 @@ export const BASE_URL = `http://localhost:${E2E_PORT}`;
 export const E2E_EMULATOR_HOST = process.env.E2E_EMULATOR_HOST ?? "127.0.0.1:9199";
 export const E2E_PROJECT_ID = "demo-tieout-e2e";
 export const E2E_DATA_DIR = path.join(tmpdir(), `tieout-e2e-${E2E_PORT}`);
+/**
+ * The main server's local inbox (no SMTP_URL): its mail catcher on fixed ports beside the server,
+ * so a test can read what it sent, such as an administrator's code (decision 039).
+ */
+export const E2E_INBOX_PORT = E2E_PORT + 90;
+export const E2E_INBOX_SMTP_PORT = E2E_PORT + 91;
+export const E2E_INBOX_URL = `http://127.0.0.1:${E2E_INBOX_PORT}`;
 export const E2E_ADMIN_EMAIL = "admin@tieout.test";
 export const E2E_UNVERIFIED_ADMIN_EMAIL = "unverified-admin@tieout.test";
+/** Administrators of the main server for the passkey spec alone, one per test that enrols. */
+export const E2E_PASSKEY_ADMINS = [1, 2, 3, 4, 5, 6].map((n) => `passkey-admin-${n}@tieout.test`);
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 /** Debian's Chromium on a closed network: no sandbox (root), no GPU, no background traffic. */

@@ -18,6 +18,7 @@ import {
 } from "#tests/support/accounts.ts";
 import type { ExpectedConsoleError } from "#tests/support/console-messages.ts";
 import { startRestartableServer, type RestartableServer } from "#tests/support/server.ts";
+import { codesFromSink, useCookie, verifyMainAdmin } from "#tests/support/admin-passkey.ts";
 import { startTestSmtp, type TestSmtp } from "#tests/support/test-smtp.ts";
 
 const require = createRequire(import.meta.url);
@@ -130,9 +131,12 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
   },
   signedInAdmin: async ({ context, baseURL, admin }, use) => {
     const { cookie } = await signInBrowser(context, baseURL!, admin);
-    await use({ ...admin, cookie });
+    // The admin opens to a session verified with a passkey (decision 039).
+    const verified = await verifyMainAdmin(admin.email, cookie);
+    await useCookie(context, baseURL!, verified);
+    await use({ ...admin, cookie: verified });
     // The administrator's live sessions are capped (server/identity/session-store.ts): leave none behind.
-    await signOut(baseURL!, cookie);
+    await signOut(baseURL!, verified);
   },
   newFolder: async ({}, use, testInfo) => {
     const made: string[] = [];
@@ -158,7 +162,8 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
     async ({ ownServerEnv, mailSink }, use) => {
       const env = requireOwnServerEnv(ownServerEnv, "ownServer");
       const server = await startRestartableServer({ ...env, SMTP_URL: mailSink.url });
-      await use(server);
+      // Its mailed admin codes are in the sink (decision 039).
+      await use(Object.defineProperty(server, "adminCodes", { value: codesFromSink(mailSink) }));
       await server.stop();
     },
     // Its own time to start, apart from the first test's (server.ts waits up to 30 s).

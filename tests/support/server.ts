@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { codesFromInbox, type CodeSource } from "#tests/support/admin-passkey.ts";
 import { E2E_EMULATOR_HOST, E2E_PROJECT_ID } from "#tests/support/e2e-env.ts";
 
 export type RunningServer = {
@@ -16,6 +17,11 @@ export type RunningServer = {
   process: ChildProcess;
   output: () => string;
   stop: (signal?: NodeJS.Signals) => Promise<number | null>;
+  /**
+   * Where its mailed admin codes are read (decision 039): its local inbox when no SMTP_URL is set;
+   * the ownServer fixture reads its mail sink instead.
+   */
+  adminCodes: CodeSource;
 };
 
 // TEST_SERVER_PORT_BASE moves the range when another suite already uses 3300 and up on this machine.
@@ -70,6 +76,9 @@ export async function startServer(
 ): Promise<RunningServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
+  // Without SMTP_URL its mail goes to its local inbox, on ports of its own so a test can read it.
+  const inbox =
+    env.SMTP_URL === undefined ? { web: await freePort(), smtp: await freePort() } : undefined;
   let dataDir = options.dataDir;
   if (dataDir === undefined) {
     dataDir = mkdtempSync(path.join(tmpdir(), "tieout-test-"));
@@ -92,6 +101,9 @@ export async function startServer(
       FIREBASE_AUTH_EMULATOR_HOST: E2E_EMULATOR_HOST,
       WAITLIST_RATE_LIMIT: "0",
       SESSION_RATE_LIMIT: "0",
+      ...(inbox
+        ? { MAIL_CATCHER_WEB_PORT: String(inbox.web), MAIL_CATCHER_SMTP_PORT: String(inbox.smtp) }
+        : {}),
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],
@@ -112,6 +124,12 @@ export async function startServer(
     dataDir,
     process: child,
     output: () => output,
+    adminCodes: inbox
+      ? codesFromInbox(`http://127.0.0.1:${inbox.web}`)
+      : () =>
+          Promise.reject(
+            new Error("this server sends mail to SMTP_URL: read the codes from its sink"),
+          ),
     async stop(signal = "SIGTERM") {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       return exited;
@@ -186,6 +204,9 @@ export async function startRestartableServer(
       return current.process;
     },
     output: () => current.output(),
+    get adminCodes() {
+      return current.adminCodes;
+    },
     stop: (signal) => current.stop(signal),
     async restart(options = {}) {
       await current.stop();

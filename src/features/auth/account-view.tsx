@@ -1,4 +1,6 @@
 import { useState, type FormEvent, type ReactNode } from "react";
+import { AdminAccessPanel, AdminAccessUnverified } from "#src/features/auth/admin-access-panel.tsx";
+import type { AdminAccessOverview } from "#src/lib/admin-verify.ts";
 import { useNavigate } from "react-router";
 import type { AccountOverview } from "#src/lib/account.ts";
 import { authErrorNotice, type AuthAction } from "#src/features/auth/auth-errors.ts";
@@ -347,12 +349,18 @@ function DeleteSection({ posted }: { posted?: string }) {
   );
 }
 
+/** An administrator's own admin access, for the section that manages it (decision 039). */
+export type AccountAdminAccess =
+  { kind: "verified"; access: AdminAccessOverview } | { kind: "unverified" } | null;
+
 export function AccountView({
   overview,
   posted,
+  admin = null,
 }: {
   overview: AccountOverview;
   posted?: AccountActionData | undefined;
+  admin?: AccountAdminAccess;
 }) {
   const said = (intent: AccountIntent) => (posted?.intent === intent ? posted.error : undefined);
   return (
@@ -361,6 +369,11 @@ export function AccountView({
         <h1 className="font-serif text-4xl font-semibold tracking-tight">Account</h1>
         <EmailSection overview={overview} posted={said("send-verification")} />
         <PasswordSection posted={said("change-password")} />
+        {admin?.kind === "verified" ? (
+          <AdminAccessPanel access={admin.access} email={overview.email ?? ""} />
+        ) : admin?.kind === "unverified" ? (
+          <AdminAccessUnverified />
+        ) : null}
         <SignOutEverywhereSection posted={said("sign-out-everywhere")} />
         <DataSection />
         <DeleteSection posted={said("delete-account")} />

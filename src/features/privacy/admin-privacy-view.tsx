@@ -6,6 +6,7 @@
  * done, which mails the requester and clears the request's personal data.
  */
 import { Form, useNavigation } from "react-router";
+import { useStepUp } from "#src/lib/use-step-up.ts";
 import { formatDateTime } from "#src/lib/date-time.ts";
 import type {
   OpenPrivacyRequest,
@@ -37,16 +38,28 @@ function deadlineText(dueAt: string, now: number): string {
   return `${days} ${days === 1 ? "day" : "days"} left`;
 }
 
-function CompleteForm({ request }: { request: OpenPrivacyRequest }) {
+function CompleteForm({
+  request,
+  stepUpUntil,
+}: {
+  request: OpenPrivacyRequest;
+  stepUpUntil: string | null;
+}) {
   const navigation = useNavigation();
+  const stepUp = useStepUp(stepUpUntil);
   const busy =
     navigation.state === "submitting" && navigation.formData?.get("id") === String(request.id);
   if (request.kind !== "correction")
     return <p className="text-ink-soft">Carried out by the site; retried every minute.</p>;
   const noteId = `note-${request.id}`;
   return (
-    <Form method="post" className="space-y-2">
+    <Form method="post" className="space-y-2" onSubmit={stepUp.onSubmit()}>
       <input type="hidden" name="id" value={request.id} />
+      {stepUp.error ? (
+        <p role="alert" className="text-sm font-medium text-danger">
+          {stepUp.error}
+        </p>
+      ) : null}
       <label htmlFor={noteId} className="block text-sm font-semibold">
         What was done (mailed to the requester)
       </label>
@@ -69,8 +82,11 @@ export function AdminPrivacyView({
   overview,
   now,
   reply,
+  stepUpUntil,
 }: {
   overview: PrivacyRequestsOverview;
+  /** Until when this session's last passkey counts as a step-up (ISO 8601), or null. */
+  stepUpUntil: string | null;
   /** When the page was rendered (ms), so the days left read the same on the server and client. */
   now: number;
   reply: CompleteReply | undefined;
@@ -136,7 +152,7 @@ export function AdminPrivacyView({
               <span className="text-ink-soft">Asked {formatDateTime(request.createdAt)}</span>
             </td>
             <td className={`${CELL} w-72`}>
-              <CompleteForm request={request} />
+              <CompleteForm request={request} stepUpUntil={stepUpUntil} />
             </td>
           </tr>
         ))}

@@ -23,7 +23,29 @@ const ACTION: Record<AuditAction, string> = {
   "privacy-complete": "Privacy request completed",
   "account-delete": "Account deleted by its owner",
   "erasure-replay": "Erased again after a restore",
+  "passkey-add": "Passkey added",
+  "passkey-remove": "Passkey removed",
+  "passkey-rename": "Passkey renamed",
+  "passkeys-reset": "Passkeys reset",
+  "recovery-codes": "Recovery codes made",
+  "recovery-use": "Recovery code used",
+  "admin-lock": "Verification locked",
+  "export-token-create": "Export token made",
+  "export-token-revoke": "Export token revoked",
 };
+
+/** What concerns an administrator's own access: named by its outcome, not an entry. */
+const ACCESS_ACTIONS = new Set<AuditAction>([
+  "passkey-add",
+  "passkey-remove",
+  "passkey-rename",
+  "passkeys-reset",
+  "recovery-codes",
+  "recovery-use",
+  "admin-lock",
+  "export-token-create",
+  "export-token-revoke",
+]);
 
 /**
  * Who acted: the administrator; for a privacy request, its requester or the site itself; the
@@ -31,6 +53,7 @@ const ACTION: Record<AuditAction, string> = {
  */
 function actor(row: ActivityPage["rows"][number]): string {
   if (row.adminEmail !== null) return row.adminEmail;
+  if (ACCESS_ACTIONS.has(row.action)) return "The site's operator (npm run admin)";
   if (row.action === "account-delete") return "The member";
   if (row.action === "erasure-replay") return "The restore (automatic)";
   return row.action === "privacy-complete" ? "The site (automatic)" : "The requester";
@@ -42,6 +65,7 @@ function actor(row: ActivityPage["rows"][number]): string {
  */
 function subject(row: ActivityPage["rows"][number]): string {
   if (row.requestId !== null) return `Request ${row.requestId}`;
+  if (ACCESS_ACTIONS.has(row.action)) return "Admin access";
   if (row.action === "account-delete") return row.entryId === null ? "No entry" : `#${row.entryId}`;
   if (row.action === "erasure-replay")
     return row.entryId === null ? "An address" : `#${row.entryId}`;

@@ -25,6 +25,7 @@ describe("the admin list's form", () => {
     ).toEqual({
       ok: true,
       request: { action: "decline", ids: [42], tell: [42] },
+      bulk: false,
     });
     expect(
       parseAdminForm(
@@ -36,10 +37,11 @@ describe("the admin list's form", () => {
     ).toEqual({
       ok: true,
       request: { action: "remove", ids: [7], tell: [] },
+      bulk: false,
     });
   });
 
-  test("Invite selected invites the ticked rows, at least one and at most a hundred", () => {
+  test("Invite selected invites the ticked rows, at least one and at most a hundred; it is a bulk invitation (a step-up)", () => {
     expect(
       parseAdminForm(
         form([
@@ -48,7 +50,7 @@ describe("the admin list's form", () => {
           ["id", "5"],
         ]),
       ),
-    ).toEqual({ ok: true, request: { action: "invite", ids: [3, 5], tell: [] } });
+    ).toEqual({ ok: true, request: { action: "invite", ids: [3, 5], tell: [] }, bulk: true });
     expect(parseAdminForm(form([["act", INVITE_SELECTED]]))).toEqual({
       ok: false,
       message: "Select at least one entry to invite.",

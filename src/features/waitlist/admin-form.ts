@@ -17,7 +17,9 @@ export const INVITE_SELECTED = "invite-selected";
 const ROW_ACTION = /^(invite|resend|decline|remove):(\d{1,15})$/;
 const ID = /^\d{1,15}$/;
 
-type Parsed = { ok: true; request: AdminActionRequest } | { ok: false; message: string };
+/** `bulk`: Invite selected, which needs a step-up (decision 039). */
+type Parsed =
+  { ok: true; request: AdminActionRequest; bulk: boolean } | { ok: false; message: string };
 
 function ids(values: FormDataEntryValue[]): number[] | null {
   const texts = values.map((v) => (typeof v === "string" ? v : ""));
@@ -36,12 +38,13 @@ export function parseAdminForm(form: FormData): Parsed {
       return { ok: false, message: "Select at least one entry to invite." };
     if (new Set(selected).size > MAX_SELECTED)
       return { ok: false, message: `Select at most ${MAX_SELECTED} entries at a time.` };
-    return { ok: true, request: { action: "invite", ids: selected, tell: [] } };
+    return { ok: true, request: { action: "invite", ids: selected, tell: [] }, bulk: true };
   }
   const row = typeof act === "string" ? ROW_ACTION.exec(act) : null;
   if (!row) return { ok: false, message: "Choose an action: a row's button or Invite selected." };
   return {
     ok: true,
     request: { action: row[1] as AdminAction, ids: [Number(row[2])], tell },
+    bulk: false,
   };
 }

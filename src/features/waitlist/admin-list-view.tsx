@@ -6,8 +6,10 @@
  * page's scripts arrive is replayed by the hydration loader. What an action did is said in a live
  * region above the table.
  */
-import { Fragment, useEffect, useRef } from "react";
+import { Fragment, useEffect, useRef, type MouseEvent, type ReactNode } from "react";
 import { Form, Link } from "react-router";
+import { stepUpIsFresh } from "#src/lib/passkey-ceremonies.ts";
+import { useStepUp } from "#src/lib/use-step-up.ts";
 import { INVITE_SELECTED, rowAction } from "#src/features/waitlist/admin-form.ts";
 import {
   actionsFor,
@@ -23,7 +25,10 @@ import { Container } from "#src/ui/container.tsx";
 
 /** What the page's action answered: a summary of what changed, or why nothing could. */
 export type AdminActionReply =
-  { kind: "done"; summary: string } | { kind: "invalid"; message: string };
+  | { kind: "done"; summary: string }
+  | { kind: "invalid"; message: string }
+  /** Inviting several at once needs a passkey within the last 15 minutes (decision 039). */
+  | { kind: "step-up"; message: string };
 
 const STATE_LABEL: Record<EntryState, string> = {
   waiting: "Waiting",
@@ -149,6 +154,8 @@ export function AdminListView({
   state,
   paged,
   reply,
+  stepUpUntil,
+  children,
 }: {
   page: AdminListPage;
   query: string;
@@ -156,8 +163,23 @@ export function AdminListView({
   /** Whether this is a page past the newest (a cursor was given). */
   paged: boolean;
   reply: AdminActionReply | undefined;
+  /** Until when this session's last passkey counts as a step-up (ISO 8601), or null. */
+  stepUpUntil: string | null;
+  /** What follows the list on the page (the export tokens). */
+  children?: ReactNode;
 }) {
   const { entries, counts, older, newer } = page;
+  const stepUp = useStepUp(stepUpUntil);
+  const stepUpError = stepUp.error;
+
+  function onExport(event: MouseEvent<HTMLAnchorElement>) {
+    if (stepUpIsFresh(stepUpUntil)) return;
+    event.preventDefault();
+    const href = event.currentTarget.href;
+    void stepUp.confirm().then((ok) => {
+      if (ok) window.location.assign(href);
+    });
+  }
   const total = ENTRY_STATES.reduce((sum, s) => sum + counts[s], 0);
   const form = useRef<HTMLFormElement>(null);
   const status = useRef<HTMLDivElement>(null);
@@ -187,7 +209,7 @@ export function AdminListView({
         </div>
         <AdminNav current="/admin/waitlist">
           <Button asChild variant="secondary">
-            <a href="/api/admin/waitlist.csv" download>
+            <a href="/api/admin/waitlist.csv" download onClick={onExport}>
               Export CSV
             </a>
           </Button>
@@ -245,7 +267,15 @@ export function AdminListView({
       >
         {reply?.kind === "done" ? reply.summary : null}
       </div>
-      {reply?.kind === "invalid" ? (
+      {stepUpError ? (
+        <p
+          role="alert"
+          className="mt-2 rounded-md border border-danger/30 bg-danger-soft px-4 py-3 text-sm font-medium text-danger"
+        >
+          {stepUpError}
+        </p>
+      ) : null}
+      {reply?.kind === "invalid" || reply?.kind === "step-up" ? (
         <p
           role="alert"
           className="mt-2 rounded-md border border-danger/30 bg-danger-soft px-4 py-3 text-sm font-medium text-danger"
@@ -254,7 +284,12 @@ export function AdminListView({
         </p>
       ) : null}
 
-      <Form method="post" ref={form} className="mt-3">
+      <Form
+        method="post"
+        ref={form}
+        className="mt-3"
+        onSubmit={stepUp.onSubmit((submitter) => submitter?.value === INVITE_SELECTED)}
+      >
         <div className="flex flex-wrap items-center gap-3">
           <Button type="submit" name="act" value={INVITE_SELECTED}>
             Invite selected
@@ -383,6 +418,8 @@ export function AdminListView({
           </Button>
         ) : null}
       </nav>
+
+      {children}
     </Container>
   );
 }
