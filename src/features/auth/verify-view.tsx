@@ -71,9 +71,35 @@ export function VerifyView({
   return <FirstPasskey state={state} next={next} />;
 }
 
-function StepUp({ next, confirm }: { state: AdminState; next: string; confirm: string | null }) {
+/** "Use my passkey": a passkey assertion, then `next`; a failure is said above the button. */
+function UsePasskeyButton({ next, hideError = false }: { next: string; hideError?: boolean }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
+  return (
+    <>
+      <FormAlert message={hideError ? undefined : error} />
+      <Button
+        type="button"
+        disabled={busy}
+        onClick={() => {
+          setBusy(true);
+          setError(undefined);
+          verifyWithPasskey().then(
+            () => go(next),
+            (e: unknown) => {
+              setError(messageOf(e));
+              setBusy(false);
+            },
+          );
+        }}
+      >
+        {busy ? "Waiting for your passkey…" : "Use my passkey"}
+      </Button>
+    </>
+  );
+}
+
+function StepUp({ next, confirm }: { state: AdminState; next: string; confirm: string | null }) {
   const what =
     confirm === "export"
       ? "Downloading the waitlist needs your passkey within the last 15 minutes."
@@ -82,24 +108,7 @@ function StepUp({ next, confirm }: { state: AdminState; next: string; confirm: s
     <AuthCard title="Confirm it's you" description={what} back={false}>
       <NoScript />
       <div className="space-y-4">
-        <FormAlert message={error} />
-        <Button
-          type="button"
-          disabled={busy}
-          onClick={() => {
-            setBusy(true);
-            setError(undefined);
-            verifyWithPasskey().then(
-              () => go(next),
-              (e: unknown) => {
-                setError(messageOf(e));
-                setBusy(false);
-              },
-            );
-          }}
-        >
-          {busy ? "Waiting for your passkey…" : "Use my passkey"}
-        </Button>
+        <UsePasskeyButton next={next} />
         <p>
           <a className={textLink} href={next}>
             Go back without confirming
@@ -111,8 +120,6 @@ function StepUp({ next, confirm }: { state: AdminState; next: string; confirm: s
 }
 
 function UsePasskey({ state, next }: { state: AdminState; next: string }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
   const [recovering, setRecovering] = useState(false);
   const lapsed =
     state.lapsed === "idle"
@@ -125,24 +132,7 @@ function UsePasskey({ state, next }: { state: AdminState; next: string }) {
       <NoScript />
       <div className="space-y-5">
         <p className="text-sm text-ink-soft">Signed in as {state.email}.</p>
-        <FormAlert message={recovering ? undefined : error} />
-        <Button
-          type="button"
-          disabled={busy}
-          onClick={() => {
-            setBusy(true);
-            setError(undefined);
-            verifyWithPasskey().then(
-              () => go(next),
-              (e: unknown) => {
-                setError(messageOf(e));
-                setBusy(false);
-              },
-            );
-          }}
-        >
-          {busy ? "Waiting for your passkey…" : "Use my passkey"}
-        </Button>
+        <UsePasskeyButton next={next} hideError={recovering} />
         {recovering ? (
           <RecoveryCodeForm next={next} />
         ) : (
