@@ -25,6 +25,20 @@ export const STYLESHEET_ATTRIBUTE = "data-stylesheet";
 /** The id of the inert copy of React Router's module script on a deferred page. */
 export const DEFERRED_APP_ID = "tieout-app";
 /**
+ * On a link, a form or a submit button that works only with the app, though the browser could
+ * follow or send it (decision 040): pressed before the app is ready, it is held for the app
+ * instead of being left to the browser.
+ */
+export const NEEDS_APP_ATTRIBUTE = "data-needs-app";
+/**
+ * A hidden field of a form the browser may send before the app is ready: the loader fills it with
+ * the landing note (src/lib/landing-note.ts), so the server attributes the submission as the app
+ * would have.
+ */
+export const LANDING_FIELD = "landing";
+/** Where the landing note (src/lib/landing-note.ts) keeps the start of a visit, in sessionStorage. */
+export const LANDING_NOTE_KEY = "tieout.landing";
+/**
  * How long a held press waits for React. Past it, the press gets the browser's own default
  * action (a link is followed, a form is posted), so nothing is lost when scripts never arrive.
  */

@@ -6,7 +6,7 @@
  * writes it (`landingAttribution` in src/features/waitlist/attribution.ts); the server writes the
  * script into every page and hashes it for the policy (server/pages/html.ts).
  */
-export const LANDING_NOTE_KEY = "tieout.landing";
+import { LANDING_NOTE_KEY } from "#src/lib/hydration-protocol.ts";
 
 /** Written small: every page carries it in its first round trip. */
 export const LANDING_NOTE_SCRIPT = `try{sessionStorage["${LANDING_NOTE_KEY}"]||(sessionStorage["${LANDING_NOTE_KEY}"]=JSON.stringify([location.href,document.referrer]))}catch(e){}`;

@@ -5,6 +5,7 @@
  */
 import { useState, type FormEvent } from "react";
 import { useRevalidator, useSubmit } from "react-router";
+import { NEEDS_APP } from "#src/lib/needs-app.ts";
 import { CeremonyError, stepUpIsFresh, verifyWithPasskey } from "#src/lib/passkey-ceremonies.ts";
 
 export function useStepUp(stepUpUntil: string | null) {
@@ -28,10 +29,15 @@ export function useStepUp(stepUpUntil: string | null) {
   }
 
   /**
-   * A form's onSubmit: when `needs` says this submission needs a step-up and it has lapsed, the
-   * passkey is asked for, then the form is sent with the button that was pressed.
+   * A form's props: when `needs` says a submission needs a step-up and it has lapsed, the passkey
+   * is asked for, then the form is sent with the button that was pressed. Pressed before the app
+   * is ready, the form waits for it rather than being sent without the passkey (decision 040).
    */
-  function onSubmit(needs: (submitter: HTMLButtonElement | null) => boolean = () => true) {
+  function form(needs: (submitter: HTMLButtonElement | null) => boolean = () => true) {
+    return { ...NEEDS_APP, onSubmit: onSubmit(needs) };
+  }
+
+  function onSubmit(needs: (submitter: HTMLButtonElement | null) => boolean) {
     return (event: FormEvent<HTMLFormElement>) => {
       const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
       if (!needs(submitter) || stepUpIsFresh(stepUpUntil)) return;
@@ -44,5 +50,5 @@ export function useStepUp(stepUpUntil: string | null) {
     };
   }
 
-  return { confirm, onSubmit, error };
+  return { confirm, form, error };
 }

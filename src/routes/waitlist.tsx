@@ -3,7 +3,8 @@ import { data, Link } from "react-router";
 import type { Route } from "./+types/waitlist";
 import { IN_SITEMAP } from "#src/lib/route-handle.ts";
 import { SITE } from "#src/content/site.ts";
-import { attributionFrom, type Attribution } from "#src/features/waitlist/attribution.ts";
+import { attributionOfLanding, type Attribution } from "#src/features/waitlist/attribution.ts";
+import { LANDING_FIELD } from "#src/lib/hydration-protocol.ts";
 import { waitlistReply, type WaitlistReply } from "#src/features/waitlist/reply.ts";
 import {
   SUBMIT_ERROR,
@@ -36,11 +37,13 @@ type ActionResult = WaitlistReply & { values?: WaitlistValues };
 export async function action({ request, context }: Route.ActionArgs) {
   const server = context.get(loadContext);
   const form = await request.formData();
-  // Without JavaScript the source of the lead is the address of the page the form was sent from
-  // (its campaign parameters). The page itself carries none: it is the same for every visitor.
   const fields: Record<string, string> = {
-    ...attributionOfPost(request),
-    ...Object.fromEntries([...form.keys()].map((key) => [key, formText(form, key)])),
+    ...attributionOfPost(request, formText(form, LANDING_FIELD)),
+    ...Object.fromEntries(
+      [...form.keys()]
+        .filter((key) => key !== LANDING_FIELD)
+        .map((key) => [key, formText(form, key)]),
+    ),
   };
   const result = await server.waitlist.submit(fields, {
     clientKey: server.clientKey,
@@ -59,16 +62,33 @@ export async function action({ request, context }: Route.ActionArgs) {
   return data<ActionResult>({ ...body, message, values }, { status, headers });
 }
 
-/** utm_* and the path of the same-origin page a form was posted from, by its Referer. */
-function attributionOfPost(request: Request): Attribution {
-  const referer = request.headers.get("referer");
-  if (!referer) return {};
-  try {
-    const page = new URL(referer);
-    return page.origin === new URL(request.url).origin ? attributionFrom(page, null) : {};
-  } catch {
-    return {};
-  }
+/** The longest landing note read from a form: two addresses of up to 2,000 characters, quoted. */
+const LANDING_NOTE_LIMIT = 4_200;
+
+/**
+ * The source of a lead posted as a form. Sent before the app was ready, the form carries the visit's
+ * landing note (filled in by the page's loader, decision 040), read as the app reads it. Without
+ * JavaScript there is no note, and the source is the address of the page the form was sent from
+ * (its campaign parameters): the page itself carries none, being the same for every visitor. Only
+ * pages of this site count.
+ */
+function attributionOfPost(request: Request, landing: string): Attribution {
+  const origin = new URL(request.url).origin;
+  const referer = request.headers.get("referer") ?? "";
+  const here = URL.canParse(referer) && new URL(referer).origin === origin ? referer : "";
+  let noted: unknown = null;
+  if (landing.length > 0 && landing.length <= LANDING_NOTE_LIMIT)
+    try {
+      noted = JSON.parse(landing);
+    } catch {
+      // Not the note: the page the form was sent from stands in for it.
+    }
+  const notedHref: unknown = Array.isArray(noted) ? noted[0] : null;
+  const ours =
+    typeof notedHref === "string" &&
+    URL.canParse(notedHref) &&
+    new URL(notedHref).origin === origin;
+  return attributionOfLanding(ours ? noted : null, { href: here, referrer: "" });
 }
 
 export default function Waitlist({ actionData }: Route.ComponentProps) {

@@ -75,7 +75,9 @@ export function PasswordInput({ className, ...props }: Omit<ComponentProps<"inpu
             strokeLinejoin="round"
           />
           <circle cx="12" cy="12" r="3" />
-          {visible ? <path d="M4 4l16 16" strokeLinecap="round" /> : null}
+          {/* Drawn from the button's pressed state, which the page's loader can flip before the
+              app runs (decision 040). */}
+          <path d="M4 4l16 16" strokeLinecap="round" className="[[aria-pressed=false]_&]:hidden" />
         </svg>
       </button>
     </div>

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type MouseEvent } from "react";
 import { SITE } from "#src/content/site.ts";
 import type { DemoEmbed } from "#src/lib/demo-embed.ts";
+import { NEEDS_APP } from "#src/lib/needs-app.ts";
 import { useHydrated } from "#src/lib/use-hydrated.ts";
 
 const DESCRIPTION =
@@ -61,6 +62,8 @@ export function DemoVideo({ embed }: { embed: DemoEmbed | null }) {
           <a
             href={embed ? embed.src : demoVideo.mp4}
             onClick={handlePlay}
+            // Plays in place: pressed before the app runs, it waits for it (decision 040).
+            {...NEEDS_APP}
             aria-describedby="demo-description"
             className="group absolute inset-0 block"
           >

@@ -53,7 +53,7 @@ function CompleteForm({
     return <p className="text-ink-soft">Carried out by the site; retried every minute.</p>;
   const noteId = `note-${request.id}`;
   return (
-    <Form method="post" className="space-y-2" onSubmit={stepUp.onSubmit()}>
+    <Form method="post" className="space-y-2" {...stepUp.form()}>
       <input type="hidden" name="id" value={request.id} />
       {stepUp.error ? (
         <p role="alert" className="text-sm font-medium text-danger">

@@ -288,7 +288,7 @@ export function AdminListView({
         method="post"
         ref={form}
         className="mt-3"
-        onSubmit={stepUp.onSubmit((submitter) => submitter?.value === INVITE_SELECTED)}
+        {...stepUp.form((submitter) => submitter?.value === INVITE_SELECTED)}
       >
         <div className="flex flex-wrap items-center gap-3">
           <Button type="submit" name="act" value={INVITE_SELECTED}>

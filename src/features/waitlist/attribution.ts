@@ -1,4 +1,4 @@
-import { LANDING_NOTE_KEY } from "#src/lib/landing-note.ts";
+import { LANDING_NOTE_KEY } from "#src/lib/hydration-protocol.ts";
 
 /** Campaign parameters kept with a waitlist entry. No zod here: this module runs on every page. */
 const UTM_KEYS = ["utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content"] as const;

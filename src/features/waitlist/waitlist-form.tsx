@@ -10,6 +10,7 @@ import {
 } from "#src/features/waitlist/schema.ts";
 import type { WaitlistReply } from "#src/features/waitlist/reply.ts";
 import { formText } from "#src/lib/form-text.ts";
+import { LANDING_FIELD } from "#src/lib/hydration-protocol.ts";
 import { Button } from "#src/ui/button.tsx";
 import { EmailField } from "#src/ui/email-field.tsx";
 import { Field } from "#src/ui/field.tsx";
@@ -54,7 +55,11 @@ export function WaitlistForm({
     const data = new FormData(event.currentTarget);
     // The first page of the visit, as the page noted it before anything ran, is the lead's source.
     const payload = {
-      ...Object.fromEntries([...data.keys()].map((key) => [key, formText(data, key)])),
+      ...Object.fromEntries(
+        [...data.keys()]
+          .filter((key) => key !== LANDING_FIELD)
+          .map((key) => [key, formText(data, key)]),
+      ),
       ...landingAttribution(),
     };
     const checked = parseWaitlistEntry(payload);
@@ -137,6 +142,8 @@ export function WaitlistForm({
           />
         )}
       </Field>
+      {/* Filled in by the page's loader when the form is sent before the app is ready. */}
+      <input type="hidden" name={LANDING_FIELD} defaultValue="" />
       <div aria-hidden="true" className="absolute -left-[10000px] h-px w-px overflow-hidden">
         <label>
           Leave this field empty
