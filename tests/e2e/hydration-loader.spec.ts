@@ -1,5 +1,5 @@
 /**
- * The page loader on its own (decision 018): the compiled script that every page carries, in a bare
+ * The page loader on its own (decisions 018 and 040): the compiled script that every page carries, in a bare
  * page built from the protocol's names, with a few lines standing in for the app. Pages are served
  * by the browser context itself, so nothing but the last test needs the server. The page's clock is
  * Playwright's and stands still, so the native fallback is reached without waiting for it.
@@ -13,22 +13,26 @@ import {
   DEFERRED_APP_ID,
   HYDRATED_ATTRIBUTE,
   HYDRATED_EVENT,
+  LANDING_FIELD,
   NATIVE_FALLBACK_MS,
+  NEEDS_APP_ATTRIBUTE,
 } from "#src/lib/hydration-protocol.ts";
 import { expect, test } from "#tests/support/fixtures.ts";
 
 const ORIGIN = "http://loader.test";
 
 /*
- * Stands in for the app: it records every press that reaches the page's own listeners, and takes
- * over form submissions as React Router would. On a page "without app", nothing takes them over, so
- * a form posts as a browser posts it.
+ * Stands in for the app: it records every press that reaches the page's own listeners (with the
+ * pressed state a toggle had when it got there), and once the page is hydrated takes over form
+ * submissions as React Router would. Before that, or on a page "without app", nothing takes them
+ * over, so a form posts as a browser posts it.
  */
 const APP = `
 window.seen = [];
 document.addEventListener("click", (e) => {
   const pressed = e.target.closest("[id]");
-  seen.push("click " + (pressed ? pressed.id : e.target.tagName));
+  const state = pressed && pressed.hasAttribute("aria-pressed") ? " " + pressed.getAttribute("aria-pressed") : "";
+  seen.push("click " + (pressed ? pressed.id : e.target.tagName) + state);
 });
 document.addEventListener("change", (e) => {
   if (e.target.type === "checkbox" || e.target.type === "radio")
@@ -36,7 +40,9 @@ document.addEventListener("change", (e) => {
 });
 document.addEventListener("submit", (e) => {
   seen.push("submit " + (e.submitter ? e.submitter.value : e.target.id));
-  if (!document.documentElement.hasAttribute("data-without-app")) e.preventDefault();
+  const root = document.documentElement;
+  if (root.hasAttribute("${HYDRATED_ATTRIBUTE}") && !root.hasAttribute("data-without-app"))
+    e.preventDefault();
 });`;
 
 function pageHtml({ deferred = false, withoutApp = false } = {}): string {
@@ -44,23 +50,37 @@ function pageHtml({ deferred = false, withoutApp = false } = {}): string {
     deferred ? `${DEFER_ATTRIBUTE}="${DEFER_VALUE}"` : "",
     withoutApp ? "data-without-app" : "",
   ].join(" ");
-  return `<!DOCTYPE html><html lang="en" ${attributes}><head><script>${HYDRATION_LOADER}</script>
+  return `<!DOCTYPE html><html lang="en" ${attributes}><head><script>${LANDING_NOTE_SCRIPT}</script><script>${HYDRATION_LOADER}</script>
 <title>Loader</title></head><body>
-<button id="plain">Plain</button>
-<button id="icon"><svg width="24" height="24" aria-hidden="true"><rect width="24" height="24"/></svg>Icon</button>
+<button id="plain" type="button">Plain</button>
+<button id="icon" type="button"><svg width="24" height="24" aria-hidden="true"><rect width="24" height="24"/></svg>Icon</button>
+<label>Secret <input id="secret" type="password" value="hunter2"></label>
+<button id="reveal" type="button" aria-pressed="false" aria-controls="secret">Show secret</button>
+<button id="more" type="button" aria-expanded="false" aria-controls="panel">More</button>
+<div id="panel" hidden>The panel</div>
+<details><summary>Details</summary><p>Inside the details</p></details>
 <a id="link" href="/elsewhere">Elsewhere</a>
+<a id="app-link" href="/played" ${NEEDS_APP_ATTRIBUTE}>Play here</a>
 <label>Name <input id="name"></label>
 <label>Notes <textarea id="notes"></textarea></label>
 <div id="editor" contenteditable="true" role="textbox" aria-label="Editor">Draft</div>
 <form id="form" method="post" action="/posted">
   <label>Query <input name="q" value="ledger"></label>
+  <input type="hidden" name="${LANDING_FIELD}" value="">
   <button id="first" name="choice" value="first">First</button>
-  <button id="second" name="choice" value="second">Second</button>
+</form>
+<form id="script" method="post">
+  <label>Password <input name="password" value="secret"></label>
+  <button id="sign-in" name="choice" value="sign-in">Sign in</button>
+  <button id="other" name="choice" value="other">Other</button>
+</form>
+<form id="step-up" method="post" action="/posted" ${NEEDS_APP_ATTRIBUTE}>
+  <label>Term <input name="term" value="tie"></label>
+  <button id="invite" name="choice" value="invite">Invite</button>
 </form>
 <label><input type="checkbox" id="agree"> Agree</label>
 <input type="radio" name="kind" id="copy" value="copy" checked><label for="copy">Copy</label>
 <input type="radio" name="kind" id="erase" value="erase"><label for="erase">Erase</label>
-<form id="search" method="post" action="/posted"><label>Term <input name="term" value="tie"></label></form>
 <script>${APP}</script>
 <script type="text/plain" id="${DEFERRED_APP_ID}">window.appStarts = (window.appStarts ?? 0) + 1;</script>
 </body></html>`;
@@ -77,7 +97,7 @@ async function open(page: Page, html: string): Promise<string[]> {
   });
   // The clock stands still from here on: timers fire only when a test moves it.
   await page.clock.install();
-  await page.goto(`${ORIGIN}/`);
+  await page.goto(`${ORIGIN}/?utm_source=loader-test`);
   await page.clock.pauseAt(Date.now() + 60_000);
   return posts;
 }
@@ -95,43 +115,111 @@ async function hydrate(page: Page) {
 
 const seen = (page: Page) => page.evaluate(() => (window as { seen?: string[] }).seen);
 
-test("a press before the app is ready is held, then replayed once when it is", async ({ page }) => {
+test("a control that works by script answers at once from its ARIA state, and is pressed again once the app is ready", async ({
+  page,
+}) => {
   await open(page, pageHtml());
-  await page.getByRole("button", { name: "Plain" }).click();
-  // On the icon inside a button: replayed on the button.
+  const plain = page.getByRole("button", { name: "Plain" });
+  const reveal = page.getByRole("button", { name: "Show secret" });
+  const more = page.getByRole("button", { name: "More" });
+  await plain.click();
+  // On the icon inside a button: held for the button.
   await page.locator("#icon svg").click();
+  await reveal.click();
+  await more.click();
+  // Nothing has reached the app, yet each press shows: busy, the password shown, the panel open.
   expect(await seen(page)).toEqual([]);
+  await expect(plain).toHaveAttribute("aria-busy", "true");
+  await expect(page.getByRole("button", { name: "Icon" })).toHaveAttribute("aria-busy", "true");
+  await expect(reveal).toHaveAttribute("aria-pressed", "true");
+  await expect(page.getByLabel("Secret")).toHaveAttribute("type", "text");
+  await expect(more).toHaveAttribute("aria-expanded", "true");
+  await expect(page.getByText("The panel")).toBeVisible();
 
   await hydrate(page);
-  expect(await seen(page)).toEqual(["click plain", "click icon"]);
-  // Neither comes back when the fallback time passes, and from now on nothing is held.
+  // Each press reaches the app once, on the page as the server sent it (the toggle unpressed).
+  expect(await seen(page)).toEqual([
+    "click plain",
+    "click icon",
+    "click reveal false",
+    "click more",
+  ]);
+  await expect(plain).not.toHaveAttribute("aria-busy");
+  await expect(reveal).toHaveAttribute("aria-pressed", "false");
+  await expect(page.getByLabel("Secret")).toHaveAttribute("type", "password");
+  await expect(page.getByText("The panel")).toBeHidden();
+  // None comes back when the fallback time passes, and from now on nothing is held.
   await page.clock.runFor(NATIVE_FALLBACK_MS);
-  await page.getByRole("button", { name: "Plain" }).click();
-  expect(await seen(page)).toEqual(["click plain", "click icon", "click plain"]);
+  await plain.click();
+  expect(await seen(page)).toHaveLength(5);
 });
 
-test("a form sent before the app is ready is sent once it is, by the same button", async ({
+test("a toggle pressed twice before the app is ready ends as it began, and the app hears both presses", async ({
+  page,
+}) => {
+  await open(page, pageHtml());
+  const reveal = page.getByRole("button", { name: "Show secret" });
+  await reveal.click();
+  await reveal.click();
+  await expect(page.getByLabel("Secret")).toHaveAttribute("type", "password");
+  await hydrate(page);
+  expect(await seen(page)).toEqual(["click reveal false", "click reveal false"]);
+});
+
+test("a link is followed at once, as without JavaScript; one that needs the app waits for it", async ({
+  page,
+}) => {
+  await open(page, pageHtml());
+  await page.getByRole("link", { name: "Play here" }).click();
+  await expect(page.getByRole("link", { name: "Play here" })).toHaveAttribute("aria-busy", "true");
+  await page.getByRole("link", { name: "Elsewhere" }).click();
+  await expect(page).toHaveURL(`${ORIGIN}/elsewhere`);
+});
+
+test("a disclosure opens at once", async ({ page }) => {
+  await open(page, pageHtml());
+  await page.getByText("Details", { exact: true }).click();
+  await expect(page.getByText("Inside the details")).toBeVisible();
+  expect(await seen(page)).toEqual(["click SUMMARY"]);
+});
+
+test("a form that names where it goes is sent by the browser at once, with where the visit began", async ({
   page,
 }) => {
   const posts = await open(page, pageHtml());
-  await page.getByRole("button", { name: "Second" }).click();
+  await page.getByRole("button", { name: "First" }).click();
+  await expect(page).toHaveURL(`${ORIGIN}/posted`);
+  expect(posts).toHaveLength(1);
+  const sent = new URLSearchParams(posts[0]);
+  expect(sent.get("q")).toBe("ledger");
+  expect(sent.get("choice")).toBe("first");
+  // The landing note: this visit's first address and its referrer.
+  expect(JSON.parse(sent.get(LANDING_FIELD) ?? "null")).toEqual([
+    `${ORIGIN}/?utm_source=loader-test`,
+    "",
+  ]);
+});
+
+test("a form without an action, or one that needs the app, is held and sent by the same button once the app is ready", async ({
+  page,
+}) => {
+  const posts = await open(page, pageHtml());
+  const other = page.getByRole("button", { name: "Other" });
+  await other.click();
+  await expect(other).toHaveAttribute("aria-busy", "true");
   // Enter in a field sends the form as its first button would (the browser clicks that button).
-  await page.getByLabel("Query").press("Enter");
-  // A form without a button: Enter sends it with no click at all.
+  await page.getByLabel("Password").press("Enter");
   await page.getByLabel("Term").press("Enter");
-  expect(await seen(page)).toEqual([]);
+  await expect(page.getByRole("button", { name: "Invite" })).toHaveAttribute("aria-busy", "true");
+  expect(await seen(page)).toEqual(["click other", "click sign-in", "click invite"]);
 
   await hydrate(page);
-  expect(await seen(page)).toEqual([
-    "click second",
-    "submit second",
-    "click first",
-    "submit first",
-    "submit search",
-  ]);
+  expect((await seen(page))?.slice(3)).toEqual(["submit other", "submit sign-in", "submit invite"]);
+  await expect(other).not.toHaveAttribute("aria-busy");
   await page.clock.runFor(NATIVE_FALLBACK_MS);
-  expect(await seen(page)).toHaveLength(5);
+  expect(await seen(page)).toHaveLength(6);
   expect(posts).toEqual([]);
+  expect(new URL(page.url()).pathname).toBe("/");
 });
 
 test("a checkbox or a radio shows its choice at once; the app hears of it when ready, even after putting the old state back", async ({
@@ -180,18 +268,18 @@ test("when the app never comes, a held link is followed after the fallback time"
   page,
 }) => {
   await open(page, pageHtml({ withoutApp: true }));
-  await page.getByRole("link", { name: "Elsewhere" }).click();
+  await page.getByRole("link", { name: "Play here" }).click();
   await page.clock.runFor(NATIVE_FALLBACK_MS - 1);
   expect(new URL(page.url()).pathname).toBe("/");
   await page.clock.runFor(1);
-  await expect(page).toHaveURL(`${ORIGIN}/elsewhere`);
+  await expect(page).toHaveURL(`${ORIGIN}/played`);
 });
 
 for (const [how, press] of [
-  ["its button", (page: Page) => page.getByRole("button", { name: "Second" }).click()],
-  ["Enter, in a form without a button", (page: Page) => page.getByLabel("Term").press("Enter")],
+  ["its button", (page: Page) => page.getByRole("button", { name: "Invite" }).click()],
+  ["Enter in its field", (page: Page) => page.getByLabel("Term").press("Enter")],
 ] as const) {
-  test(`when the app never comes, a form sent by ${how} is posted by the browser after the fallback time`, async ({
+  test(`when the app never comes, a held form sent by ${how} is posted by the browser after the fallback time`, async ({
     page,
   }) => {
     const posts = await open(page, pageHtml({ withoutApp: true }));
@@ -200,7 +288,7 @@ for (const [how, press] of [
     expect(posts).toEqual([]);
     await page.clock.runFor(1);
     await expect(page).toHaveURL(`${ORIGIN}/posted`);
-    expect(posts).toEqual([how === "its button" ? "q=ledger&choice=second" : "term=tie"]);
+    expect(posts).toEqual(["term=tie&choice=invite"]);
   });
 }
 
@@ -220,12 +308,24 @@ test("a deferred page starts its app on the first sign of a person, and only onc
   expect(await seen(page)).toEqual([]);
 });
 
+test("a deferred page's app is not started by a link pressed, or by typing into a form the browser sends", async ({
+  page,
+}) => {
+  await open(page, pageHtml({ deferred: true }));
+  await page.getByLabel("Query").focus();
+  await page.keyboard.type(" and tax");
+  await page.getByRole("link", { name: "Elsewhere" }).dispatchEvent("pointerdown");
+  expect(await page.evaluate(() => (window as { appStarts?: number }).appStarts ?? 0)).toBe(0);
+  await page.getByRole("button", { name: "First" }).click();
+  await expect(page).toHaveURL(`${ORIGIN}/posted`);
+});
+
 test("a page that is not deferred leaves its scripts alone", async ({ page }) => {
   await open(page, pageHtml());
   await page.mouse.move(5, 5);
   await page.keyboard.press("Tab");
   expect(await page.evaluate(() => (window as { appStarts?: number }).appStarts ?? 0)).toBe(0);
-  expect(await page.locator("script").count()).toBe(3);
+  expect(await page.locator("script").count()).toBe(4);
 });
 
 test("the server inlines this same compiled loader in <head>, after the landing note alone; the smaller copy where nothing toggles", async ({
