@@ -14,6 +14,7 @@ import * as prettier from "prettier";
 import { HYDRATED_ATTRIBUTE } from "#src/lib/hydration-protocol.ts";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "#tests/support/e2e-env.ts";
 import { benchDashboard } from "./bench/dashboard.ts";
+import { benchFirstPress, FIRST_PRESS_RUNS, FIRST_PRESS_TARGETS } from "./bench/first-press.ts";
 import { benchMail } from "./bench/mail.ts";
 import { benchServerEnv } from "./bench/server-env.ts";
 import { ADMIN_LIST_TARGET_MS, adminListSummary, benchAdminList } from "./bench-admin-list.ts";
@@ -630,6 +631,10 @@ async function main() {
       await context.close();
     }
     await browser.close();
+    // The first press on each public page, with the app and with JavaScript off (decision 040).
+    console.log("First press…");
+    const firstPress = await benchFirstPress(BASE);
+    failures.push(...firstPress.failures);
     const adminList = adminListSummary(await benchAdminList());
 
     const summary = [
@@ -781,6 +786,17 @@ bare \`node:http\` in the same run, and our page's LCP over it.
 | route | HTML (brotli) | JavaScript | CSS | fonts | images |
 | --- | --- | --- | --- | --- | --- |
 ${weightRows.join("\n")}
+
+## The first press
+
+Each public page's main controls, pressed by touch the moment they show, on a phone (390 × 844)
+with the CPU slowed 4x, from a cold browser, median of ${FIRST_PRESS_RUNS} runs. A link or a form's submission is timed
+from the press to what it leads to being on screen, beside the same press with JavaScript off (the
+runs alternate): at most ${FIRST_PRESS_TARGETS.nativeRatio} times that. A control that needs the app is timed from the press to its
+first visible change, beside the time the app took to be ready after the press: at most
+${FIRST_PRESS_TARGETS.responseMs} ms unthrottled, and on slow 4G (150 ms, 1.6 Mbps) the app's arrival plus ${FIRST_PRESS_TARGETS.afterAppMs} ms.
+
+${firstPress.rows.join("\n")}
 
 ## Targets and figures
 

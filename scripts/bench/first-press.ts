@@ -24,7 +24,7 @@ export const FIRST_PRESS_TARGETS = {
   afterAppMs: 100,
 };
 
-const RUNS = 5;
+export const FIRST_PRESS_RUNS = 5;
 
 type Network = { name: string; conditions: null | { latency: number; down: number; up: number } };
 /** Lighthouse's slow 4G: 150 ms round trips, 1.6 Mbps down, 750 kbps up. */
@@ -276,7 +276,7 @@ export async function benchFirstPress(base: string, filter?: RegExp): Promise<Fi
         if (item.leads) {
           const withApp: number[] = [];
           const without: number[] = [];
-          for (let run = 0; run < RUNS; run++) {
+          for (let run = 0; run < FIRST_PRESS_RUNS; run++) {
             withApp.push(await timeNavigation(browser, base, network, true, item));
             without.push(await timeNavigation(browser, base, network, false, item));
           }
@@ -289,7 +289,7 @@ export async function benchFirstPress(base: string, filter?: RegExp): Promise<Fi
         } else {
           const responses: number[] = [];
           const apps: number[] = [];
-          for (let run = 0; run < RUNS; run++) {
+          for (let run = 0; run < FIRST_PRESS_RUNS; run++) {
             const { response, app } = await timeResponse(browser, base, network, item);
             responses.push(response);
             apps.push(app);

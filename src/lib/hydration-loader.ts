@@ -8,9 +8,9 @@
  * - What the browser alone does right is left to it, as it would be with JavaScript off: a link is
  *   followed, a form that names where it goes (an `action`) is sent, a disclosure (<summary>)
  *   opens, a checkbox or radio toggles (React hears of its state once it is ready), a click in a
- *   text field or on a media player is the browser's. The app is not started by such a press, so
- *   nothing it would fetch competes with the next page. A link or form that needs the app anyway
- *   says so with NEEDS_APP_ATTRIBUTE.
+ *   text field or on a media player is the browser's. A press on such a link or form, or typing
+ *   into such a form, does not start the app, so nothing it would fetch or run competes with the
+ *   next page. A link or form that needs the app anyway says so with NEEDS_APP_ATTRIBUTE.
  * - Every other press (a button that works by script, a form without an `action`) is held and made
  *   again once React is ready, and shows now what its ARIA attributes promise: a toggle with
  *   `aria-pressed` flips it (and reveals or hides the password field it controls), a button with
