@@ -1,5 +1,6 @@
 import type { MouseEvent } from "react";
 import { Link, useNavigate } from "react-router";
+import { NEEDS_APP } from "#src/lib/needs-app.ts";
 import { Button } from "#src/ui/button.tsx";
 
 /**
@@ -36,7 +37,8 @@ export function BackButton() {
   }
   return (
     <Button asChild variant="ghost" size="sm" className="-ml-3">
-      <Link to="/" onClick={handleClick}>
+      {/* Pressed before the app runs, it waits for it: only the app knows the step back. */}
+      <Link to="/" onClick={handleClick} {...NEEDS_APP}>
         <svg
           viewBox="0 0 16 16"
           aria-hidden="true"

@@ -10,6 +10,8 @@ import {
 import { BASE_URL, E2E_ADMIN_EMAIL } from "#tests/support/e2e-env.ts";
 import { uniqueEmail } from "#tests/support/emulator.ts";
 import { expect, test, waitForHydration } from "#tests/support/fixtures.ts";
+import { APP_ENTRY } from "#tests/support/first-press.ts";
+import { LANDING_FIELD } from "#src/lib/hydration-protocol.ts";
 import {
   FORBIDDEN_RESPONSE,
   SERVICE_UNAVAILABLE_RESPONSE,
@@ -157,6 +159,45 @@ test.describe("the waitlist page", () => {
     expect(row).toContain('"x","","y"');
     expect(row).toContain('"/?utm_source=x&utm_campaign=y"');
     expect(row).not.toContain("partner.example.net");
+  });
+
+  test.describe("on a phone, before the app is ready", () => {
+    test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+
+    test("the call to action and the form go as without JavaScript, the app is never fetched, and the campaign is kept", async ({
+      page,
+      request,
+    }) => {
+      const email = uniqueEmail("first-tap");
+      const appRequests: string[] = [];
+      page.on("request", (r) => {
+        if (APP_ENTRY.test(r.url())) appRequests.push(r.url());
+      });
+      await page.goto("/?utm_source=first-tap&utm_campaign=spring", {
+        referer: "https://partner.example.net/articles/ties",
+      });
+      await page.getByRole("link", { name: "See it in action" }).tap();
+      await expect(page).toHaveURL("/waitlist");
+      // Typing into a form the browser will send does not start the app either (decision 040).
+      await fillForm(page, { name: "First Tap", email });
+      const posted = page.waitForRequest(
+        (r) => r.method() === "POST" && new URL(r.url()).pathname === "/waitlist",
+      );
+      await page.getByRole("main").getByRole("button", { name: "Join Waitlist" }).tap();
+      // The browser's own post, carrying the landing note the first page wrote.
+      const sent = new URLSearchParams((await posted).postData() ?? "");
+      expect(JSON.parse(sent.get(LANDING_FIELD) ?? "null")).toEqual([
+        `${BASE_URL}/?utm_source=first-tap&utm_campaign=spring`,
+        "https://partner.example.net/articles/ties",
+      ]);
+      await expect(page.getByRole("heading", { name: "You're on the list!" })).toBeVisible();
+      expect(appRequests).toEqual([]);
+
+      const [row] = rowsFor(await exportCsv(request), email);
+      expect(row).toContain('"first-tap","","spring"');
+      expect(row).toContain('"https://partner.example.net/articles/ties"');
+      expect(row).toContain('"/?utm_source=first-tap&utm_campaign=spring"');
+    });
   });
 
   test("without JavaScript: a plain form post lands on the thank-you view and is stored", async ({

@@ -13,7 +13,11 @@ import type {
   Page,
   Request,
 } from "@playwright/test";
-import { HYDRATED_ATTRIBUTE } from "#src/lib/hydration-protocol.ts";
+import {
+  DEFER_ATTRIBUTE,
+  DOCUMENT_VALUE,
+  HYDRATED_ATTRIBUTE,
+} from "#src/lib/hydration-protocol.ts";
 import { expect, HYDRATED_PAGE, waitForReady } from "#tests/support/fixtures.ts";
 import { ALL_PAGES } from "#tests/support/pages.ts";
 
@@ -140,16 +144,22 @@ async function outcome(page: Page, downloads: string[], network: Network): Promi
 }
 
 async function lookAt(page: Page, downloads: string[]): Promise<string> {
-  const busy = await page.evaluate((hydrated) => {
-    const router = (
-      window as { __reactRouterDataRouter?: { state: { navigation: { state: string } } } }
-    ).__reactRouterDataRouter;
-    return (
-      !document.documentElement.hasAttribute(hydrated) ||
-      document.readyState !== "complete" ||
-      router?.state.navigation.state !== "idle"
-    );
-  }, HYDRATED_ATTRIBUTE);
+  const busy = await page.evaluate(
+    ({ hydrated, defer, documentValue }) => {
+      const router = (
+        window as { __reactRouterDataRouter?: { state: { navigation: { state: string } } } }
+      ).__reactRouterDataRouter;
+      // A link followed before the app was ready may land on a document, which has no app.
+      if (document.documentElement.getAttribute(defer) === documentValue)
+        return document.readyState !== "complete";
+      return (
+        !document.documentElement.hasAttribute(hydrated) ||
+        document.readyState !== "complete" ||
+        router?.state.navigation.state !== "idle"
+      );
+    },
+    { hydrated: HYDRATED_ATTRIBUTE, defer: DEFER_ATTRIBUTE, documentValue: DOCUMENT_VALUE },
+  );
   if (busy) return "busy";
   const url = new URL(page.url());
   return [
