@@ -61,6 +61,10 @@ export const waitlistEntries = pgTable(
     joinedAt: timestamp("joined_at", { withTimezone: true }),
     joinedUid: text("joined_uid"),
     adminMails: integer("admin_mails").notNull().default(0),
+    /** Consent to product news, and since when (db/migrations/0018, decision 041). */
+    productNewsAt: timestamp("product_news_at", { withTimezone: true }),
+    /** Waitlist news stopped by its owner, and since when. */
+    waitlistNewsStoppedAt: timestamp("waitlist_news_stopped_at", { withTimezone: true }),
   },
   (t) => [
     check("waitlist_entries_state_check", sql`${t.state} IN (${sqlList(WAITLIST_STATES)})`),
@@ -136,7 +140,7 @@ export const sessions = pgTable(
 );
 
 export const OUTBOX_CHANNELS = ["email", "forward", "slack"] as const;
-export const OUTBOX_STATUSES = ["pending", "sent", "failed"] as const;
+export const OUTBOX_STATUSES = ["pending", "sent", "failed", "suppressed"] as const;
 
 /** Every delivery that follows a change: db/migrations/0005_outbox.sql and 0007, decision 022. */
 export const outbox = pgTable(
@@ -281,6 +285,14 @@ export const AUDIT_ACTIONS = [
   "admin-lock",
   "export-token-create",
   "export-token-revoke",
+  "broadcast-test",
+  "broadcast-start",
+  "broadcast-pause",
+  "broadcast-resume",
+  "broadcast-cancel",
+  "broadcast-schedule",
+  "suppression-add",
+  "suppression-remove",
 ] as const;
 
 /**
@@ -300,6 +312,8 @@ export const adminAuditLog = pgTable(
     clientAddress: text("client_address").notNull(),
     /** The privacy request acted on, by number (it outlives the request's personal data). */
     requestId: bigint("request_id", { mode: "number" }),
+    /** The broadcast acted on, by number (db/migrations/0018). */
+    broadcastId: bigint("broadcast_id", { mode: "number" }),
   },
   (t) => [check("admin_audit_log_action_check", sql`${t.action} IN (${sqlList(AUDIT_ACTIONS)})`)],
 );
@@ -453,5 +467,164 @@ export const adminExportTokens = pgTable(
     unique("admin_export_tokens_token_hash_key").on(t.tokenHash),
     check("admin_export_tokens_label_check", sql`char_length(${t.label}) BETWEEN 1 AND 60`),
     index("admin_export_tokens_admin_email_idx").on(t.adminEmail),
+  ],
+);
+
+/** The two kinds of broadcast, each with its own consent (decision 041). */
+export const BROADCAST_KINDS = ["waitlist-news", "product-news"] as const;
+export const CONSENT_PLACES = ["confirmation", "account", "unsubscribe-page", "one-click"] as const;
+
+/** Every consent given or withdrawn, with when and where: db/migrations/0018. */
+export const consentEvents = pgTable(
+  "consent_events",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    entryId: bigint("entry_id", { mode: "number" }).notNull(),
+    kind: text("kind", { enum: BROADCAST_KINDS }).notNull(),
+    given: boolean("given").notNull(),
+    place: text("place", { enum: CONSENT_PLACES }).notNull(),
+    at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    foreignKey({
+      name: "consent_events_entry_id_fkey",
+      columns: [t.entryId],
+      foreignColumns: [waitlistEntries.id],
+    }).onDelete("cascade"),
+    check("consent_events_kind_check", sql`${t.kind} IN (${sqlList(BROADCAST_KINDS)})`),
+    check("consent_events_place_check", sql`${t.place} IN (${sqlList(CONSENT_PLACES)})`),
+    index("consent_events_entry_id_idx").on(t.entryId),
+  ],
+);
+
+export const SUPPRESSION_SCOPES = ["all", ...BROADCAST_KINDS] as const;
+export const SUPPRESSION_REASONS = [
+  "refused",
+  "hard-bounce",
+  "soft-bounces",
+  "complaint",
+  "unsubscribe",
+  "admin",
+] as const;
+
+/** The suppression list, by a keyed hash of each address: db/migrations/0018. */
+export const mailSuppressions = pgTable(
+  "mail_suppressions",
+  {
+    addressHash: text("address_hash").notNull(),
+    scope: text("scope", { enum: SUPPRESSION_SCOPES }).notNull(),
+    address: text("address"),
+    reason: text("reason", { enum: SUPPRESSION_REASONS }).notNull(),
+    detail: text("detail").notNull().default(""),
+    addedBy: text("added_by"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ name: "mail_suppressions_pkey", columns: [t.addressHash, t.scope] }),
+    check("mail_suppressions_scope_check", sql`${t.scope} IN (${sqlList(SUPPRESSION_SCOPES)})`),
+    check("mail_suppressions_reason_check", sql`${t.reason} IN (${sqlList(SUPPRESSION_REASONS)})`),
+    check("mail_suppressions_detail_check", sql`char_length(${t.detail}) <= 500`),
+    index("mail_suppressions_created_at_idx").on(t.createdAt),
+  ],
+);
+
+export const MAIL_EVENT_KINDS = [
+  "refused",
+  "hard-bounce",
+  "soft-bounce",
+  "complaint",
+  "unsubscribe",
+] as const;
+
+/** What came back about a sent mail, by its outbox row: db/migrations/0018. */
+export const mailEvents = pgTable(
+  "mail_events",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    outboxId: bigint("outbox_id", { mode: "number" }),
+    addressHash: text("address_hash").notNull(),
+    kind: text("kind", { enum: MAIL_EVENT_KINDS }).notNull(),
+    detail: text("detail").notNull().default(""),
+    at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check("mail_events_kind_check", sql`${t.kind} IN (${sqlList(MAIL_EVENT_KINDS)})`),
+    check("mail_events_detail_check", sql`char_length(${t.detail}) <= 500`),
+    index("mail_events_outbox_id_idx").on(t.outboxId),
+    index("mail_events_address_hash_at_idx").on(t.addressHash, t.at),
+    index("mail_events_at_idx").on(t.at),
+  ],
+);
+
+export const BROADCAST_STATUSES = [
+  "draft",
+  "scheduled",
+  "sending",
+  "paused",
+  "finished",
+  "cancelled",
+] as const;
+
+/** Broadcasts to the list: db/migrations/0018, decision 041. */
+export const broadcasts = pgTable(
+  "broadcasts",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    kind: text("kind", { enum: BROADCAST_KINDS }).notNull(),
+    subject: text("subject").notNull(),
+    body: text("body").notNull(),
+    audience: jsonb("audience").notNull(),
+    status: text("status", { enum: BROADCAST_STATUSES }).notNull().default("draft"),
+    scheduledAt: timestamp("scheduled_at", { withTimezone: true }),
+    startedAt: timestamp("started_at", { withTimezone: true }),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+    pausedReason: text("paused_reason"),
+    recipients: integer("recipients").notNull().default(0),
+    createdBy: text("created_by").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check("broadcasts_kind_check", sql`${t.kind} IN (${sqlList(BROADCAST_KINDS)})`),
+    check("broadcasts_status_check", sql`${t.status} IN (${sqlList(BROADCAST_STATUSES)})`),
+    check("broadcasts_subject_check", sql`char_length(${t.subject}) BETWEEN 1 AND 200`),
+    check("broadcasts_body_check", sql`char_length(${t.body}) BETWEEN 1 AND 50000`),
+    index("broadcasts_due_idx")
+      .on(t.status)
+      .where(sql`${t.status} IN ('scheduled', 'sending')`),
+  ],
+);
+
+export const RECIPIENT_STATUSES = ["waiting", "queued", "suppressed", "unsubscribed"] as const;
+
+/** A broadcast's recipients, fixed when sending starts: db/migrations/0018. */
+export const broadcastRecipients = pgTable(
+  "broadcast_recipients",
+  {
+    broadcastId: bigint("broadcast_id", { mode: "number" }).notNull(),
+    entryId: bigint("entry_id", { mode: "number" }).notNull(),
+    status: text("status", { enum: RECIPIENT_STATUSES }).notNull().default("waiting"),
+    outboxId: bigint("outbox_id", { mode: "number" }),
+  },
+  (t) => [
+    primaryKey({ name: "broadcast_recipients_pkey", columns: [t.broadcastId, t.entryId] }),
+    foreignKey({
+      name: "broadcast_recipients_broadcast_id_fkey",
+      columns: [t.broadcastId],
+      foreignColumns: [broadcasts.id],
+    }).onDelete("cascade"),
+    foreignKey({
+      name: "broadcast_recipients_entry_id_fkey",
+      columns: [t.entryId],
+      foreignColumns: [waitlistEntries.id],
+    }).onDelete("cascade"),
+    check(
+      "broadcast_recipients_status_check",
+      sql`${t.status} IN (${sqlList(RECIPIENT_STATUSES)})`,
+    ),
+    index("broadcast_recipients_waiting_idx")
+      .on(t.broadcastId, t.entryId)
+      .where(sql`${t.status} = 'waiting'`),
+    index("broadcast_recipients_outbox_id_idx").on(t.outboxId),
   ],
 );

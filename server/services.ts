@@ -26,6 +26,7 @@ import { startHousekeeping } from "#server/operations/housekeeping.ts";
 import { createErasureLedger, startLedgerMarks } from "#server/audit/erasure-ledger.ts";
 import { keptSecrets } from "#server/identity/kept-secret.ts";
 import { createPageViews } from "#server/operations/page-views.ts";
+import { createSuppressions, suppressionKeys } from "#server/mail/suppressions.ts";
 import { createPrivacyRequests } from "#server/privacy/requests.ts";
 import { createSubprocessorSubscriptions } from "#server/subprocessors/subscriptions.ts";
 import { createWaitlistService, type WaitlistService } from "#server/waitlist/service.ts";
@@ -52,10 +53,14 @@ export async function openServices(
     : undefined;
   const metrics = createMetrics(database.db);
   // Every erasure is a line of the log, its addresses named by a keyed hash (decisions 032, 035).
-  const ledger = createErasureLedger(
-    log,
-    await keptSecrets(env.erasureKeys, env.dataDir, "erasure-key"),
-  );
+  const erasureKeys = await keptSecrets(env.erasureKeys, env.dataDir, "erasure-key");
+  const ledger = createErasureLedger(log, erasureKeys);
+  // The suppression list names addresses by a hash under a key derived from the same secret, so
+  // an address erased from the list of entries stays suppressed (decision 041).
+  const suppressions = createSuppressions({
+    db: database.db,
+    keys: suppressionKeys(erasureKeys),
+  });
   const service = createWaitlistService({ db: database.db, env, log, ledger });
   // Every submission, by the form or the API, is counted by its result.
   const waitlist: WaitlistService = {
@@ -69,6 +74,7 @@ export async function openServices(
   const relay = env.mail.relay ?? localRelay;
   const outbox = startOutboxWorker({
     db: database.db,
+    suppressions,
     destinations: {
       email: relay ? createEmailSender(relay, env.mail.dkim) : undefined,
       forward: env.waitlistForward,

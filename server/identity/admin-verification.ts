@@ -142,6 +142,7 @@ export function createAdminVerification(deps: {
     key: `admin-notice:${key}`,
     channel: "email" as const,
     email: {
+      category: "security" as const,
       from: env.mail.from,
       to: { name: undefined, address: email },
       ...renderAdminNotice(env.siteUrl, event),
@@ -299,6 +300,7 @@ export function createAdminVerification(deps: {
             key: `admin-code:${randomBytes(12).toString("base64url")}`,
             channel: "email",
             email: {
+              category: "requested",
               from: env.mail.from,
               to: { name: undefined, address: session.email },
               ...renderAdminCode({ code, minutes: MAILBOX_CODE_MS / 60_000, siteUrl: env.siteUrl }),

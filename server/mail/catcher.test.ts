@@ -13,6 +13,7 @@ test("the local inbox catches what is sent to it and lists it, escaped, on a pag
   try {
     await sender.send(
       {
+        category: "notice",
         from: { name: "Tieout", address: "hello@tieout.ai" },
         to: [{ name: "Ada", address: "ada@example.com" }],
         subject: "<script>alert(1)</script> & welcome",

@@ -42,7 +42,7 @@ export function createDeliveries(db: Db): DeliveriesPort {
           .orderBy(asc(outbox.createdAt), asc(outbox.id))
           .limit(limits.waiting),
       ]);
-      const counts = { pending: 0, sent: 0, failed: 0 };
+      const counts = { pending: 0, sent: 0, failed: 0, suppressed: 0 };
       for (const row of byStatus) counts[row.status] = Number(row.n);
       return {
         counts,

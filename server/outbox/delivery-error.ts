@@ -8,6 +8,11 @@ export class DeliveryError extends Error {
   constructor(
     message: string,
     readonly permanent: boolean,
+    /**
+     * The relay refused the recipient itself, for good (a 5xx to RCPT TO): the address takes no
+     * mail, which the suppression list remembers (decision 041).
+     */
+    readonly recipientRefused = false,
   ) {
     super(message);
   }

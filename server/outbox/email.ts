@@ -10,9 +10,18 @@ import type { EmailPayload } from "#server/outbox/outbox.ts";
 /** Well inside the worker's lease, so a slow relay never sees a second instance send the same row. */
 const SEND_TIMEOUT_MS = 60_000;
 
-type SmtpFailure = Error & { code?: string; responseCode?: number; response?: string };
+type SmtpFailure = Error & {
+  code?: string;
+  responseCode?: number;
+  response?: string;
+  command?: string;
+};
 
-/** A relay's 5xx is final, except a refused login: that is the relay's configuration, not the message's. */
+/**
+ * A relay's 5xx is final, except a refused login: that is the relay's configuration, not the
+ * message's. A 5xx to the recipient itself (nodemailer's EENVELOPE, at RCPT TO) says the address
+ * takes no mail; one to the message (at DATA) may be about its content, and says nothing of it.
+ */
 function classify(error: SmtpFailure): DeliveryError {
   const code = error.responseCode;
   const permanent = code !== undefined && code >= 500 && code < 600 && error.code !== "EAUTH";
@@ -20,6 +29,7 @@ function classify(error: SmtpFailure): DeliveryError {
   return new DeliveryError(
     `${error.code ?? "SMTP"}${code ? ` ${code}` : ""}: ${what}`.slice(0, 500),
     permanent,
+    permanent && error.code === "EENVELOPE" && /^RCPT/i.test(error.command ?? "RCPT TO"),
   );
 }
 

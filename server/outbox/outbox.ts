@@ -8,6 +8,7 @@ import { sql } from "drizzle-orm";
 import { deletedCount, type Db } from "#db/client.ts";
 import { outbox } from "#db/schema.ts";
 import type { Mailbox } from "#server/env.ts";
+import { MAIL_CATEGORIES, type MailCategory } from "#server/mail/suppression-policy.ts";
 
 /**
  * A file sent with a mail, written by the site itself (a privacy request's data, decision 030):
@@ -17,6 +18,8 @@ type EmailAttachment = { filename: string; contentType: string; content: string 
 
 /** An email as stored: one line for every header value, addresses checked. */
 export type EmailPayload = {
+  /** What the suppression list may stop (server/mail/suppression-policy.ts). */
+  category: MailCategory;
   from: Mailbox;
   to: Mailbox[];
   subject: string;
@@ -42,6 +45,11 @@ export type OutboxMessage =
   | { key: string; channel: "slack"; payload: SlackPayload };
 
 export type EmailInput = {
+  /**
+   * What kind of mail this is, for the suppression list checked when it is sent (decision 041).
+   * Required: a mail that does not say is not written.
+   */
+  category: MailCategory;
   from: Mailbox;
   to: Mailbox | Mailbox[];
   subject: string;
@@ -92,7 +100,10 @@ function renderEmail(input: EmailInput): EmailPayload {
     if (!FILENAME.test(file.filename) || !CONTENT_TYPE.test(file.contentType))
       throw new UnsafeEmailError(`attachment not allowed: ${JSON.stringify(file.filename)}`);
   }
+  if (!(MAIL_CATEGORIES as readonly string[]).includes(input.category))
+    throw new UnsafeEmailError(`no such mail category: ${JSON.stringify(input.category)}`);
   return {
+    category: input.category,
     from: mailbox(input.from),
     to,
     subject: oneLine(input.subject),

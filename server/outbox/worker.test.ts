@@ -11,6 +11,7 @@ import { parseEnv, type SmtpRelay } from "#server/env.ts";
 import { createEmailSender } from "#server/outbox/email.ts";
 import { enqueue, type EmailInput } from "#server/outbox/outbox.ts";
 import { startOutboxWorker, type OutboxTiming, type OutboxWorker } from "#server/outbox/worker.ts";
+import { createSuppressions, suppressionKeys } from "#server/mail/suppressions.ts";
 import { databaseForThisFile } from "#tests/support/database.ts";
 import { startPostgres } from "#tests/support/postgres.ts";
 import { closedPort, startTestSmtp, type TestSmtp } from "#tests/support/test-smtp.ts";
@@ -32,7 +33,9 @@ const servers: TestSmtp[] = [];
 afterEach(async () => {
   await Promise.all(running.splice(0).map((w) => w.stop()));
   await Promise.all(servers.splice(0).map((s) => s.close()));
-  await database().db.execute(sql`DELETE FROM outbox`);
+  await database().db.execute(
+    sql`TRUNCATE outbox, mail_suppressions, mail_events RESTART IDENTITY`,
+  );
 });
 
 function relayOf(url: string): SmtpRelay {
@@ -47,9 +50,13 @@ async function smtp(...args: Parameters<typeof startTestSmtp>) {
   return server;
 }
 
+const suppressionsOf = (db: Db) =>
+  createSuppressions({ db, keys: suppressionKeys(["a key for this file's tests, 32 chars+"]) });
+
 function worker(db: Db, url: string, timing: Partial<OutboxTiming> = {}) {
   const w = startOutboxWorker({
     db,
+    suppressions: suppressionsOf(db),
     destinations: {
       email: createEmailSender(relayOf(url)),
       forward: undefined,
@@ -63,6 +70,7 @@ function worker(db: Db, url: string, timing: Partial<OutboxTiming> = {}) {
 }
 
 const mail = (to: string, extra: Partial<EmailInput> = {}): EmailInput => ({
+  category: "notice",
   from: { name: "Tieout", address: "hello@tieout.ai" },
   to: { name: "Ada Lovelace", address: to },
   subject: "Hello",
@@ -131,7 +139,7 @@ describe("the outbox worker", () => {
       sql`SELECT payload FROM outbox`,
     );
     expect(JSON.stringify(sent?.payload)).not.toContain("aTokenTheDatabaseKeepsOnlyHashed");
-    expect(Object.keys(sent!.payload).sort()).toEqual(["from", "subject", "to"]);
+    expect(Object.keys(sent!.payload).sort()).toEqual(["category", "from", "subject", "to"]);
   });
 
   test("a temporary refusal (4xx) is retried and the message arrives once", async () => {
@@ -156,6 +164,78 @@ describe("the outbox worker", () => {
     const [row] = await rows(database().db);
     expect(row?.attempts).toBe(1);
     expect(row?.last_error).toMatch(/550/);
+  });
+
+  test("a recipient the relay has no mailbox for (550 at RCPT TO) goes on the suppression list; a 550 to the message does not", async () => {
+    const server = await smtp({ noSuchUser: (address) => address.toLowerCase().startsWith("gone@") });
+    const db = database().db;
+    await put(db, "cause-gone", mail("Gone@Example.com"));
+    worker(db, server.url);
+    await vi.waitFor(async () => expect((await rows(db))[0]?.status).toBe("failed"));
+    const suppressions = suppressionsOf(db);
+    expect(await suppressions.of(["gone@example.com"])).toEqual([
+      { scope: "all", reason: "refused" },
+    ]);
+    // Even what the person asks for next is not sent to an address that takes no mail.
+    await put(db, "cause-gone-again", mail("gone@example.com", { category: "requested" }));
+    await vi.waitFor(async () =>
+      expect((await rows(db)).find((r) => r.key === "cause-gone-again")?.status).toBe(
+        "suppressed",
+      ),
+    );
+    expect(server.received).toHaveLength(0);
+
+    server.answer(() => "permanent");
+    await put(db, "cause-content", mail("kept@example.com"));
+    await vi.waitFor(async () =>
+      expect((await rows(db)).find((r) => r.key === "cause-content")?.status).toBe("failed"),
+    );
+    expect(await suppressions.of(["kept@example.com"])).toEqual([]);
+  });
+
+  test("a mail is checked against the suppression list when it is sent, by its category", async () => {
+    const server = await smtp();
+    const db = database().db;
+    const suppressions = suppressionsOf(db);
+    await db.transaction(async (tx) => {
+      await suppressions.suppress(tx, {
+        address: "complained@example.com",
+        scope: "all",
+        reason: "complaint",
+      });
+      await suppressions.suppress(tx, {
+        address: "no-news@example.com",
+        scope: "product-news",
+        reason: "unsubscribe",
+      });
+    });
+    // Queued before anything is sent: the check is at sending, not at queueing.
+    await put(db, "notice-to-complainer", mail("complained@example.com"));
+    await put(db, "asked-by-complainer", mail("complained@example.com", { category: "requested" }));
+    await put(db, "news-to-unsubscribed", mail("no-news@example.com", { category: "product-news" }));
+    await put(db, "other-news", mail("no-news@example.com", { category: "waitlist-news" }));
+    worker(db, server.url);
+    await vi.waitFor(async () =>
+      expect((await rows(db)).every((r) => r.status !== "pending")).toBe(true),
+    );
+    const status = Object.fromEntries((await rows(db)).map((r) => [r.key, r.status]));
+    expect(status).toEqual({
+      "notice-to-complainer": "suppressed",
+      "asked-by-complainer": "sent",
+      "news-to-unsubscribed": "suppressed",
+      "other-news": "sent",
+    });
+    expect(server.received.map((m) => m.to[0]).sort()).toEqual([
+      "complained@example.com",
+      "no-news@example.com",
+    ]);
+    // Nothing of a held-back mail's body is kept.
+    const [held] = await queryRows<{ payload: Record<string, unknown>; last_error: string }>(
+      db,
+      sql`SELECT payload, last_error FROM outbox WHERE key = 'notice-to-complainer'`,
+    );
+    expect(held?.payload.text).toBeUndefined();
+    expect(held?.last_error).toBe("suppressed: complaint");
   });
 
   test("a relay that is down keeps the message pending, then gives up after the bounded time with the reason", async () => {
@@ -329,6 +409,7 @@ describe("the outbox worker", () => {
     await put(database().db, "cause-dkim", mail("ada@example.com"));
     const w = startOutboxWorker({
       db: database().db,
+      suppressions: suppressionsOf(database().db),
       destinations: {
         email: createEmailSender(env.mail.relay!, env.mail.dkim),
         forward: undefined,

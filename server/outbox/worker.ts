@@ -6,18 +6,24 @@
  * any instance retries them. A message the relay accepted is marked sent at once, so only a crash
  * between the relay's answer and that update sends it again, with the same Message-ID.
  *
+ * A mail is checked against the suppression list at the moment it is sent (decision 041): one its
+ * category may not go to is marked `suppressed` and never sent. A relay's final refusal of the
+ * recipient puts the address on the list.
+ *
  * Giving up happens in two places: when a failure is recorded after the message's time is up, and
  * in the claim itself, for a row that was tried before and is due again past that time. The second
  * catches a row whose sends never record an outcome (the sender stopped mid-send each time): it
  * would otherwise be claimed again after every lease, forever.
  */
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import { queryRows, type Db } from "#db/client.ts";
 import type { OUTBOX_CHANNELS } from "#db/schema.ts";
 import type { Env } from "#server/env.ts";
 import { DeliveryError } from "#server/outbox/delivery-error.ts";
 import type { EmailSender } from "#server/outbox/email.ts";
+import { categoryOf } from "#server/mail/suppression-policy.ts";
+import type { Suppressions } from "#server/mail/suppressions.ts";
 import type { EmailPayload, ForwardPayload, SlackPayload } from "#server/outbox/outbox.ts";
 import { forwardEntry, notifySlack } from "#server/outbox/webhooks.ts";
 
@@ -86,18 +92,21 @@ export type Destinations = {
 
 export type OutboxWorker = { wake: () => void; stop: () => Promise<void> };
 
-/** What became of one delivery attempt: sent, to be tried again, or given up. */
-export type DeliveryOutcome = "sent" | "retry" | "failed";
+/** What became of one delivery attempt: sent, to be tried again, given up, or held back. */
+export type DeliveryOutcome = "sent" | "retry" | "failed" | "suppressed";
 
 export function startOutboxWorker({
   db,
   destinations,
+  suppressions,
   log,
   timing = OUTBOX_TIMING,
   onOutcome = () => {},
 }: {
   db: Db;
   destinations: Destinations;
+  /** Required: no worker sends mail without asking the suppression list first. */
+  suppressions: Pick<Suppressions, "stopping" | "record">;
   log: FastifyBaseLogger;
   timing?: OutboxTiming;
   /** Told of every attempt's outcome (the metrics count them). */
@@ -139,9 +148,35 @@ export function startOutboxWorker({
     }
   }
 
+  /** The body, headers and files of a mail that will not be sent again (see below). */
+  const stripped = sql`CASE WHEN channel = 'email'
+    THEN payload - 'text' - 'html' - 'headers' - 'attachments' ELSE payload END`;
+
+  /** True when the suppression list holds the mail back; then it is marked so, never sent. */
+  async function heldBack(row: Claimed, ours: SQL): Promise<boolean> {
+    if (row.channel !== "email") return false;
+    const payload = row.payload as EmailPayload;
+    const stop = await suppressions.stopping(
+      payload.to.map((box) => box.address),
+      categoryOf(payload),
+    );
+    if (!stop) return false;
+    const why = `suppressed: ${stop.reason}${stop.scope === "all" ? "" : ` (${stop.scope})`}`;
+    await db.execute(sql`
+      UPDATE outbox SET status = 'suppressed', last_error = ${why}, payload = ${stripped}
+      WHERE ${ours}`);
+    log.info(
+      { event: "outbox.suppressed", outboxId: row.id, reason: stop.reason, scope: stop.scope },
+      "mail held back: its address is on the suppression list",
+    );
+    onOutcome(row.channel, "suppressed");
+    return true;
+  }
+
   async function deliver(row: Claimed) {
     const ours = sql`id = ${row.id} AND attempts = ${row.attempts} AND status = 'pending'`;
     try {
+      if (await heldBack(row, ours)) return;
       await send(row);
     } catch (error) {
       const failure =
@@ -150,16 +185,28 @@ export function startOutboxWorker({
       const delay = retryDelayMs(row.attempts, timing);
       const retryAt = sql`now() + make_interval(secs => ${delay / 1000})`;
       const final = sql`(${failure.permanent} OR ${retryAt} > created_at + ${giveUpAfter})`;
-      const [after] = await queryRows<{ status: string }>(
-        db,
-        sql`
-        UPDATE outbox SET last_error = ${reason},
-          status = CASE WHEN ${final} THEN 'failed' ELSE 'pending' END,
-          failed_at = CASE WHEN ${final} THEN now() END,
-          next_attempt_at = ${retryAt}
-        WHERE ${ours}
-        RETURNING status`,
-      );
+      const [after] = await db.transaction(async (tx) => {
+        const updated = await queryRows<{ status: string }>(
+          tx,
+          sql`
+          UPDATE outbox SET last_error = ${reason},
+            status = CASE WHEN ${final} THEN 'failed' ELSE 'pending' END,
+            failed_at = CASE WHEN ${final} THEN now() END,
+            next_attempt_at = ${retryAt}
+          WHERE ${ours}
+          RETURNING status`,
+        );
+        // The relay refused the recipient for good: the address goes on the suppression list.
+        if (updated.length > 0 && failure.recipientRefused && row.channel === "email")
+          for (const box of (row.payload as EmailPayload).to)
+            await suppressions.record(tx, {
+              outboxId: row.id,
+              address: box.address,
+              kind: "refused",
+              detail: reason,
+            });
+        return updated;
+      });
       const fields = {
         event: "outbox.failed_attempt",
         outboxId: row.id,
@@ -177,9 +224,7 @@ export function startOutboxWorker({
     // not its body, headers or files: they carry links whose tokens the database otherwise keeps
     // only hashed, so a copy of the database (a backup) must not hold them in clear.
     await db.execute(sql`
-      UPDATE outbox SET status = 'sent', sent_at = now(), last_error = NULL,
-        payload = CASE WHEN channel = 'email'
-          THEN payload - 'text' - 'html' - 'headers' - 'attachments' ELSE payload END
+      UPDATE outbox SET status = 'sent', sent_at = now(), last_error = NULL, payload = ${stripped}
       WHERE ${ours}`);
     onOutcome(row.channel, "sent");
   }

@@ -133,6 +133,7 @@ beforeAll(async () => {
         key: "refused-mail",
         channel: "email",
         email: {
+          category: "notice",
           from: { name: "Tieout", address: "hello@tieout.ai" },
           to: { name: "Fay", address: "fay@example.com" },
           subject: "Confirm",

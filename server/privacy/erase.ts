@@ -118,6 +118,10 @@ export async function eraseEverythingUnder(
   // rows no longer name the address) may have left a copy of the data waiting to be sent.
   await deleteMailTo(tx, email);
   await forgetMailbox(tx, email);
+  // Suppressed, it stays so, by its hash alone (decision 041).
+  await tx.execute(
+    sql`UPDATE mail_suppressions SET address = NULL WHERE address = lower(btrim(${email}))`,
+  );
   return erased;
 }
 

@@ -133,10 +133,20 @@ export function createPrivacyRequests({
   const enqueued = () => {
     for (const listener of listeners) listener();
   };
-  const mailTo = (key: string, email: string, mail: Omit<EmailInput, "from" | "to">) => ({
+  // Every privacy mail is what its requester asked for: their link, their copy, its outcome.
+  const mailTo = (
+    key: string,
+    email: string,
+    mail: Omit<EmailInput, "from" | "to" | "category">,
+  ) => ({
     key,
     channel: "email" as const,
-    email: { from: env.mail.from, to: { name: undefined, address: email }, ...mail },
+    email: {
+      category: "requested" as const,
+      from: env.mail.from,
+      to: { name: undefined, address: email },
+      ...mail,
+    },
   });
 
   /** The request while its link works: unconfirmed, unexpired. */

@@ -17,6 +17,7 @@ import { outbox, subprocessorSubscribers, subprocessorTokens } from "#db/schema.
 import { createAnswerTimes } from "#server/http/answer-time.ts";
 import type { Env } from "#server/env.ts";
 import { maskEmail } from "#server/http/log-safety.ts";
+import type { MailCategory } from "#server/mail/suppression-policy.ts";
 import {
   renderSubprocessorNotice,
   renderSubscriptionConfirm,
@@ -169,6 +170,8 @@ export function createSubprocessorSubscriptions({
   /** One mail to one subscriber, with RFC 2369 and RFC 8058 one-click unsubscribe. */
   function mailTo(
     key: string,
+    /** `requested` for the confirmation of a subscription just made; `notice` for a change. */
+    category: MailCategory,
     subscriber: Subscriber,
     unsubscribeUrl: string,
     mail: { subject: string; html: string; text: string },
@@ -177,6 +180,7 @@ export function createSubprocessorSubscriptions({
       key,
       channel: "email",
       email: {
+        category,
         from: env.mail.from,
         to: { name: undefined, address: subscriber.email },
         ...mail,
@@ -198,7 +202,13 @@ export function createSubprocessorSubscriptions({
         siteUrl: env.siteUrl,
         unsubscribeUrl,
       });
-      return mailTo(noticeKey(change.id, subscriber.id), subscriber, unsubscribeUrl, mail);
+      return mailTo(
+        noticeKey(change.id, subscriber.id),
+        "notice",
+        subscriber,
+        unsubscribeUrl,
+        mail,
+      );
     });
   }
 
@@ -272,7 +282,7 @@ export function createSubprocessorSubscriptions({
               unsubscribeUrl,
               siteUrl: env.siteUrl,
             });
-            await enqueue(tx, [mailTo(confirmKey(row.id), row, unsubscribeUrl, mail)]);
+            await enqueue(tx, [mailTo(confirmKey(row.id), "requested", row, unsubscribeUrl, mail)]);
             return true;
           }),
         );

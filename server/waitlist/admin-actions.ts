@@ -64,6 +64,7 @@ export function createAdminActions({
       env,
       row,
       adminMailKey(row.id, n),
+      "notice",
       (footer) =>
         renderWaitlistInvite({
           ...footer,
@@ -102,6 +103,7 @@ export function createAdminActions({
             env,
             row,
             adminMailKey(row.id, n),
+            "notice",
             (footer) => renderWaitlistDeclined({ ...footer, name: row.name }),
             out.tokens,
           ),

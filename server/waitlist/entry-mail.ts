@@ -5,6 +5,7 @@
  * from the request that caused the mail.
  */
 import type { Env } from "#server/env.ts";
+import type { MailCategory } from "#server/mail/suppression-policy.ts";
 import type { WaitlistFooterLinks } from "#server/mail/templates/waitlist-footer.tsx";
 import type { OutboxMessage } from "#server/outbox/outbox.ts";
 import { newToken, tokenRow, type TokenRow } from "#server/waitlist/tokens.ts";
@@ -23,6 +24,8 @@ export function mailToEntry(
   /** Without a name, the mail goes to the bare address. */
   entry: { id: number; name?: string; email: string },
   key: string,
+  /** `requested` for the confirmation of a form just sent; `notice` for what an admin did. */
+  category: MailCategory,
   render: (footer: WaitlistFooterLinks) => Rendered,
   tokens: TokenRow[],
 ): OutboxMessage {
@@ -33,6 +36,7 @@ export function mailToEntry(
     key,
     channel: "email",
     email: {
+      category,
       from: env.mail.from,
       to: { name: entry.name, address: entry.email },
       ...render({ removeUrl, siteUrl: env.siteUrl }),

@@ -94,6 +94,7 @@ function confirmationMail(
     env,
     { id: row.id, email: row.email },
     confirmMailKey(row.id, n),
+    "requested",
     (footer) =>
       renderWaitlistConfirm({
         ...footer,

@@ -26,7 +26,17 @@ export type AuditAction =
   | "recovery-use"
   | "admin-lock"
   | "export-token-create"
-  | "export-token-revoke";
+  | "export-token-revoke"
+  /** A broadcast tested, scheduled, started, paused, resumed or cancelled (decision 041). */
+  | "broadcast-test"
+  | "broadcast-schedule"
+  | "broadcast-start"
+  | "broadcast-pause"
+  | "broadcast-resume"
+  | "broadcast-cancel"
+  /** An address put on the suppression list by an administrator, or taken off it. */
+  | "suppression-add"
+  | "suppression-remove";
 
 /** The audit log's "from" for what the site did by itself, with no request of anyone's. */
 export const AUTOMATIC = "automatic";
@@ -42,6 +52,8 @@ type ActivityRow = {
   entryId: number | null;
   /** The privacy request acted on, by number; null for waitlist actions. */
   requestId: number | null;
+  /** The broadcast acted on, by number; null for anything else. */
+  broadcastId: number | null;
   /** What came of it, in the log's words: "invited", "already-invited", "1234 rows"… */
   outcome: string;
   /** The address the request came from. */

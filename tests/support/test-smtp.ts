@@ -1,7 +1,7 @@
 /**
  * A real SMTP server on loopback for tests (smtp-server, no mock transport): it keeps what it
  * accepted, and can be told to answer a message with a temporary (451) or permanent (550) refusal,
- * to require a login, or to be down.
+ * to refuse some recipients for good (550 at RCPT TO), to require a login, or to be down.
  */
 import { createServer, type AddressInfo } from "node:net";
 import { simpleParser, type ParsedMail } from "mailparser";
@@ -24,7 +24,12 @@ export type TestSmtp = {
 };
 
 export async function startTestSmtp(
-  options: { login?: { user: string; pass: string }; acceptPassword?: string } = {},
+  options: {
+    login?: { user: string; pass: string };
+    acceptPassword?: string;
+    /** Addresses the server has no mailbox for: refused at RCPT TO with a 550. */
+    noSuchUser?: (address: string) => boolean;
+  } = {},
 ): Promise<TestSmtp> {
   const received: ReceivedMail[] = [];
   let offered = 0;
@@ -39,6 +44,12 @@ export async function startTestSmtp(
       if (auth.username === options.login?.user && auth.password === password)
         return callback(null, { user: auth.username });
       callback(new Error("Authentication credentials invalid"));
+    },
+    onRcptTo(address, _session, callback) {
+      if (!options.noSuchUser?.(address.address)) return callback();
+      const refusal = new Error("5.1.1 No such user here") as Error & { responseCode: number };
+      refusal.responseCode = 550;
+      callback(refusal);
     },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];

@@ -32,6 +32,14 @@ const ACTION: Record<AuditAction, string> = {
   "admin-lock": "Verification locked",
   "export-token-create": "Export token made",
   "export-token-revoke": "Export token revoked",
+  "broadcast-test": "Broadcast test sent",
+  "broadcast-schedule": "Broadcast scheduled",
+  "broadcast-start": "Broadcast started",
+  "broadcast-pause": "Broadcast paused",
+  "broadcast-resume": "Broadcast resumed",
+  "broadcast-cancel": "Broadcast cancelled",
+  "suppression-add": "Address suppressed",
+  "suppression-remove": "Suppression removed",
 };
 
 /** What concerns an administrator's own access: named by its outcome, not an entry. */
