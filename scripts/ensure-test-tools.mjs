@@ -1,7 +1,8 @@
 // What the end-to-end tests need from Debian: Chromium (Playwright's own download cannot reach
-// its host here), a PostgreSQL server (the multi-instance tests), and LibreOffice with poppler
-// (the DPA download is opened as a customer would). Installed when missing, so `npm test` works
-// on a fresh machine.
+// its host here), a PostgreSQL server (the multi-instance tests), LibreOffice with poppler
+// (the DPA download is opened as a customer would), and Dovecot (the bounce mailbox reader is
+// tested against a real IMAP server, tests/support/dovecot.ts). Installed when missing, so
+// `npm test` works on a fresh machine.
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 
@@ -24,9 +25,23 @@ if (!existsSync(process.env.CHROMIUM_PATH ?? "/usr/bin/chromium")) missing.push(
 if (!hasPostgres()) missing.push("postgresql");
 if (!existsSync("/usr/bin/soffice")) missing.push("libreoffice-writer-nogui");
 if (!existsSync("/usr/bin/pdftotext")) missing.push("poppler-utils");
+const needsDovecot = !existsSync("/usr/sbin/dovecot");
+if (needsDovecot) missing.push("dovecot-imapd");
 
 if (missing.length > 0) {
   console.log(`Installing Debian packages the tests need: ${missing.join(", ")}`);
   run(["apt-get", "update", "-qq"]);
   run(["apt-get", "install", "-y", "-qq", "--no-install-recommends", ...missing]);
+}
+
+// The tests start Dovecots of their own; a system one on port 143 would only be in the way. In
+// containers the package's start is refused anyway (policy-rc.d); elsewhere it is stopped here.
+if (needsDovecot) {
+  for (const action of ["stop", "disable"]) {
+    try {
+      run(["systemctl", action, "dovecot.service", "dovecot.socket"]);
+    } catch {
+      // No systemd (a container): nothing was started.
+    }
+  }
 }
