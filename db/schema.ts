@@ -579,6 +579,7 @@ export const broadcasts = pgTable(
     startedAt: timestamp("started_at", { withTimezone: true }),
     finishedAt: timestamp("finished_at", { withTimezone: true }),
     pausedReason: text("paused_reason"),
+    pumpedAt: timestamp("pumped_at", { withTimezone: true }),
     recipients: integer("recipients").notNull().default(0),
     createdBy: text("created_by").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -626,5 +627,34 @@ export const broadcastRecipients = pgTable(
       .on(t.broadcastId, t.entryId)
       .where(sql`${t.status} = 'waiting'`),
     index("broadcast_recipients_outbox_id_idx").on(t.outboxId),
+  ],
+);
+
+export const BOUNCE_REPORT_VIA = ["imap", "smtp"] as const;
+export const BOUNCE_REPORT_OUTCOMES = ["recorded", "unmatched", "unparsed"] as const;
+
+/** What came back to the bounce address, and what was made of it: db/migrations/0018. */
+export const bounceReports = pgTable(
+  "bounce_reports",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    rawHash: text("raw_hash").notNull(),
+    receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+    via: text("via", { enum: BOUNCE_REPORT_VIA }).notNull(),
+    outcome: text("outcome", { enum: BOUNCE_REPORT_OUTCOMES }).notNull(),
+    kind: text("kind"),
+    outboxId: bigint("outbox_id", { mode: "number" }),
+    detail: text("detail").notNull().default(""),
+    raw: text("raw"),
+  },
+  (t) => [
+    unique("bounce_reports_raw_hash_key").on(t.rawHash),
+    check("bounce_reports_via_check", sql`${t.via} IN (${sqlList(BOUNCE_REPORT_VIA)})`),
+    check(
+      "bounce_reports_outcome_check",
+      sql`${t.outcome} IN (${sqlList(BOUNCE_REPORT_OUTCOMES)})`,
+    ),
+    check("bounce_reports_detail_check", sql`char_length(${t.detail}) <= 1000`),
+    index("bounce_reports_received_at_idx").on(t.receivedAt),
   ],
 );

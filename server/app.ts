@@ -58,6 +58,7 @@ export type AppOptions = {
   | "subprocessors"
   | "privacyRequests"
   | "deliveries"
+  | "mail"
   | "dashboard"
   | "account"
   | "activity"
@@ -131,6 +132,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     subprocessors: options.subprocessors,
     privacyRequests: options.privacyRequests,
     deliveries: options.deliveries,
+    mail: options.mail,
     dashboard: options.dashboard,
     activity: options.activity,
     adminGuard,

@@ -372,6 +372,34 @@ const VariablesSchema = z.object({
       .refine((days) => days >= 1 && days <= 365, "a whole number of days from 1 to 365")
       .default(14),
   ),
+  BROADCAST_RATE_PER_MINUTE: variable(
+    wholeNumber("a whole number of mails a minute from 1 to 60000")
+      .refine((n) => n >= 1 && n <= 60_000, "a whole number of mails a minute from 1 to 60000")
+      .default(300),
+  ),
+  BOUNCE_ADDRESS: variable(
+    z
+      .string()
+      .regex(
+        /^[A-Za-z0-9!#$%&'*/=?^_`{|}~.-]+@[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?$/,
+        "a plain address without a plus, such as bounces@example.com",
+      )
+      .optional(),
+  ),
+  BOUNCE_IMAP_URL: variable(
+    z
+      .string()
+      .refine((value) => {
+        try {
+          const url = new URL(value);
+          return (url.protocol === "imap:" || url.protocol === "imaps:") && url.username !== "";
+        } catch {
+          return false;
+        }
+      }, "imap://user:password@host:port/MAILBOX or imaps://…")
+      .optional(),
+  ),
+  BOUNCE_SMTP_PORT: variable(anyPort().optional()),
   MAIL_CATCHER_SMTP_PORT: variable(port(1025)),
   MAIL_CATCHER_WEB_PORT: variable(port(1080)),
   PAGE_VIEWS: variable(z.enum(["on", "off"]).default("on")),
@@ -404,6 +432,17 @@ function checkCombinations(v: Variables, ctx: z.RefinementCtx<Variables>) {
   const given = (key: keyof Variables) => malformed.has(key) || v[key] !== undefined;
   const problem = (path: (keyof Variables)[], message: string) =>
     ctx.addIssue({ code: "custom", path, message });
+
+  // Where bounces are read needs the address they come back to.
+  for (const key of ["BOUNCE_IMAP_URL", "BOUNCE_SMTP_PORT"] as const)
+    if (given(key) && !given("BOUNCE_ADDRESS"))
+      problem([key], "needs BOUNCE_ADDRESS, the address bounces come back to");
+  if (
+    valid("BOUNCE_SMTP_PORT", "PORT") &&
+    v.BOUNCE_SMTP_PORT !== undefined &&
+    v.BOUNCE_SMTP_PORT === v.PORT
+  )
+    problem(["BOUNCE_SMTP_PORT"], "must differ from PORT");
 
   if (valid("METRICS_PORT", "PORT") && v.METRICS_PORT !== undefined && v.METRICS_PORT === v.PORT)
     problem(
@@ -628,6 +667,19 @@ function toEnv(v: Variables) {
     signupMode: v.SIGNUP_MODE,
     /** How long an invitation link works, in days. */
     inviteTtlDays: v.INVITE_TTL_DAYS,
+    /**
+     * How fast broadcasts are handed to the relay (decision 041): 300 a minute by default, within
+     * what common relays accept from a new sender (5 a second).
+     */
+    broadcastRatePerMinute: v.BROADCAST_RATE_PER_MINUTE,
+    /**
+     * Bounces and complaints (decision 041): each mail's envelope sender is BOUNCE_ADDRESS with a
+     * token naming it (VERP); what comes back is read from a mailbox (IMAP) and/or received on a
+     * port of the site's own (for an MX pointed at it). Unset: refusals at send time only.
+     */
+    bounces: v.BOUNCE_ADDRESS
+      ? { address: v.BOUNCE_ADDRESS, imapUrl: v.BOUNCE_IMAP_URL, smtpPort: v.BOUNCE_SMTP_PORT }
+      : undefined,
   };
 }
 

@@ -26,7 +26,12 @@ import { startHousekeeping } from "#server/operations/housekeeping.ts";
 import { createErasureLedger, startLedgerMarks } from "#server/audit/erasure-ledger.ts";
 import { keptSecrets } from "#server/identity/kept-secret.ts";
 import { createPageViews } from "#server/operations/page-views.ts";
-import { createSuppressions, suppressionKeys } from "#server/mail/suppressions.ts";
+import { openMail } from "#server/mail/mail-service.ts";
+import { startBroadcastPump } from "#server/broadcasts/pump.ts";
+import { createBounceInbox, verpKey } from "#server/mail/bounces/inbox.ts";
+import { startImapReader } from "#server/mail/bounces/imap-reader.ts";
+import { startBounceListener } from "#server/mail/bounces/smtp-listener.ts";
+import { verpAddress } from "#server/mail/bounces/verp.ts";
 import { createPrivacyRequests } from "#server/privacy/requests.ts";
 import { createSubprocessorSubscriptions } from "#server/subprocessors/subscriptions.ts";
 import { createWaitlistService, type WaitlistService } from "#server/waitlist/service.ts";
@@ -55,12 +60,6 @@ export async function openServices(
   // Every erasure is a line of the log, its addresses named by a keyed hash (decisions 032, 035).
   const erasureKeys = await keptSecrets(env.erasureKeys, env.dataDir, "erasure-key");
   const ledger = createErasureLedger(log, erasureKeys);
-  // The suppression list names addresses by a hash under a key derived from the same secret, so
-  // an address erased from the list of entries stays suppressed (decision 041).
-  const suppressions = createSuppressions({
-    db: database.db,
-    keys: suppressionKeys(erasureKeys),
-  });
   const service = createWaitlistService({ db: database.db, env, log, ledger });
   // Every submission, by the form or the API, is counted by its result.
   const waitlist: WaitlistService = {
@@ -71,12 +70,61 @@ export async function openServices(
       return result;
     },
   };
+  // The suppression list names addresses by a hash under a key derived from the same secret as
+  // the ledger's, so an address erased from the list of entries stays suppressed (decision 041).
+  let wakeOutbox = () => {};
+  const {
+    suppressions,
+    broadcasts,
+    port: mail,
+  } = openMail({
+    db: database.db,
+    env,
+    log,
+    secrets: erasureKeys,
+    onEnqueued: () => wakeOutbox(),
+  });
   const relay = env.mail.relay ?? localRelay;
+  // Bounces and complaints that come back (decision 041): read from a mailbox, or received on a
+  // port of our own, and recorded against the mail they name.
+  const bounces = env.bounces;
+  const bounceKey = verpKey(erasureKeys[0]!);
+  const inbox = bounces
+    ? createBounceInbox({
+        db: database.db,
+        suppressions,
+        bounceAddress: bounces.address,
+        verpKey: bounceKey,
+        log,
+      })
+    : undefined;
+  const imapReader =
+    inbox && bounces?.imapUrl
+      ? startImapReader({
+          url: bounces.imapUrl,
+          log,
+          pollMs: 60_000,
+          handle: (raw) => inbox.handle(raw, "imap"),
+        })
+      : undefined;
+  const bounceListener =
+    inbox && bounces?.smtpPort !== undefined
+      ? await startBounceListener({
+          port: bounces.smtpPort,
+          host: env.host,
+          bounceAddress: bounces.address,
+          log,
+          handle: (raw, envelope) => inbox.handle(raw, "smtp", envelope.rcptTo),
+        })
+      : undefined;
   const outbox = startOutboxWorker({
     db: database.db,
     suppressions,
     destinations: {
       email: relay ? createEmailSender(relay, env.mail.dkim) : undefined,
+      returnPath: bounces
+        ? (outboxId) => verpAddress(bounces.address, outboxId, bounceKey)
+        : undefined,
       forward: env.waitlistForward,
       slackWebhookUrl: env.slackWebhookUrl,
     },
@@ -84,6 +132,9 @@ export async function openServices(
     onOutcome: (channel, result) => metrics.deliveries.inc({ channel, result }),
   });
   service.onEnqueued(() => outbox.wake());
+  wakeOutbox = () => outbox.wake();
+  // Broadcasts (decision 041): a turn a second hands the outbox what the rate allows.
+  const broadcastPump = startBroadcastPump({ broadcasts, env, log });
   const subprocessors = createSubprocessorSubscriptions({ db: database.db, env, log, ledger });
   subprocessors.onEnqueued(() => outbox.wake());
   // A published sub-processor change is mailed to every confirmed subscriber once, however many
@@ -142,6 +193,7 @@ export async function openServices(
     metrics,
     pageViews,
     deliveries: createDeliveries(database.db),
+    mail,
     dashboard: createDashboard(database.db),
     activity: createActivity(database.db),
     /** Records an export in the audit log; it throws when the log cannot be written. */
@@ -156,6 +208,9 @@ export async function openServices(
       await pageViews?.stop();
       await privacyRequests.stop();
       await housekeeping.stop();
+      await broadcastPump.stop();
+      await imapReader?.stop();
+      await bounceListener?.stop();
       ledgerMarks.stop();
       await outbox.stop();
       await backups?.close();

@@ -6,6 +6,7 @@
 import { createContext } from "react-router";
 import type { WaitlistPort } from "#src/features/waitlist/types.ts";
 import type { AccountPort } from "#src/lib/account.ts";
+import type { MailPort } from "#src/lib/mail-ports.ts";
 import type { AdminVerifyPort } from "#src/lib/admin-verify.ts";
 import type { ActivityPort } from "#src/lib/activity.ts";
 import type { DashboardPort } from "#src/lib/dashboard.ts";
@@ -57,6 +58,11 @@ export type LoadContext = {
   account: AccountPort;
   /** An administrator's passkey verification and passkeys (decision 039). */
   adminVerify: AdminVerifyPort;
+  /**
+   * Mail to the list (decision 041): unsubscribe links for anyone holding one; the broadcasts and
+   * the suppression list only after requireAdmin.
+   */
+  mail: MailPort;
 };
 
 /**

@@ -63,6 +63,27 @@ CREATE INDEX mail_events_outbox_id_idx ON mail_events (outbox_id);
 CREATE INDEX mail_events_address_hash_at_idx ON mail_events (address_hash, at);
 CREATE INDEX mail_events_at_idx ON mail_events (at);
 
+-- What came back to the bounce address (BOUNCE_IMAP_URL, BOUNCE_SMTP_PORT): every message, by the
+-- SHA-256 of its bytes (read twice, it is kept once), with what was made of it. One that could not
+-- be read, or names no mail of ours, keeps its text for an administrator to read; housekeeping
+-- deletes reports after 30 days.
+CREATE TABLE bounce_reports (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  raw_hash text NOT NULL,
+  received_at timestamptz NOT NULL DEFAULT now(),
+  via text NOT NULL,
+  outcome text NOT NULL,
+  kind text,
+  outbox_id bigint,
+  detail text NOT NULL DEFAULT '',
+  raw text,
+  CONSTRAINT bounce_reports_raw_hash_key UNIQUE (raw_hash),
+  CONSTRAINT bounce_reports_via_check CHECK (via IN ('imap', 'smtp')),
+  CONSTRAINT bounce_reports_outcome_check CHECK (outcome IN ('recorded', 'unmatched', 'unparsed')),
+  CONSTRAINT bounce_reports_detail_check CHECK (char_length(detail) <= 1000)
+);
+CREATE INDEX bounce_reports_received_at_idx ON bounce_reports (received_at);
+
 -- A mail held back at the moment of sending because its address is suppressed.
 ALTER TABLE outbox DROP CONSTRAINT outbox_status_check;
 ALTER TABLE outbox ADD CONSTRAINT outbox_status_check
@@ -82,6 +103,9 @@ CREATE TABLE broadcasts (
   finished_at timestamptz,
   -- Why it is paused, in words for the administrator.
   paused_reason text,
+  -- How far the sending rate has handed mails over: each mail moves it on by 60 s divided by
+  -- BROADCAST_RATE_PER_MINUTE, under the row's lock, so instances together keep to the rate.
+  pumped_at timestamptz,
   recipients integer NOT NULL DEFAULT 0,
   created_by text NOT NULL,
   created_at timestamptz NOT NULL DEFAULT now(),

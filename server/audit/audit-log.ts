@@ -17,6 +17,8 @@ export type AuditRecord = {
   entryId: number | null;
   /** The privacy request, by number (decision 030). */
   requestId?: number | null;
+  /** The broadcast, by number (decision 041). */
+  broadcastId?: number | null;
   outcome: string;
   /** The client's address, or AUTOMATIC for what the site did by itself. */
   clientAddress: string;

@@ -89,22 +89,25 @@ export function createSuppressions({ db, keys }: { db: Db; keys: readonly Buffer
       return rows.length;
     },
 
-    /** The suppressions of these addresses (a mail's recipients), as the policy reads them. */
-    async of(addresses: readonly string[]): Promise<Suppression[]> {
+    /**
+     * The suppressions of these addresses (a mail's recipients), as the policy reads them; in the
+     * caller's transaction when given one (the embedded database has a single connection).
+     */
+    async of(addresses: readonly string[], tx: Db = db): Promise<Suppression[]> {
       if (addresses.length === 0) return [];
       const hashes = sql.join(
         addresses.flatMap(hashesOf).map((hash) => sql`${hash}`),
         sql`, `,
       );
       return queryRows<Suppression>(
-        db,
+        tx,
         sql`SELECT scope, reason FROM mail_suppressions WHERE address_hash IN (${hashes})`,
       );
     },
 
     /** The suppression that stops a mail of `category` to these addresses now, or null. */
-    async stopping(addresses: readonly string[], category: MailCategory) {
-      return stoppedBy(category, await this.of(addresses));
+    async stopping(addresses: readonly string[], category: MailCategory, tx: Db = db) {
+      return stoppedBy(category, await this.of(addresses, tx));
     },
 
     /**

@@ -34,7 +34,11 @@ function classify(error: SmtpFailure): DeliveryError {
 }
 
 export type EmailSender = {
-  send: (payload: EmailPayload, messageId: string) => Promise<void>;
+  /**
+   * `returnPath`: the envelope sender, where bounces go (a VERP address naming this message,
+   * decision 041); the From address when not given.
+   */
+  send: (payload: EmailPayload, messageId: string, returnPath?: string) => Promise<void>;
   close: () => void;
 };
 
@@ -58,7 +62,7 @@ export function createEmailSender(
     disableUrlAccess: true,
   });
   return {
-    async send(payload, messageId) {
+    async send(payload, messageId, returnPath) {
       const options: SendMailOptions = {
         from: payload.from.name
           ? { name: payload.from.name, address: payload.from.address }
@@ -76,6 +80,14 @@ export function createEmailSender(
           content: file.content,
         })),
         messageId,
+        ...(returnPath
+          ? {
+              envelope: {
+                from: returnPath,
+                to: payload.to.map((box) => box.address),
+              },
+            }
+          : {}),
       };
       try {
         // nodemailer 10.5+ honours a per-message signal (its types do not list it yet).

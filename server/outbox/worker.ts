@@ -86,6 +86,8 @@ type Claimed = {
 /** Where each channel goes; a channel without one stays pending until it is configured. */
 export type Destinations = {
   email: EmailSender | undefined;
+  /** The envelope sender of the mail in an outbox row: its VERP address, when BOUNCE_ADDRESS is set. */
+  returnPath?: (outboxId: number) => string;
   forward: Env["waitlistForward"];
   slackWebhookUrl: string | undefined;
 };
@@ -140,7 +142,11 @@ export function startOutboxWorker({
   function send(row: Claimed): Promise<void> {
     switch (row.channel) {
       case "email":
-        return destinations.email!.send(row.payload as EmailPayload, row.message_id!);
+        return destinations.email!.send(
+          row.payload as EmailPayload,
+          row.message_id!,
+          destinations.returnPath?.(row.id),
+        );
       case "forward":
         return forwardEntry(destinations.forward!, row.payload as ForwardPayload);
       case "slack":

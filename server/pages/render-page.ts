@@ -28,6 +28,7 @@ import { adminSessionOf, type AdminVerification } from "#server/identity/admin-v
 import type { ActivityPort } from "#src/lib/activity.ts";
 import type { DashboardPort } from "#src/lib/dashboard.ts";
 import type { DeliveriesPort } from "#src/lib/deliveries.ts";
+import type { MailPort } from "#src/lib/mail-ports.ts";
 import type { PrivacyRequestsPort } from "#src/lib/privacy-requests.ts";
 import type { AdminCheck, UserAccess } from "#src/lib/guards.ts";
 import type { SubscriptionsPort } from "#src/lib/subprocessor-subscriptions.ts";
@@ -55,6 +56,7 @@ export type PageRendererOptions = {
   subprocessors: SubscriptionsPort;
   privacyRequests: PrivacyRequestsPort;
   deliveries: DeliveriesPort;
+  mail: MailPort;
   dashboard: DashboardPort;
   activity: ActivityPort;
   adminGuard: AdminGuard;
@@ -259,6 +261,7 @@ export function createPageRenderer(options: PageRendererOptions) {
       subprocessors: options.subprocessors,
       privacyRequests: options.privacyRequests,
       deliveries: options.deliveries,
+      mail: options.mail,
       dashboard: options.dashboard,
       activity: options.activity,
       adminAccess: adminAccessFor(req, session),

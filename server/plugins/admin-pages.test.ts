@@ -18,6 +18,7 @@ import { startEmulatorFor, type StopEmulator } from "#server/identity/auth-emula
 import { parseEnv } from "#server/env.ts";
 import { createDashboard } from "#server/operations/dashboard.ts";
 import { createDeliveries } from "#server/outbox/deliveries.ts";
+import { openMail } from "#server/mail/mail-service.ts";
 import { enqueue } from "#server/outbox/outbox.ts";
 import errors from "#server/plugins/errors.ts";
 import pages from "#server/plugins/pages.ts";
@@ -104,6 +105,13 @@ beforeAll(async () => {
         store: deps.store,
       }),
       deliveries: createDeliveries(database().db),
+      mail: openMail({
+        db: database().db,
+        env: deps.env,
+        log,
+        secrets: ["a key for this file's tests, 32 characters or more"],
+        onEnqueued: () => {},
+      }).port,
       dashboard: createDashboard(database().db),
       activity: createActivity(database().db),
       adminGuard,

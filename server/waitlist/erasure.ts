@@ -76,6 +76,16 @@ export async function eraseEntries(
       entries.flatMap((e) => entryKeys(e.id, e.adminMails, confirmMails.get(e.id) ?? 0)),
     ),
   );
+  // Broadcasts to the entries (decision 041): their recipient rows name the outbox rows, and go
+  // with the entries by cascade.
+  const idList = sql.join(
+    entries.map((e) => sql`${e.id}`),
+    sql`, `,
+  );
+  await tx.execute(sql`
+    DELETE FROM outbox WHERE id IN (
+      SELECT outbox_id FROM broadcast_recipients
+      WHERE entry_id IN (${idList}) AND outbox_id IS NOT NULL)`);
   await tx.delete(waitlistEntries).where(
     inArray(
       waitlistEntries.id,

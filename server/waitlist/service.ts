@@ -4,6 +4,7 @@ import type { Db } from "#db/client.ts";
 import { waitlistEntries, waitlistTokens, type WaitlistRow } from "#db/schema.ts";
 import { maskEmail } from "#server/http/log-safety.ts";
 import { renderWaitlistConfirm } from "#server/mail/templates/waitlist-confirm.tsx";
+import { setConsent } from "#server/waitlist/consent.ts";
 import type { Env } from "#server/env.ts";
 import { takeConfirmationMails } from "#server/outbox/mailbox-quota.ts";
 import { enqueue, type OutboxMessage } from "#server/outbox/outbox.ts";
@@ -359,7 +360,7 @@ export function createWaitlistService({
 
     checkLink,
 
-    async useLink(purpose, token, meta, corrections): Promise<LinkResult> {
+    async useLink(purpose, token, meta, corrections, consent): Promise<LinkResult> {
       if (!isWellFormedToken(token)) return { kind: "gone" };
       // The owner's corrections, checked before anything is taken: refused, the link still works.
       const details = purpose === "confirm" && corrections ? parseEntryDetails(corrections) : null;
@@ -400,6 +401,14 @@ export function createWaitlistService({
                 .update(waitlistEntries)
                 .set(details.details)
                 .where(eq(waitlistEntries.id, entry.id));
+            // Product news, asked for on this page, recorded with the confirmation (decision 041).
+            if (entry && consent?.productNews)
+              await setConsent(tx, {
+                entryId: entry.id,
+                kind: "product-news",
+                given: true,
+                place: "confirmation",
+              });
             // An entry past waiting (an admin invited or declined it) stays where it is.
             if (entry && transition(lifecycleOf(entry), { type: "confirm" }).ok) {
               const [confirmed] = await tx

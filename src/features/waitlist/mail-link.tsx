@@ -15,6 +15,7 @@ import { mailLinkMeta as linkPageMeta, readMailLink, spendMailLink } from "#src/
 import type { pageMeta } from "#src/lib/meta.ts";
 import { FormAlert } from "#src/ui/form-alert.tsx";
 import { GoneLinkCard, MailLinkCard } from "#src/ui/mail-link-card.tsx";
+import { PRODUCT_NEWS_FIELD, ProductNewsBox } from "#src/ui/product-news-box.tsx";
 
 /**
  * What the page shows: the button for a live link, or the outcome of pressing it. A confirm
@@ -29,6 +30,8 @@ export type MailLinkView =
       token: string;
       details?: EntryDetails;
       errors?: Pick<FieldErrors, "name" | "company">;
+      /** The product news box as it was sent, when the form comes back with errors. */
+      productNews?: boolean;
     }
   | { kind: "confirmed" }
   | { kind: "removed" }
@@ -86,7 +89,10 @@ export function actOnMailLink(purpose: LinkPurpose, request: Request, context: L
         purpose === "confirm" && (form.has("name") || form.has("company"))
           ? { name: formText(form, "name"), company: formText(form, "company") }
           : undefined;
-      const result = await context.waitlist.useLink(purpose, token, client, corrections);
+      const productNews = form.get(PRODUCT_NEWS_FIELD) === "yes";
+      const result = await context.waitlist.useLink(purpose, token, client, corrections, {
+        productNews,
+      });
       if (result.kind !== "invalid") return result;
       return {
         kind: "ask",
@@ -95,6 +101,7 @@ export function actOnMailLink(purpose: LinkPurpose, request: Request, context: L
         token,
         details: result.values,
         errors: result.fieldErrors,
+        productNews,
       };
     },
     UNAVAILABLE,
@@ -114,9 +121,15 @@ export function MailLinkPage({ purpose, view }: { purpose: LinkPurpose; view: Ma
           action={{
             token: view.token,
             label: text.button,
-            fields: view.details ? (
-              <DetailsFields details={view.details} errors={view.errors ?? {}} />
-            ) : undefined,
+            fields:
+              purpose === "confirm" ? (
+                <>
+                  {view.details ? (
+                    <DetailsFields details={view.details} errors={view.errors ?? {}} />
+                  ) : null}
+                  <ProductNewsBox checked={view.productNews} />
+                </>
+              ) : undefined,
           }}
           back={back}
         >

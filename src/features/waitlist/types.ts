@@ -140,5 +140,7 @@ export type WaitlistPort = {
     token: string,
     meta: SubmitMeta,
     corrections?: { name: string; company: string },
+    /** A confirm link's page: whether its owner ticked "Also send me product news". */
+    consent?: { productNews: boolean },
   ) => Promise<LinkResult>;
 };

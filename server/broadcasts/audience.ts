@@ -1,0 +1,51 @@
+/**
+ * Who a broadcast goes to (decision 041): the kind's consent, then the entry states and the admin
+ * list's search that the administrator chose. Written once as SQL, so the count shown before
+ * sending, the recipients fixed when sending starts, and the check made as each mail is written
+ * all mean the same people.
+ */
+import { sql, type SQL } from "drizzle-orm";
+import { z } from "zod";
+import type { BROADCAST_KINDS } from "#db/schema.ts";
+import { searchableText } from "#src/features/waitlist/schema.ts";
+
+type Kind = (typeof BROADCAST_KINDS)[number];
+
+/**
+ * The states a broadcast may go to: a confirmed address that is still on the list. Waiting
+ * entries never confirmed theirs; a declined one was told it would hear no more about the list.
+ */
+export const AUDIENCE_STATES = ["confirmed", "invited", "joined"] as const;
+
+export const AudienceSchema = z.object({
+  states: z
+    .array(z.enum(AUDIENCE_STATES))
+    .min(1, "Choose at least one state.")
+    .transform((states) => [...new Set(states)].sort()),
+  /** The admin list's search: names, addresses and companies. */
+  search: z
+    .string()
+    .max(200, "Keep the search under 200 characters.")
+    .transform((s) => searchableText(s).trim()),
+});
+export type Audience = z.infer<typeof AudienceSchema>;
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** The condition on waitlist_entries `e` for the kind's consent and the audience's choices. */
+export function audienceCondition(kind: Kind, audience: Audience): SQL {
+  const states = sql.join(
+    audience.states.map((state) => sql`${state}`),
+    sql`, `,
+  );
+  const consent =
+    kind === "waitlist-news"
+      ? sql`e.waitlist_news_stopped_at IS NULL`
+      : sql`e.product_news_at IS NOT NULL`;
+  const pattern = `%${escapeLike(audience.search)}%`;
+  const search =
+    audience.search === ""
+      ? sql`TRUE`
+      : sql`(e.name ILIKE ${pattern} OR e.email ILIKE ${pattern} OR e.company ILIKE ${pattern})`;
+  return sql`e.confirmed_at IS NOT NULL AND e.state IN (${states}) AND ${consent} AND ${search}`;
+}
