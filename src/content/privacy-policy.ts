@@ -283,6 +283,12 @@ export const PRIVACY_POLICY: LegalDocument = {
         {
           kind: "clause",
           number: "7.5",
+          heading: "Addresses we must not mail",
+          text: `When you unsubscribe from a kind of news, when mail to your address bounces for good, or when you report our mail as spam, we record that so we do not mail you again. That record outlives the removal or erasure of your waitlist entry or account: from then on it holds only a keyed hash of your address (a code made from it with a secret key, from which the address cannot be read back), which lets us keep our promise without keeping the address.`,
+        },
+        {
+          kind: "clause",
+          number: "7.6",
           heading: "Usage data and correspondence",
           text: `We keep usage data and correspondence only as long as we need them for the purposes in section 3, such as security, troubleshooting and support, and then delete them or reduce them to aggregated form that no longer identifies you.`,
         },
