@@ -16,7 +16,8 @@ const database = databaseForThisFile();
 const env = parseEnv({});
 const log = pino({ level: "silent" });
 const admin = { adminEmail: "owner@tieout.test", clientAddress: "127.0.0.1" };
-const BODY = "The beta opens to firms in **Texas** next week.\n\n- Bring a trial balance\n- Bring coffee";
+const BODY =
+  "The beta opens to firms in **Texas** next week.\n\n- Bring a trial balance\n- Bring coffee";
 
 function mail(db: Db) {
   return openMail({
@@ -60,15 +61,24 @@ describe("broadcasts", () => {
     await entries(db, 1, "declined", "declined");
     await db.transaction(async (tx) => {
       await setConsent(tx, { entryId: 1, kind: "waitlist-news", given: false, place: "one-click" });
-      await setConsent(tx, { entryId: 2, kind: "product-news", given: true, place: "confirmation" });
+      await setConsent(tx, {
+        entryId: 2,
+        kind: "product-news",
+        given: true,
+        place: "confirmation",
+      });
     });
     const { broadcasts } = mail(db);
     const audience = { states: ["confirmed", "invited", "joined"] as const, search: "" };
-    expect(await broadcasts.count("waitlist-news", { ...audience, states: [...audience.states] })).toEqual({
+    expect(
+      await broadcasts.count("waitlist-news", { ...audience, states: [...audience.states] }),
+    ).toEqual({
       reach: 2,
       suppressed: 0,
     });
-    expect(await broadcasts.count("product-news", { ...audience, states: [...audience.states] })).toEqual({
+    expect(
+      await broadcasts.count("product-news", { ...audience, states: [...audience.states] }),
+    ).toEqual({
       reach: 1,
       suppressed: 0,
     });
@@ -79,7 +89,12 @@ describe("broadcasts", () => {
     await entries(db, 40);
     const { broadcasts } = mail(db);
     const id = await broadcasts.create(
-      { kind: "waitlist-news", subject: "Texas", body: BODY, audience: { states: ["confirmed"], search: "" } },
+      {
+        kind: "waitlist-news",
+        subject: "Texas",
+        body: BODY,
+        audience: { states: ["confirmed"], search: "" },
+      },
       admin,
     );
     expect(await broadcasts.start(id, admin)).toEqual({ ok: true, recipients: 40 });
@@ -108,7 +123,12 @@ describe("broadcasts", () => {
     await entries(db, 100);
     const { broadcasts } = mail(db);
     const id = await broadcasts.create(
-      { kind: "waitlist-news", subject: "Rate", body: BODY, audience: { states: ["confirmed"], search: "" } },
+      {
+        kind: "waitlist-news",
+        subject: "Rate",
+        body: BODY,
+        audience: { states: ["confirmed"], search: "" },
+      },
       admin,
     );
     await broadcasts.start(id, admin);
@@ -123,13 +143,19 @@ describe("broadcasts", () => {
     await entries(db, 2);
     const { broadcasts } = mail(db);
     const draft = { kind: "waitlist-news" as const, subject: "Hello", body: BODY };
-    const nobody = await broadcasts.create({ ...draft, audience: { states: ["joined"], search: "" } }, admin);
+    const nobody = await broadcasts.create(
+      { ...draft, audience: { states: ["joined"], search: "" } },
+      admin,
+    );
     expect(await broadcasts.start(nobody, admin)).toMatchObject({
       ok: false,
       message: "This audience has nobody in it: nothing was sent.",
     });
     expect((await broadcasts.get(nobody))?.status).toBe("draft");
-    const id = await broadcasts.create({ ...draft, audience: { states: ["confirmed"], search: "" } }, admin);
+    const id = await broadcasts.create(
+      { ...draft, audience: { states: ["confirmed"], search: "" } },
+      admin,
+    );
     expect(await broadcasts.start(id, admin, new Date(Date.now() - 60_000))).toMatchObject({
       ok: false,
       field: "at",
@@ -151,12 +177,21 @@ describe("broadcasts", () => {
     await entries(db, 3);
     const { broadcasts, suppressions } = mail(db);
     const id = await broadcasts.create(
-      { kind: "waitlist-news", subject: "News", body: BODY, audience: { states: ["confirmed"], search: "" } },
+      {
+        kind: "waitlist-news",
+        subject: "News",
+        body: BODY,
+        audience: { states: ["confirmed"], search: "" },
+      },
       admin,
     );
     await broadcasts.start(id, admin);
     await db.transaction(async (tx) => {
-      await suppressions.suppress(tx, { address: "lead-1@example.com", scope: "all", reason: "complaint" });
+      await suppressions.suppress(tx, {
+        address: "lead-1@example.com",
+        scope: "all",
+        reason: "complaint",
+      });
       await setConsent(tx, { entryId: 2, kind: "waitlist-news", given: false, place: "account" });
     });
     await db.execute(sql`UPDATE broadcasts SET pumped_at = now() - interval '1 minute'`);
@@ -175,7 +210,12 @@ describe("broadcasts", () => {
     await entries(db, 10);
     const { broadcasts } = mail(db);
     const id = await broadcasts.create(
-      { kind: "waitlist-news", subject: "News", body: BODY, audience: { states: ["confirmed"], search: "" } },
+      {
+        kind: "waitlist-news",
+        subject: "News",
+        body: BODY,
+        audience: { states: ["confirmed"], search: "" },
+      },
       admin,
     );
     await broadcasts.start(id, admin);
@@ -205,14 +245,21 @@ describe("broadcasts", () => {
     await entries(db, 30);
     const { broadcasts } = mail(db);
     const id = await broadcasts.create(
-      { kind: "waitlist-news", subject: "News", body: BODY, audience: { states: ["confirmed"], search: "" } },
+      {
+        kind: "waitlist-news",
+        subject: "News",
+        body: BODY,
+        audience: { states: ["confirmed"], search: "" },
+      },
       admin,
     );
     await broadcasts.start(id, admin);
     await db.execute(sql`UPDATE broadcasts SET pumped_at = now() - interval '12 seconds'`);
     expect(await broadcasts.pump(60)).toBe(12);
     // The relay refused every one of them.
-    await db.execute(sql`UPDATE outbox SET status = 'failed', failed_at = now(), last_error = '550'`);
+    await db.execute(
+      sql`UPDATE outbox SET status = 'failed', failed_at = now(), last_error = '550'`,
+    );
     await db.execute(sql`UPDATE broadcasts SET pumped_at = now() - interval '12 seconds'`);
     expect(await broadcasts.pump(60)).toBe(0);
     const paused = await broadcasts.get(id);
@@ -223,20 +270,34 @@ describe("broadcasts", () => {
   test("a subject with a line break, a body with HTML, an empty audience choice: refused with what is wrong", async () => {
     const db = database().db;
     const { port } = mail(db);
-    const base = { kind: "waitlist-news", subject: "Hello", body: BODY, audience: { states: ["confirmed"], search: "" } };
-    expect(await port.broadcasts.save(null, { ...base, subject: "Hello\r\nBcc: x@example.com" }, admin)).toMatchObject({
+    const base = {
+      kind: "waitlist-news",
+      subject: "Hello",
+      body: BODY,
+      audience: { states: ["confirmed"], search: "" },
+    };
+    expect(
+      await port.broadcasts.save(null, { ...base, subject: "Hello\r\nBcc: x@example.com" }, admin),
+    ).toMatchObject({
       ok: false,
       field: "subject",
     });
-    expect(await port.broadcasts.save(null, { ...base, body: "Hi <script>alert(1)</script>" }, admin)).toMatchObject({
+    expect(
+      await port.broadcasts.save(null, { ...base, body: "Hi <script>alert(1)</script>" }, admin),
+    ).toMatchObject({
       ok: false,
       field: "body",
     });
-    expect(await port.broadcasts.save(null, { ...base, audience: { states: [], search: "" } }, admin)).toMatchObject({
+    expect(
+      await port.broadcasts.save(null, { ...base, audience: { states: [], search: "" } }, admin),
+    ).toMatchObject({
       ok: false,
       field: "audience",
     });
-    const [count] = await queryRows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM broadcasts`);
+    const [count] = await queryRows<{ n: number }>(
+      db,
+      sql`SELECT count(*)::int AS n FROM broadcasts`,
+    );
     expect(count?.n).toBe(0);
   });
 });

@@ -90,7 +90,10 @@ export function checkDraft(input: {
       field: "audience",
       message: audience.error.issues[0]?.message ?? "Choose who it goes to.",
     };
-  return { ok: true, draft: { kind: input.kind, subject, body: input.body, audience: audience.data } };
+  return {
+    ok: true,
+    draft: { kind: input.kind, subject, body: input.body, audience: audience.data },
+  };
 }
 
 type Row = {
@@ -226,7 +229,11 @@ export function createBroadcasts(deps: {
     );
     const recipients = inserted[0]?.n ?? 0;
     if (recipients === 0)
-      return { ok: false, field: "audience", message: "This audience has nobody in it: nothing was sent." };
+      return {
+        ok: false,
+        field: "audience",
+        message: "This audience has nobody in it: nothing was sent.",
+      };
     await tx.execute(sql`
       UPDATE broadcasts SET status = 'sending', started_at = now(), pumped_at = now(),
         recipients = ${recipients}, scheduled_at = NULL, updated_at = now()
@@ -238,7 +245,10 @@ export function createBroadcasts(deps: {
     count,
 
     async list(): Promise<BroadcastRow[]> {
-      const rows = await queryRows<Row>(db, sql`SELECT * FROM broadcasts ORDER BY id DESC LIMIT 200`);
+      const rows = await queryRows<Row>(
+        db,
+        sql`SELECT * FROM broadcasts ORDER BY id DESC LIMIT 200`,
+      );
       return rows.map(toBroadcast);
     },
 
@@ -292,7 +302,13 @@ export function createBroadcasts(deps: {
           { ...message, email: { ...message.email, subject: `[Test] ${row.subject}` } },
         ]);
         await recordAudit(tx, [
-          { ...actor, action: "broadcast-test", entryId: null, broadcastId: id, outcome: "sent to own address" },
+          {
+            ...actor,
+            action: "broadcast-test",
+            entryId: null,
+            broadcastId: id,
+            outcome: "sent to own address",
+          },
         ]);
       });
       deps.onEnqueued();
@@ -303,40 +319,77 @@ export function createBroadcasts(deps: {
      * Sends now, or at `at`. Only a draft starts: a second press finds it started and says so,
      * and nothing is sent twice. A time in the past is refused.
      */
-    async start(id: number, actor: Actor, at?: Date): Promise<Done<{ recipients?: number }> | Refusal> {
+    async start(
+      id: number,
+      actor: Actor,
+      at?: Date,
+    ): Promise<Done<{ recipients?: number }> | Refusal> {
       if (at && at.getTime() <= Date.now())
-        return { ok: false, field: "at", message: "That time has passed: choose a time in the future, or send now." };
+        return {
+          ok: false,
+          field: "at",
+          message: "That time has passed: choose a time in the future, or send now.",
+        };
       return db.transaction(async (tx) => {
         const row = await byId(tx, id, true);
         if (!row) return { ok: false, message: "There is no such broadcast." };
         if (row.status !== "draft")
-          return { ok: false, message: `This broadcast is already ${row.status}: it was not started again.` };
+          return {
+            ok: false,
+            message: `This broadcast is already ${row.status}: it was not started again.`,
+          };
         if (at) {
           await tx.execute(sql`
             UPDATE broadcasts SET status = 'scheduled', scheduled_at = ${at.toISOString()}::timestamptz,
               updated_at = now() WHERE id = ${id}`);
           await recordAudit(tx, [
-            { ...actor, action: "broadcast-schedule", entryId: null, broadcastId: id, outcome: `for ${at.toISOString()}` },
+            {
+              ...actor,
+              action: "broadcast-schedule",
+              entryId: null,
+              broadcastId: id,
+              outcome: `for ${at.toISOString()}`,
+            },
           ]);
           return { ok: true };
         }
         const begun = await begin(tx, row);
         if (!begun.ok) return begun;
         await recordAudit(tx, [
-          { ...actor, action: "broadcast-start", entryId: null, broadcastId: id, outcome: `${begun.recipients} recipients` },
+          {
+            ...actor,
+            action: "broadcast-start",
+            entryId: null,
+            broadcastId: id,
+            outcome: `${begun.recipients} recipients`,
+          },
         ]);
         return begun;
       });
     },
 
     async pause(id: number, actor: Actor) {
-      return change(id, actor, "broadcast-pause", ["sending"], "paused", "paused by an administrator");
+      return change(
+        id,
+        actor,
+        "broadcast-pause",
+        ["sending"],
+        "paused",
+        "paused by an administrator",
+      );
     },
     async resume(id: number, actor: Actor) {
       return change(id, actor, "broadcast-resume", ["paused"], "sending", null);
     },
     async cancel(id: number, actor: Actor) {
-      return change(id, actor, "broadcast-cancel", ["draft", "scheduled", "sending", "paused"], "cancelled", null);
+      return change(
+        id,
+        actor,
+        "broadcast-cancel",
+        ["draft", "scheduled", "sending", "paused"],
+        "cancelled",
+        null,
+      );
     },
 
     async progress(id: number): Promise<Progress> {
@@ -394,7 +447,10 @@ export function createBroadcasts(deps: {
       const row = await byId(tx, id, true);
       if (!row) return { ok: false, message: "There is no such broadcast." };
       if (!from.includes(row.status))
-        return { ok: false, message: `This broadcast is ${row.status}: it cannot be ${to === "sending" ? "resumed" : to}.` };
+        return {
+          ok: false,
+          message: `This broadcast is ${row.status}: it cannot be ${to === "sending" ? "resumed" : to}.`,
+        };
       // Resumed, the rate counts from now: the pause is not a debt to be paid in a burst.
       await tx.execute(sql`
         UPDATE broadcasts SET status = ${to}, paused_reason = ${reason}, updated_at = now(),
@@ -468,14 +524,25 @@ export function createBroadcasts(deps: {
           suppressed.push(entryId);
           continue;
         }
-        messages.push(mailFor(b, { id: entryId, name: r.name, email: r.email }, `broadcast:${id}:${entryId}`, tokens, row.kind));
+        messages.push(
+          mailFor(
+            b,
+            { id: entryId, name: r.name, email: r.email },
+            `broadcast:${id}:${entryId}`,
+            tokens,
+            row.kind,
+          ),
+        );
         queued.push(entryId);
       }
       if (tokens.length > 0) await tx.insert(waitlistTokens).values(tokens);
       if (messages.length > 0) await enqueue(tx, messages);
       const mark = async (entries: number[], status: string) => {
         if (entries.length === 0) return;
-        const list = sql.join(entries.map((e) => sql`${e}`), sql`, `);
+        const list = sql.join(
+          entries.map((e) => sql`${e}`),
+          sql`, `,
+        );
         await tx.execute(sql`
           UPDATE broadcast_recipients r SET status = ${status},
             outbox_id = CASE WHEN ${status} = 'queued'
@@ -490,7 +557,10 @@ export function createBroadcasts(deps: {
       await tx.execute(sql`
         UPDATE broadcasts SET pumped_at = pumped_at + make_interval(secs => ${recipients.length * secondsPerMail})
         WHERE id = ${id}`);
-      log.debug({ event: "broadcast.turn", broadcastId: id, queued: queued.length }, "broadcast turn");
+      log.debug(
+        { event: "broadcast.turn", broadcastId: id, queued: queued.length },
+        "broadcast turn",
+      );
       return queued.length;
     });
   }
@@ -508,14 +578,25 @@ export function createBroadcasts(deps: {
     );
     const failed = recent?.failed ?? 0;
     const ended = recent?.ended ?? 0;
-    if (failed < AUTO_PAUSE.minFailed || failed / Math.max(1, ended) < AUTO_PAUSE.failedShare) return false;
+    if (failed < AUTO_PAUSE.minFailed || failed / Math.max(1, ended) < AUTO_PAUSE.failedShare)
+      return false;
     const reason = `Paused by itself: ${failed} of the ${ended} mails that ended in the last ${AUTO_PAUSE.windowMinutes} minutes failed. Check the relay and the failures on Deliveries, then resume or cancel.`;
     await tx.execute(sql`
       UPDATE broadcasts SET status = 'paused', paused_reason = ${reason}, updated_at = now() WHERE id = ${id}`);
     await recordAudit(tx, [
-      { adminEmail: null, clientAddress: AUTOMATIC, action: "broadcast-pause", entryId: null, broadcastId: id, outcome: `${failed} of ${ended} failed` },
+      {
+        adminEmail: null,
+        clientAddress: AUTOMATIC,
+        action: "broadcast-pause",
+        entryId: null,
+        broadcastId: id,
+        outcome: `${failed} of ${ended} failed`,
+      },
     ]);
-    log.warn({ event: "broadcast.auto_pause", broadcastId: id, failed, ended }, "broadcast paused itself");
+    log.warn(
+      { event: "broadcast.auto_pause", broadcastId: id, failed, ended },
+      "broadcast paused itself",
+    );
     return true;
   }
 

@@ -17,7 +17,7 @@ import {
 } from "#server/mail/suppressions.ts";
 import type { Env } from "#server/env.ts";
 import { readUnsubscribeToken, setConsent, unsubscribeKey } from "#server/waitlist/consent.ts";
-import type { MailPort } from "#src/lib/mail-ports.ts";
+import type { MailPort, PreferenceOwner } from "#src/lib/mail-ports.ts";
 
 const ADDRESS = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]+$/;
 
@@ -40,7 +40,56 @@ function createMailService(deps: {
     return entry ? { link, entry: { id: Number(entry.id), email: entry.email } } : null;
   }
 
+  /** The entry an account holds: the one it joined from, else the one under its verified address. */
+  async function entryOfAccount(owner: PreferenceOwner, tx: Db = db) {
+    const [entry] = await queryRows<{
+      id: number;
+      email: string;
+      product_news_at: Date | null;
+      waitlist_news_stopped_at: Date | null;
+    }>(
+      tx,
+      sql`SELECT id, email, product_news_at, waitlist_news_stopped_at FROM waitlist_entries
+          WHERE joined_uid = ${owner.uid}
+            OR (${owner.emailVerified} AND lower(email) = lower(${owner.email ?? ""}))
+          ORDER BY (joined_uid = ${owner.uid}) DESC NULLS LAST, id LIMIT 1`,
+    );
+    return entry ?? null;
+  }
+
   return {
+    async preferencesOf(owner) {
+      const entry = await entryOfAccount(owner);
+      return entry
+        ? {
+            productNews: entry.product_news_at !== null,
+            waitlistNews: entry.waitlist_news_stopped_at === null,
+          }
+        : null;
+    },
+
+    async setPreferences(owner, wanted) {
+      return db.transaction(async (tx) => {
+        const entry = await entryOfAccount(owner, tx);
+        if (!entry) return false;
+        for (const [kind, given] of [
+          ["waitlist-news", wanted.waitlistNews],
+          ["product-news", wanted.productNews],
+        ] as const) {
+          const changed = await setConsent(tx, {
+            entryId: Number(entry.id),
+            kind,
+            given,
+            place: "account",
+          });
+          // Asked for again: the kind's one-click unsubscribe no longer stands. A suppression of
+          // every mail (a bounce, a complaint, an administrator's) stays.
+          if (changed && given) await suppressions.lift(tx, entry.email, kind);
+        }
+        return true;
+      });
+    },
+
     async checkUnsubscribe(token) {
       const found = await entryOf(token);
       return found
@@ -127,7 +176,9 @@ function createMailService(deps: {
               ...actor,
               action: "suppression-add",
               entryId: null,
-              outcome: done ? `${maskEmail(clean)}: ${detail.trim().slice(0, 200)}` : "already suppressed",
+              outcome: done
+                ? `${maskEmail(clean)}: ${detail.trim().slice(0, 200)}`
+                : "already suppressed",
             },
           ]);
           return done;

@@ -167,7 +167,9 @@ describe("the outbox worker", () => {
   });
 
   test("a recipient the relay has no mailbox for (550 at RCPT TO) goes on the suppression list; a 550 to the message does not", async () => {
-    const server = await smtp({ noSuchUser: (address) => address.toLowerCase().startsWith("gone@") });
+    const server = await smtp({
+      noSuchUser: (address) => address.toLowerCase().startsWith("gone@"),
+    });
     const db = database().db;
     await put(db, "cause-gone", mail("Gone@Example.com"));
     worker(db, server.url);
@@ -179,9 +181,7 @@ describe("the outbox worker", () => {
     // Even what the person asks for next is not sent to an address that takes no mail.
     await put(db, "cause-gone-again", mail("gone@example.com", { category: "requested" }));
     await vi.waitFor(async () =>
-      expect((await rows(db)).find((r) => r.key === "cause-gone-again")?.status).toBe(
-        "suppressed",
-      ),
+      expect((await rows(db)).find((r) => r.key === "cause-gone-again")?.status).toBe("suppressed"),
     );
     expect(server.received).toHaveLength(0);
 
@@ -212,7 +212,11 @@ describe("the outbox worker", () => {
     // Queued before anything is sent: the check is at sending, not at queueing.
     await put(db, "notice-to-complainer", mail("complained@example.com"));
     await put(db, "asked-by-complainer", mail("complained@example.com", { category: "requested" }));
-    await put(db, "news-to-unsubscribed", mail("no-news@example.com", { category: "product-news" }));
+    await put(
+      db,
+      "news-to-unsubscribed",
+      mail("no-news@example.com", { category: "product-news" }),
+    );
     await put(db, "other-news", mail("no-news@example.com", { category: "waitlist-news" }));
     worker(db, server.url);
     await vi.waitFor(async () =>

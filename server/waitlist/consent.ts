@@ -42,7 +42,9 @@ export async function setConsent(
           .where(
             and(
               entry,
-              given ? isNull(waitlistEntries.productNewsAt) : isNotNull(waitlistEntries.productNewsAt),
+              given
+                ? isNull(waitlistEntries.productNewsAt)
+                : isNotNull(waitlistEntries.productNewsAt),
             ),
           )
           .returning({ id: waitlistEntries.id })

@@ -5,7 +5,8 @@
  */
 
 export type BroadcastKind = "waitlist-news" | "product-news";
-export type BroadcastStatus = "draft" | "scheduled" | "sending" | "paused" | "finished" | "cancelled";
+export type BroadcastStatus =
+  "draft" | "scheduled" | "sending" | "paused" | "finished" | "cancelled";
 export const AUDIENCE_STATE_CHOICES = ["confirmed", "invited", "joined"] as const;
 export type AudienceState = (typeof AUDIENCE_STATE_CHOICES)[number];
 export type AudienceChoice = { states: AudienceState[]; search: string };
@@ -49,8 +50,7 @@ export type BroadcastProgress = {
 
 /** The mail as a recipient would get it, for the composer's preview. */
 export type BroadcastPreview =
-  | { ok: true; subject: string; html: string; text: string }
-  | MailRefusal;
+  { ok: true; subject: string; html: string; text: string } | MailRefusal;
 
 export type SuppressionEntry = {
   /** Null once the address was erased: it is kept as a keyed hash alone. */
@@ -62,11 +62,20 @@ export type SuppressionEntry = {
   createdAt: string;
 };
 
+/** A member's consent to each kind of broadcast, from the waitlist entry their account holds. */
+export type MailPreferences = { waitlistNews: boolean; productNews: boolean };
+
+/** The account whose entry it is: the one it joined from, or the one under its verified address. */
+export type PreferenceOwner = { uid: string; email: string | null; emailVerified: boolean };
+
 export type MailPort = {
+  /** The account's consent, or null when it holds no waitlist entry. */
+  preferencesOf: (owner: PreferenceOwner) => Promise<MailPreferences | null>;
+  /** Sets both, recorded with when and that it was on /account; false when there is no entry. */
+  setPreferences: (owner: PreferenceOwner, wanted: MailPreferences) => Promise<boolean>;
+
   /** A broadcast's unsubscribe link while it names an entry: whose, and which kind. */
-  checkUnsubscribe: (
-    token: string,
-  ) => Promise<{ maskedEmail: string; news: BroadcastKind } | null>;
+  checkUnsubscribe: (token: string) => Promise<{ maskedEmail: string; news: BroadcastKind } | null>;
   /** Uses an unsubscribe link: the kind stops for that person. Pressing it again changes nothing. */
   unsubscribe: (
     token: string,
@@ -82,11 +91,7 @@ export type MailPort = {
       kind: BroadcastKind,
       audience: AudienceChoice,
     ) => Promise<{ reach: number; suppressed: number }>;
-    preview: (draft: {
-      kind: string;
-      subject: string;
-      body: string;
-    }) => BroadcastPreview;
+    preview: (draft: { kind: string; subject: string; body: string }) => BroadcastPreview;
     save: (
       id: number | null,
       draft: { kind: string; subject: string; body: string; audience: unknown },

@@ -5,7 +5,9 @@ import {
   NEEDS_JAVASCRIPT_ERROR,
   type AccountActionData,
   type AccountIntent,
+  WAITLIST_NEWS_FIELD,
 } from "#src/features/auth/account-view.tsx";
+import { PRODUCT_NEWS_FIELD } from "#src/ui/product-news-box.tsx";
 import { requireUser } from "#src/lib/guards.ts";
 import { failure } from "#src/lib/http-errors.ts";
 import { pageMeta } from "#src/lib/meta.ts";
@@ -39,7 +41,11 @@ export async function loader({ context }: Route.LoaderArgs) {
     );
   // Deleted at Firebase since the session was checked: nothing left to show.
   if (overview === null) throw redirect("/login");
-  return { overview, admin: await adminAccessOf(server) };
+  const mail = await server.mail.preferencesOf(user).catch((error: unknown) => {
+    server.reportError(error);
+    return null;
+  });
+  return { overview, admin: await adminAccessOf(server), mail };
 }
 
 /**
@@ -103,6 +109,24 @@ export async function action({ request, context }: Route.ActionArgs) {
         401,
       );
     }
+    case "mail-preferences": {
+      const wanted = {
+        waitlistNews: form.get(WAITLIST_NEWS_FIELD) === "yes",
+        productNews: form.get(PRODUCT_NEWS_FIELD) === "yes",
+      };
+      const saved = await server.mail.setPreferences(user, wanted).catch((error: unknown) => {
+        server.reportError(error);
+        return undefined;
+      });
+      if (saved === undefined) return answer(intent, UNAVAILABLE, 503);
+      if (!saved)
+        return answer(intent, "Your account holds no waitlist entry to send news to.", 409);
+      return data<AccountActionData>({
+        intent,
+        error: "",
+        done: "Saved: your mail choices are as shown.",
+      });
+    }
     default:
       return answer(null, "This form is not one of this page's. Please reload the page.", 400);
   }
@@ -110,6 +134,11 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function Account({ loaderData, actionData }: Route.ComponentProps) {
   return (
-    <AccountView overview={loaderData.overview} posted={actionData} admin={loaderData.admin} />
+    <AccountView
+      overview={loaderData.overview}
+      posted={actionData}
+      admin={loaderData.admin}
+      mail={loaderData.mail}
+    />
   );
 }

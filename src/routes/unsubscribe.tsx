@@ -1,7 +1,12 @@
 import type { Route } from "./+types/unsubscribe";
 import { SITE } from "#src/content/site.ts";
 import type { BroadcastKind } from "#src/lib/mail-ports.ts";
-import { MAIL_LINK_HEADERS, mailLinkMeta, readMailLink, spendMailLink } from "#src/lib/mail-link.ts";
+import {
+  MAIL_LINK_HEADERS,
+  mailLinkMeta,
+  readMailLink,
+  spendMailLink,
+} from "#src/lib/mail-link.ts";
 import { loadContext } from "#src/load-context.ts";
 import { GoneLinkCard, MailLinkCard } from "#src/ui/mail-link-card.tsx";
 
@@ -59,8 +64,8 @@ export default function Unsubscribe({ loaderData, actionData }: Route.ComponentP
           back={back}
         >
           Stop emailing {NEWS[view.news]} to{" "}
-          <strong className="text-ink">{view.maskedEmail}</strong>? Your place on the waitlist
-          stays as it is.
+          <strong className="text-ink">{view.maskedEmail}</strong>? Your place on the waitlist stays
+          as it is.
         </MailLinkCard>
       );
     case "unsubscribed":

@@ -75,16 +75,29 @@ export function createBounceInbox(deps: {
           ON CONFLICT (raw_hash) DO NOTHING`);
       if (report.kind === "unparsed") {
         await keep("unparsed", report.reason);
-        log.warn({ event: "bounces.unparsed", via, reason: report.reason }, "bounce report kept unread");
+        log.warn(
+          { event: "bounces.unparsed", via, reason: report.reason },
+          "bounce report kept unread",
+        );
         return;
       }
       if (!mail) {
-        await keep("unmatched", "It names no mail this site sent (no VERP token or Message-ID of ours).");
-        log.warn({ event: "bounces.unmatched", via, kind: report.kind }, "bounce report names no mail of ours");
+        await keep(
+          "unmatched",
+          "It names no mail this site sent (no VERP token or Message-ID of ours).",
+        );
+        log.warn(
+          { event: "bounces.unmatched", via, kind: report.kind },
+          "bounce report names no mail of ours",
+        );
         return;
       }
       const kind =
-        report.kind === "complaint" ? "complaint" : report.permanent ? "hard-bounce" : "soft-bounce";
+        report.kind === "complaint"
+          ? "complaint"
+          : report.permanent
+            ? "hard-bounce"
+            : "soft-bounce";
       const detail =
         report.kind === "complaint"
           ? `feedback: ${report.feedbackType}`
@@ -108,7 +121,10 @@ export function createBounceInbox(deps: {
           detail,
         });
       });
-      log.info({ event: "bounces.recorded", via, kind, outboxId: mail.id }, "bounce report recorded");
+      log.info(
+        { event: "bounces.recorded", via, kind, outboxId: mail.id },
+        "bounce report recorded",
+      );
     },
   };
 }

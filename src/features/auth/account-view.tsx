@@ -1,7 +1,9 @@
 import { useState, type FormEvent, type ReactNode } from "react";
+import type { MailPreferences } from "#src/lib/mail-ports.ts";
+import { ProductNewsBox } from "#src/ui/product-news-box.tsx";
 import { AdminAccessPanel, AdminAccessUnverified } from "#src/features/auth/admin-access-panel.tsx";
 import type { AdminAccessOverview } from "#src/lib/admin-verify.ts";
-import { useNavigate } from "react-router";
+import { Form, useNavigate } from "react-router";
 import type { AccountOverview } from "#src/lib/account.ts";
 import { authErrorNotice, type AuthAction } from "#src/features/auth/auth-errors.ts";
 import { useAuth } from "#src/features/auth/auth-provider.tsx";
@@ -15,10 +17,14 @@ import { useNotify } from "#src/ui/notices.tsx";
 
 /** The account page's forms, by the `intent` each posts. */
 export type AccountIntent =
-  "send-verification" | "change-password" | "sign-out-everywhere" | "delete-account";
+  | "send-verification"
+  | "change-password"
+  | "sign-out-everywhere"
+  | "delete-account"
+  | "mail-preferences";
 
-/** What the page's action answered, when it did not redirect. */
-export type AccountActionData = { intent: AccountIntent | null; error: string };
+/** What the page's action answered, when it did not redirect: an error, or what was done. */
+export type AccountActionData = { intent: AccountIntent | null; error: string; done?: string };
 
 const NEEDS_JAVASCRIPT =
   "This needs JavaScript, since your password is checked by our sign-in service in your browser. Please turn it on for this site.";
@@ -262,6 +268,53 @@ function SignOutEverywhereSection({ posted }: { posted?: string }) {
   );
 }
 
+/**
+ * Which broadcasts the member gets (decision 041), for the waitlist entry their account holds: a
+ * plain form, so it works with or without JavaScript.
+ */
+/** The form field of the waitlist news box: "yes" when ticked, absent when not. */
+export const WAITLIST_NEWS_FIELD = "waitlist_news";
+
+function MailSection({
+  preferences,
+  posted,
+}: {
+  preferences: MailPreferences;
+  posted?: AccountActionData | undefined;
+}) {
+  return (
+    <Section title="Mail from us">
+      <p className="text-ink-soft">
+        Waitlist news is about the beta and your place in it; product news only comes if you ask for
+        it. Every such mail also has a one-click unsubscribe.
+      </p>
+      <Form method="post" className="space-y-3">
+        <input type="hidden" name="intent" value="mail-preferences" />
+        <label className="flex items-start gap-3 rounded-md border border-rule bg-paper px-4 py-3">
+          <input
+            type="checkbox"
+            name={WAITLIST_NEWS_FIELD}
+            value="yes"
+            defaultChecked={preferences.waitlistNews}
+            className="mt-1 size-4 shrink-0 accent-ledger"
+          />
+          <span className="font-medium">Send me waitlist news</span>
+        </label>
+        <ProductNewsBox checked={preferences.productNews} />
+        {posted?.error ? <Alert>{posted.error}</Alert> : null}
+        {posted?.done ? (
+          <p role="status" className="text-sm font-medium text-ledger-dark">
+            {posted.done}
+          </p>
+        ) : null}
+        <Button type="submit" variant="secondary">
+          Save my mail choices
+        </Button>
+      </Form>
+    </Section>
+  );
+}
+
 function DataSection() {
   return (
     <Section title="Download my data">
@@ -357,10 +410,13 @@ export function AccountView({
   overview,
   posted,
   admin = null,
+  mail = null,
 }: {
   overview: AccountOverview;
   posted?: AccountActionData | undefined;
   admin?: AccountAdminAccess;
+  /** Consent to each kind of broadcast; null when the account holds no waitlist entry. */
+  mail?: MailPreferences | null;
 }) {
   const said = (intent: AccountIntent) => (posted?.intent === intent ? posted.error : undefined);
   return (
@@ -373,6 +429,12 @@ export function AccountView({
           <AdminAccessPanel access={admin.access} email={overview.email ?? ""} />
         ) : admin?.kind === "unverified" ? (
           <AdminAccessUnverified />
+        ) : null}
+        {mail ? (
+          <MailSection
+            preferences={mail}
+            posted={posted?.intent === "mail-preferences" ? posted : undefined}
+          />
         ) : null}
         <SignOutEverywhereSection posted={said("sign-out-everywhere")} />
         <DataSection />
