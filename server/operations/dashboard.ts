@@ -61,6 +61,10 @@ export function createDashboard(db: Db): DashboardPort {
             FROM waitlist_entries WHERE ${createdIn} GROUP BY source`,
         ),
         queryRows<{
+          sent30: number;
+          bounced30: number;
+          complained30: number;
+          suppressed: number;
           waiting: number;
           sent: number;
           failed: number;
@@ -68,6 +72,14 @@ export function createDashboard(db: Db): DashboardPort {
         }>(
           db,
           sql`SELECT
+            (SELECT count(*)::int FROM outbox
+              WHERE status = 'sent' AND sent_at > now() - interval '30 days') AS sent30,
+            (SELECT count(*)::int FROM mail_events
+              WHERE kind IN ('hard-bounce', 'soft-bounce') AND at > now() - interval '30 days')
+              AS bounced30,
+            (SELECT count(*)::int FROM mail_events
+              WHERE kind = 'complaint' AND at > now() - interval '30 days') AS complained30,
+            (SELECT count(*)::int FROM mail_suppressions) AS suppressed,
             (SELECT count(*)::int FROM outbox WHERE status = 'pending') AS waiting,
             (SELECT min(created_at) FROM outbox WHERE status = 'pending') AS oldest,
             (SELECT count(*)::int FROM outbox
@@ -119,6 +131,12 @@ export function createDashboard(db: Db): DashboardPort {
           joined: sum((e) => e.joined),
         },
         mail: {
+          health: {
+            sent: Number(flow?.sent30 ?? 0),
+            bounced: Number(flow?.bounced30 ?? 0),
+            complained: Number(flow?.complained30 ?? 0),
+            suppressedNow: Number(flow?.suppressed ?? 0),
+          },
           waiting: Number(flow?.waiting ?? 0),
           sentLastDay: Number(flow?.sent ?? 0),
           failedLastDay: Number(flow?.failed ?? 0),

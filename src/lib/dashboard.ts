@@ -26,7 +26,16 @@ type Funnel = {
   joined: number;
 };
 
+/**
+ * Bounces and complaints over the last 30 days against the mail sent in them (decision 041), with
+ * the warning levels: above 0.1% complaints (Gmail's own limit is 0.3%), above 2% bounces.
+ */
+export const MAIL_HEALTH_LIMITS = { complaintRate: 0.001, bounceRate: 0.02 } as const;
+type MailHealth = { sent: number; bounced: number; complained: number; suppressedNow: number };
+
 type MailFlow = {
+  /** The last 30 days, whatever period the page shows. */
+  health: MailHealth;
   waiting: number;
   sentLastDay: number;
   failedLastDay: number;

@@ -6,7 +6,11 @@
 import type { ReactNode } from "react";
 import { Form } from "react-router";
 import { formatDateTime } from "#src/lib/date-time.ts";
-import { DASHBOARD_PERIODS, type DashboardOverview } from "#src/lib/dashboard.ts";
+import {
+  DASHBOARD_PERIODS,
+  MAIL_HEALTH_LIMITS,
+  type DashboardOverview,
+} from "#src/lib/dashboard.ts";
 import { AdminNav } from "#src/ui/admin-nav.tsx";
 import { Button } from "#src/ui/button.tsx";
 import { Container } from "#src/ui/container.tsx";
@@ -272,6 +276,7 @@ export function DashboardView({ period, leadsPerDay, sources, funnel, mail }: Da
             { n: mail.failedLastDay, what: "failed in the last day" },
           ]}
         />
+        <MailHealthFigures health={mail.health} />
         <dl className="mt-4 grid gap-2 text-sm sm:grid-cols-[max-content_1fr] sm:gap-x-6">
           <dt className="font-semibold">Oldest waiting</dt>
           <dd>
@@ -288,5 +293,48 @@ export function DashboardView({ period, leadsPerDay, sources, funnel, mail }: Da
         </dl>
       </Section>
     </Container>
+  );
+}
+
+const percent = (part: number, whole: number) =>
+  whole === 0 ? "0%" : `${((100 * part) / whole).toFixed(2)}%`;
+
+/**
+ * Bounces and complaints in the last 30 days against the mail sent (decision 041), with a warning
+ * in words past the limits a sending domain's reputation allows.
+ */
+function MailHealthFigures({ health }: { health: DashboardOverview["mail"]["health"] }) {
+  const complaintRate = health.sent === 0 ? 0 : health.complained / health.sent;
+  const bounceRate = health.sent === 0 ? 0 : health.bounced / health.sent;
+  const warnings = [
+    complaintRate > MAIL_HEALTH_LIMITS.complaintRate
+      ? `Complaints are at ${percent(health.complained, health.sent)} of the mail sent in the last 30 days, above 0.1% (Gmail refuses a sender above 0.3%). Look at who your broadcasts go to, and pause those under way.`
+      : null,
+    bounceRate > MAIL_HEALTH_LIMITS.bounceRate
+      ? `Bounces are at ${percent(health.bounced, health.sent)} of the mail sent in the last 30 days, above 2%. Old or mistyped addresses hurt the sending domain: check the list before the next broadcast.`
+      : null,
+  ].filter((w): w is string => w !== null);
+  return (
+    <>
+      <CountTiles
+        label="The last 30 days"
+        className="mt-4"
+        items={[
+          { n: health.sent, what: "mails sent" },
+          { n: health.bounced, what: `bounced (${percent(health.bounced, health.sent)})` },
+          { n: health.complained, what: `complaints (${percent(health.complained, health.sent)})` },
+          { n: health.suppressedNow, what: "addresses suppressed" },
+        ]}
+      />
+      {warnings.map((warning) => (
+        <p
+          key={warning}
+          role="alert"
+          className="mt-3 rounded-md border border-danger/30 bg-danger-soft px-4 py-3 text-sm font-medium text-danger"
+        >
+          {warning}
+        </p>
+      ))}
+    </>
   );
 }
