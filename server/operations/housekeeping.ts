@@ -34,6 +34,7 @@ export async function sweepExpired(
   adminChallenges: number;
   adminFailures: number;
   exportTokens: number;
+  bounceReports: number;
 }> {
   return {
     rateLimitWindows: await deletedCount(
@@ -60,6 +61,12 @@ export async function sweepExpired(
       db,
       sql`DELETE FROM admin_export_tokens
           WHERE COALESCE(revoked_at, expires_at) < now() - interval '90 days'`,
+    ),
+    // What came back to the bounce address is kept for 30 days (decision 041): its events and
+    // suppressions stay, the reports and the text of those nobody could read go.
+    bounceReports: await deletedCount(
+      db,
+      sql`DELETE FROM bounce_reports WHERE received_at < now() - interval '30 days'`,
     ),
   };
 }
