@@ -29,6 +29,7 @@ const SERVER_LAYERS = [
   "privacy",
   "identity",
   "operations",
+  "broadcasts",
   "subprocessors",
   "waitlist",
   "outbox",

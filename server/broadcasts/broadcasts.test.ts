@@ -8,7 +8,7 @@ import { pino } from "pino";
 import { afterEach, describe, expect, test } from "vitest";
 import { queryRows, type Db } from "#db/client.ts";
 import { parseEnv } from "#server/env.ts";
-import { openMail } from "#server/mail/mail-service.ts";
+import { openMail } from "#server/broadcasts/mail-service.ts";
 import { setConsent } from "#server/waitlist/consent.ts";
 import { databaseForThisFile } from "#tests/support/database.ts";
 
