@@ -26,7 +26,7 @@ import { startHousekeeping } from "#server/operations/housekeeping.ts";
 import { createErasureLedger, startLedgerMarks } from "#server/audit/erasure-ledger.ts";
 import { keptSecrets } from "#server/identity/kept-secret.ts";
 import { createPageViews } from "#server/operations/page-views.ts";
-import { openMail } from "#server/mail/mail-service.ts";
+import { openMail } from "#server/broadcasts/mail-service.ts";
 import { startBroadcastPump } from "#server/broadcasts/pump.ts";
 import { createBounceInbox, verpKey } from "#server/mail/bounces/inbox.ts";
 import { startImapReader } from "#server/mail/bounces/imap-reader.ts";

@@ -18,7 +18,7 @@ import { startEmulatorFor, type StopEmulator } from "#server/identity/auth-emula
 import { parseEnv } from "#server/env.ts";
 import { createDashboard } from "#server/operations/dashboard.ts";
 import { createDeliveries } from "#server/outbox/deliveries.ts";
-import { openMail } from "#server/mail/mail-service.ts";
+import { openMail } from "#server/broadcasts/mail-service.ts";
 import { enqueue } from "#server/outbox/outbox.ts";
 import errors from "#server/plugins/errors.ts";
 import pages from "#server/plugins/pages.ts";
