@@ -58,6 +58,38 @@ function createMailService(deps: {
   }
 
   return {
+    async bounceReports(limit) {
+      const rows = await queryRows<{
+        id: number;
+        received_at: Date;
+        via: "imap" | "smtp";
+        outcome: "recorded" | "unmatched" | "unparsed";
+        kind: string | null;
+        detail: string;
+        raw: string | null;
+      }>(
+        db,
+        sql`SELECT id, received_at, via, outcome, kind, detail, raw FROM bounce_reports
+            ORDER BY (outcome <> 'recorded') DESC, received_at DESC, id DESC LIMIT ${limit}`,
+      );
+      const [counted] = await queryRows<{ n: number }>(
+        db,
+        sql`SELECT count(*)::int AS n FROM bounce_reports WHERE outcome <> 'recorded'`,
+      );
+      return {
+        rows: rows.map((row) => ({
+          id: Number(row.id),
+          receivedAt: new Date(row.received_at).toISOString(),
+          via: row.via,
+          outcome: row.outcome,
+          kind: row.kind,
+          detail: row.detail,
+          raw: row.raw,
+        })),
+        needsReading: counted?.n ?? 0,
+      };
+    },
+
     async preferencesOf(owner) {
       const entry = await entryOfAccount(owner);
       return entry

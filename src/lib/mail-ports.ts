@@ -68,7 +68,22 @@ export type MailPreferences = { waitlistNews: boolean; productNews: boolean };
 /** The account whose entry it is: the one it joined from, or the one under its verified address. */
 export type PreferenceOwner = { uid: string; email: string | null; emailVerified: boolean };
 
+/** Something that came back to the bounce address, and what was made of it. */
+export type BounceReport = {
+  id: number;
+  receivedAt: string;
+  via: "imap" | "smtp";
+  outcome: "recorded" | "unmatched" | "unparsed";
+  /** A bounce, soft or hard, or a complaint; for one nobody could read, what the reader saw. */
+  kind: string | null;
+  detail: string;
+  /** The message itself, for one that could not be read or named no mail of ours. */
+  raw: string | null;
+};
+
 export type MailPort = {
+  /** The reports of the last 30 days, newest first; those that need a person first. */
+  bounceReports: (limit: number) => Promise<{ rows: BounceReport[]; needsReading: number }>;
   /** The account's consent, or null when it holds no waitlist entry. */
   preferencesOf: (owner: PreferenceOwner) => Promise<MailPreferences | null>;
   /** Sets both, recorded with when and that it was on /account; false when there is no entry. */
