@@ -27,6 +27,9 @@ export const PUBLIC_PRESS_PAGES = [
   "/account/deleted",
   "/no-such-page",
   "/auth/action?mode=resetPassword&oobCode=none",
+  // A broadcast's unsubscribe link that names no entry: the page anyone may open. A live link's
+  // one button is a form the browser sends, before the app or after (tests/e2e/broadcasts.spec.ts).
+  "/unsubscribe?token=none",
 ];
 
 /**
