@@ -19,6 +19,12 @@ export default [
   route("account/deleted", "routes/account-deleted.tsx"),
   route("admin/activity", "routes/admin-activity.tsx"),
   route("admin/privacy", "routes/admin-privacy.tsx"),
+  route("admin/broadcasts", "routes/admin-broadcasts.tsx"),
+  // One module for a new broadcast and a saved one: the composer saves the first, then sends the
+  // same form on to the second (src/routes/admin-broadcast.tsx).
+  route("admin/broadcasts/new", "routes/admin-broadcast.tsx", { id: "routes/admin-broadcast-new" }),
+  route("admin/broadcasts/:id", "routes/admin-broadcast.tsx", { id: "routes/admin-broadcast" }),
+  route("admin/suppressions", "routes/admin-suppressions.tsx"),
   route("contact", "routes/contact.tsx"),
   route("terms-of-service", "routes/terms-of-service.tsx"),
   route("privacy-policy", "routes/privacy-policy.tsx"),

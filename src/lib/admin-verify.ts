@@ -91,7 +91,10 @@ export const ADMIN_VERIFY_API = {
 
 /** Where /admin/verify may send a verified administrator back to: an admin page or /account, else /admin. */
 export function safeNext(value: string | null): string {
-  return value && /^\/(?:admin(?:\/[a-z-]+)?|account)$/.test(value) && value !== "/admin/verify"
+  // An admin page one or two segments deep (a broadcast is /admin/broadcasts/12), or /account.
+  return value &&
+    /^\/(?:admin(?:\/[a-z-]+(?:\/(?:new|[1-9]\d{0,14}))?)?|account)$/.test(value) &&
+    value !== "/admin/verify"
     ? value
     : "/admin";
 }

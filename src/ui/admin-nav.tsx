@@ -1,6 +1,7 @@
 /**
  * The admin pages' own navigation, the same on each: the dashboard, the entries, the activity log,
- * the deliveries and the privacy requests. The page the administrator is on is marked, not linked.
+ * the deliveries, the privacy requests, the broadcasts and the suppression list. The page the
+ * administrator is on is marked, not linked.
  */
 import type { ReactNode } from "react";
 import { Link } from "react-router";
@@ -12,6 +13,8 @@ const ADMIN_PAGES = [
   { to: "/admin/activity", name: "Activity" },
   { to: "/admin/deliveries", name: "Deliveries" },
   { to: "/admin/privacy", name: "Privacy requests" },
+  { to: "/admin/broadcasts", name: "Broadcasts" },
+  { to: "/admin/suppressions", name: "Suppressions" },
 ] as const;
 
 export type AdminPage = (typeof ADMIN_PAGES)[number]["to"];

@@ -209,7 +209,8 @@ test("every admin route, its data and its posts refuse a session no passkey veri
   expect(adminPaths.length).toBeGreaterThanOrEqual(6);
   const get = (target: string) =>
     fetch(`${server.url}${target}`, { headers: { cookie }, redirect: "manual" });
-  for (const routePath of adminPaths) {
+  // A path with a parameter is asked for as a page of it would be: a broadcast by its number.
+  for (const routePath of adminPaths.map((p) => p.replace(/:id$/, "1"))) {
     const page = await get(`/${routePath}`);
     if (routePath === "admin/verify") {
       expect(page.status).toBe(200);

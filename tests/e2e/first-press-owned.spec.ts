@@ -144,6 +144,44 @@ const adminWaitlistVisit =
   };
 
 /**
+ * The list of broadcasts, behind the draft page's link to it, holds every visit's draft so far,
+ * one more for each visit: each of their rows is masked, then the run of masks, so that two
+ * visits' lists read the same.
+ */
+const LISTED_DRAFTS = /^( *)- row "News for nobody[^\n]*(?:\n\1 +[^\n]*)*/gm;
+const MASK_RUNS = /…(?:\n…)+/g;
+
+/**
+ * A draft broadcast of this visit's own, saved as the composer saves one, whose audience is
+ * nobody (the search is this visit's tag): its buttons save, preview, test, send and cancel it
+ * alone, and sending it is refused for want of recipients.
+ */
+const adminBroadcastVisit =
+  ({ server }: Site): OpenVisit =>
+  async (context) => {
+    const tag = `press${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+    const { cookie } = await signInBrowserVerified(context, server, await ensureAdmin());
+    const saved = await fetch(`${server.url}/admin/broadcasts/new`, {
+      method: "POST",
+      headers: { cookie, "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({
+        intent: "save",
+        kind: "waitlist-news",
+        subject: "News for nobody",
+        body: "Hello.\n\nA line of news.",
+        states: "confirmed",
+        search: tag,
+      }),
+      redirect: "manual",
+    });
+    expect(saved.status, "the draft's save").toBe(307);
+    return {
+      url: `${server.url}${saved.headers.get("location")}`,
+      masks: [tag, LISTED_DRAFTS, MASK_RUNS, FIGURES],
+    };
+  };
+
+/**
  * An administrator signed in with the password who has no passkey yet, on /admin/verify: its one
  * control mails a code. Each visit is another administrator's, so no visit's code is another's.
  */
@@ -171,6 +209,11 @@ const OWNED_PAGES: Record<string, (site: Site) => OpenVisit> = {
   "/admin/deliveries": adminVisit("/admin/deliveries"),
   "/admin/activity": adminVisit("/admin/activity"),
   "/admin/privacy": adminVisit("/admin/privacy"),
+  // Before the broadcast pages, whose visits add drafts that the list would then link to.
+  "/admin/broadcasts": adminVisit("/admin/broadcasts"),
+  "/admin/broadcasts/new": adminVisit("/admin/broadcasts/new"),
+  "/admin/broadcasts/:id": adminBroadcastVisit,
+  "/admin/suppressions": adminVisit("/admin/suppressions"),
 };
 
 for (const [path, open] of Object.entries(OWNED_PAGES)) {

@@ -19,8 +19,14 @@ export const E2E_INBOX_SMTP_PORT = E2E_PORT + 91;
 export const E2E_INBOX_URL = `http://127.0.0.1:${E2E_INBOX_PORT}`;
 export const E2E_ADMIN_EMAIL = "admin@tieout.test";
 export const E2E_UNVERIFIED_ADMIN_EMAIL = "unverified-admin@tieout.test";
-/** Administrators of the main server for the passkey spec alone, one per test that enrols. */
-export const E2E_PASSKEY_ADMINS = [1, 2, 3, 4, 5, 6].map((n) => `passkey-admin-${n}@tieout.test`);
+/**
+ * Administrators of the main server who enrol a passkey, one per test that does (the mailed code
+ * is limited per administrator): the first four for the passkey spec, the rest for the broadcasts
+ * spec (tests/e2e/broadcasts.spec.ts).
+ */
+export const E2E_PASSKEY_ADMINS = [1, 2, 3, 4, 5, 6, 7, 8].map(
+  (n) => `passkey-admin-${n}@tieout.test`,
+);
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 /** Debian's Chromium on a closed network: no sandbox (root), no GPU, no background traffic. */
