@@ -1,0 +1,91 @@
+/**
+ * The site's server as the broadcast bench runs it (scripts/bench/broadcasts.ts): the same app,
+ * services, outbox worker and broadcast pump as `npm start` (server/index.ts), without a local
+ * inbox, plus a channel to the bench over IPC. An administrator starts, pauses and resumes a
+ * broadcast on an admin page behind a passkey; the bench asks this process to make the same calls
+ * on the same service, since the embedded database is one process's alone.
+ */
+import path from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
+import { pathToFileURL } from "node:url";
+import type { ServerBuild } from "react-router";
+import { createApp } from "#server/app.ts";
+import { parseEnv } from "#server/env.ts";
+import { serverLoggers } from "#server/http/log-safety.ts";
+import { openServices } from "#server/services.ts";
+
+export type BenchRequest =
+  | { op: "start"; subject: string; body: string }
+  | { op: "pause" | "resume" | "progress"; id: number }
+  /** How long the event loop was held up since the last ask, in ms: p99 and max. */
+  | { op: "loop" };
+export type BenchAnswer = { ok: boolean; id?: number; recipients?: number; [k: string]: unknown };
+
+const ACTOR = { adminEmail: "bench@example.com", clientAddress: "127.0.0.1" };
+
+const root = path.resolve(import.meta.dirname, "../..");
+const env = parseEnv(process.env);
+const build = (await import(
+  pathToFileURL(path.join(root, "build/server/index.js")).href
+)) as ServerBuild;
+const { log, requestLines } = serverLoggers(env.logLevel);
+const services = await openServices(env, log);
+const app = await createApp({
+  env,
+  getBuild: () => Promise.resolve(build),
+  clientDir: path.join(root, "build/client"),
+  mode: "production",
+  ...services,
+  loggerInstance: log,
+  requestLines,
+});
+await app.listen({ port: env.port, host: env.host });
+
+const broadcasts = services.mail.broadcasts;
+const loop = monitorEventLoopDelay({ resolution: 10 });
+loop.enable();
+async function answer(request: BenchRequest): Promise<BenchAnswer> {
+  switch (request.op) {
+    case "start": {
+      const saved = await broadcasts.save(
+        null,
+        {
+          kind: "waitlist-news",
+          subject: request.subject,
+          body: request.body,
+          audience: { states: ["confirmed"], search: "" },
+        },
+        ACTOR,
+      );
+      if (!saved.ok) return { ok: false, message: saved.message };
+      const started = await broadcasts.start(saved.id, ACTOR);
+      return started.ok
+        ? { ok: true, id: saved.id, recipients: started.recipients }
+        : { ok: false, message: started.message };
+    }
+    case "pause":
+      return broadcasts.pause(request.id, ACTOR);
+    case "resume":
+      return broadcasts.resume(request.id, ACTOR);
+    case "progress":
+      return { ok: true, ...(await broadcasts.progress(request.id)) };
+    case "loop": {
+      const delay = { ok: true, p99: loop.percentile(99) / 1e6, max: loop.max / 1e6 };
+      loop.reset();
+      return delay;
+    }
+  }
+}
+
+process.on("message", (request: BenchRequest & { seq: number }) => {
+  void answer(request)
+    .catch((error: unknown) => ({ ok: false, message: String(error) }))
+    .then((reply) => process.send?.({ seq: request.seq, ...reply }));
+});
+process.send?.({ seq: 0, ok: true, listening: true });
+process.on("SIGTERM", () => {
+  void app
+    .close()
+    .then(() => services.close())
+    .then(() => process.exit(0));
+});
