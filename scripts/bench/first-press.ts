@@ -14,6 +14,7 @@
 import { chromium, expect, type Browser, type Locator, type Page } from "@playwright/test";
 import { HYDRATED_ATTRIBUTE } from "#src/lib/hydration-protocol.ts";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "#tests/support/e2e-env.ts";
+import { ALL_PAGES } from "#tests/support/pages.ts";
 
 export const FIRST_PRESS_TARGETS = {
   /** A link's or a form's press over the same press with JavaScript off. */
@@ -43,20 +44,8 @@ type Case = {
   leads?: { path: string; shows: (page: Page) => Locator; inView?: boolean };
 };
 
-const PUBLIC_PAGES = [
-  "/",
-  "/login",
-  "/signup",
-  "/forgot-password",
-  "/waitlist",
-  "/contact",
-  "/terms-of-service",
-  "/privacy-policy",
-  "/dpa",
-  "/security",
-  "/subprocessors",
-  "/privacy-request",
-];
+/** The public pages, as the end-to-end suite lists them. */
+const PUBLIC_PAGES = ALL_PAGES.map((p) => p.path);
 
 const header = (page: Page) => page.getByRole("banner");
 const waitlistForm = (page: Page) => page.getByRole("button", { name: "Join Waitlist" });
@@ -198,6 +187,15 @@ async function openPhone(browser: Browser, network: Network, javaScript: boolean
 
 let runCounter = 0;
 
+/** Opens the case's page and waits for its control to show (its form filled): the moment to press. */
+async function readyToPress(page: Page, base: string, item: Case): Promise<Locator> {
+  await page.goto(`${base}${item.page}`, { waitUntil: "commit" });
+  const control = item.find(page);
+  await control.waitFor({ state: "visible" });
+  await item.fill?.(page, `${Date.now()}-${runCounter++}`);
+  return control;
+}
+
 /** One press of a link or a submission: milliseconds from the press to what it leads to. */
 async function timeNavigation(
   browser: Browser,
@@ -208,10 +206,7 @@ async function timeNavigation(
 ): Promise<number> {
   const { context, page } = await openPhone(browser, network, javaScript, base);
   try {
-    await page.goto(`${base}${item.page}`, { waitUntil: "commit" });
-    const control = item.find(page);
-    await control.waitFor({ state: "visible" });
-    await item.fill?.(page, `${Date.now()}-${runCounter++}`);
+    const control = await readyToPress(page, base, item);
     const started = performance.now();
     await control.tap();
     await page.waitForURL((url) => url.pathname === item.leads!.path, { waitUntil: "commit" });
@@ -233,10 +228,7 @@ async function timeResponse(
 ): Promise<{ response: number; app: number }> {
   const { context, page } = await openPhone(browser, network, true, base);
   try {
-    await page.goto(`${base}${item.page}`, { waitUntil: "commit" });
-    const control = item.find(page);
-    await control.waitFor({ state: "visible" });
-    await item.fill?.(page, `${Date.now()}-${runCounter++}`);
+    const control = await readyToPress(page, base, item);
     await control.evaluate(watchPress, HYDRATED_ATTRIBUTE);
     await control.tap();
     const handle = await page.waitForFunction(

@@ -82,6 +82,8 @@ function postForm(
 }
 
 test("behind a trusted TLS proxy the form answers on the proxy's origin; without trust, forwarded headers count for nothing", async () => {
+  // Two servers start, each migrating a new database: 30 s is too little on a busy machine.
+  test.setTimeout(90_000);
   const trusting = await startServer({
     SITE_URL: "https://localhost",
     TRUST_PROXY: "loopback",

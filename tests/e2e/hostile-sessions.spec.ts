@@ -110,6 +110,8 @@ test("a deleted account, or one signed out everywhere, loses its sessions on its
 test("with Firebase unreachable, signing in and the admin answer 503, and pages keep their session", async ({
   newUser: admin,
 }) => {
+  // Two servers start one after the other: 30 s is too little on a busy machine.
+  test.setTimeout(90_000);
   const first = await startServer({ ADMIN_EMAILS: admin.email });
   let cookie: string;
   let token: string;

@@ -11,7 +11,7 @@ export type Attribution = Partial<
  * utm_* of a URL, its path, and the referring page when it is another site. The path keeps of its
  * query only the campaign: a landing on a mail's link must not carry the link's token into a lead.
  */
-export function attributionFrom(url: URL, referrer: string | null): Attribution {
+function attributionFrom(url: URL, referrer: string | null): Attribution {
   const found: Attribution = {};
   for (const key of UTM_KEYS) {
     const value = url.searchParams.get(key);
