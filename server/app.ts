@@ -11,6 +11,7 @@ import type { Metrics } from "#server/operations/metrics.ts";
 import type { PageViews } from "#server/operations/page-views.ts";
 import admin from "#server/plugins/admin.ts";
 import adminVerify from "#server/plugins/admin-verify.ts";
+import broadcastPreview from "#server/plugins/broadcast-preview.ts";
 import errors, { clientErrorHandler, frameworkErrors } from "#server/plugins/errors.ts";
 import forms from "#server/plugins/forms.ts";
 import health from "#server/plugins/health.ts";
@@ -120,6 +121,10 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     env,
     sessions,
     verification: options.adminVerification,
+    requireAdmin: adminGuard.requireAdmin,
+  });
+  await app.register(broadcastPreview, {
+    mail: options.mail,
     requireAdmin: adminGuard.requireAdmin,
   });
   if (options.clientDir) await app.register(staticAssets, { clientDir: options.clientDir });

@@ -42,9 +42,11 @@ describe("security headers", () => {
     expect(contentSecurityPolicy(https, NONE)).toContain("upgrade-insecure-requests");
   });
 
-  test("frames are refused unless a demo embed is configured, then only its player", () => {
-    expect(contentSecurityPolicy(parseEnv({}), NONE)).toContain("frame-src 'none'");
+  test("frames come from this origin (the broadcast preview) and a configured demo player alone", () => {
+    expect(contentSecurityPolicy(parseEnv({}), NONE)).toContain("frame-src 'self';");
     const vimeo = parseEnv({ DEMO_VIDEO_URL: "https://vimeo.com/76979871" });
-    expect(contentSecurityPolicy(vimeo, NONE)).toContain("frame-src https://player.vimeo.com");
+    expect(contentSecurityPolicy(vimeo, NONE)).toContain(
+      "frame-src 'self' https://player.vimeo.com;",
+    );
   });
 });

@@ -47,7 +47,10 @@ export function responseHeaders(env: Env, mode: "production" | "development") {
  * without the app (decision 034) may run only its inline scripts and connect only to this origin.
  */
 export function contentSecurityPolicy(env: Env, inline: InlineHashes): string {
-  const frames = env.demoEmbed ? [env.demoEmbed.origin] : [];
+  // This origin for the broadcast composer's preview, whose own policy lets only pages of ours frame
+  // it (server/plugins/broadcast-preview.ts); every other response here refuses any frame. On every
+  // page, since the app moves between pages without asking for a new policy.
+  const frames = ["'self'", ...(env.demoEmbed ? [env.demoEmbed.origin] : [])];
   // The app talks to Firebase Authentication directly (or to the local emulator).
   const identity =
     env.firebase.mode === "emulator"

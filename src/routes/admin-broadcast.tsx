@@ -176,7 +176,13 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         const preview = broadcasts.preview(values);
         if (!preview.ok) return refused(preview, 422, values);
         return done("Draft saved. The preview is below the form.", {
-          preview: { subject: preview.subject, html: preview.html, text: preview.text },
+          preview: {
+            subject: preview.subject,
+            // Its own document, so the mail's inline styles apply (decision 042); a new address
+            // for every press, so the frame loads again.
+            src: `/admin/broadcasts/${id}/preview?at=${Date.now().toString(36)}`,
+            text: preview.text,
+          },
         });
       }
       case "test": {

@@ -266,7 +266,7 @@ test.describe("with the shared administrator", () => {
 
     const frame = page.getByTitle("HTML preview");
     await expect(frame).toHaveAttribute("sandbox", "");
-    await expect(frame).toHaveAttribute("srcdoc", /<strong>beta<\/strong>/);
+    await expect(frame).toHaveAttribute("src", /^\/admin\/broadcasts\/\d+\/preview\?at=\w+$/);
     const html = page.frameLocator('iframe[title="HTML preview"]');
     await expect(html.getByRole("heading", { name: "What is new" })).toBeVisible();
     await expect(html.getByRole("link", { name: "March" })).toHaveAttribute(
@@ -284,6 +284,19 @@ test.describe("with the shared administrator", () => {
 
     // In the mail's own inline styles, as the recipient sees it: its title is set in 22 px.
     await expect(html.getByRole("heading", { level: 1 })).toHaveCSS("font-size", "22px");
+
+    // The frame's document is the admin's alone, and may run and send nothing wherever it opens.
+    const src = (await frame.getAttribute("src")) ?? "";
+    const own = await page.request.get(src);
+    expect(own.status()).toBe(200);
+    expect(own.headers()["content-security-policy"]).toBe(
+      "default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; form-action 'none'; base-uri 'none'; frame-ancestors 'self'; sandbox",
+    );
+    expect(own.headers()["x-frame-options"]).toBe("SAMEORIGIN");
+    expect(own.headers()["cache-control"]).toBe("private, no-store");
+    const stranger = await fetch(new URL(src, BASE_URL));
+    expect(stranger.status).toBe(401);
+    expect(await stranger.text()).not.toContain("beta");
   });
 });
 

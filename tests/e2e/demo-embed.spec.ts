@@ -20,7 +20,7 @@ test("with DEMO_VIDEO_URL, nothing is asked of the provider until the visitor pr
     );
     const response = await page.goto(`${server.url}/`);
     expect(response?.headers()["content-security-policy"]).toContain(
-      "frame-src https://www.youtube-nocookie.com",
+      "frame-src 'self' https://www.youtube-nocookie.com",
     );
     await waitForHydration(page);
     const play = page.getByRole("link", { name: "Play the demo video (loads YouTube)" });

@@ -52,7 +52,7 @@ export type BroadcastReply =
       ok: true;
       message: string;
       /** The mail as a recipient gets it, when Preview was pressed. */
-      preview?: { subject: string; html: string; text: string };
+      preview?: PreviewParts;
     }
   | { ok: false; message: string; field?: DraftField; values?: DraftValues };
 
@@ -499,8 +499,10 @@ function Composer({ broadcast, reach, adminEmail, stepUpUntil, reply }: ViewProp
   );
 }
 
+type PreviewParts = { subject: string; src: string; text: string };
+
 /** Both parts of the mail, as a recipient gets them. */
-function Preview({ preview }: { preview: { subject: string; html: string; text: string } }) {
+function Preview({ preview }: { preview: PreviewParts }) {
   return (
     <section aria-labelledby="preview-heading" className="mt-10">
       <h2 id="preview-heading" className="font-serif text-2xl font-semibold tracking-tight">
@@ -513,11 +515,12 @@ function Preview({ preview }: { preview: { subject: string; html: string; text: 
         <span className="font-semibold">Subject:</span> {preview.subject}
       </p>
       <div className="mt-4 grid gap-6 xl:grid-cols-2">
-        {/* No scripts and no origin of ours: whatever the mail holds cannot reach the admin. */}
+        {/* No scripts and no origin of ours: whatever the mail holds cannot reach the admin. The
+            document's own policy says the same (server/plugins/broadcast-preview.ts). */}
         <iframe
           title="HTML preview"
           sandbox=""
-          srcDoc={preview.html}
+          src={preview.src}
           className="h-[40rem] w-full rounded-xl border border-rule bg-white"
         />
         <figure className="min-w-0">
