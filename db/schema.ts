@@ -472,7 +472,13 @@ export const adminExportTokens = pgTable(
 
 /** The two kinds of broadcast, each with its own consent (decision 041). */
 export const BROADCAST_KINDS = ["waitlist-news", "product-news"] as const;
-export const CONSENT_PLACES = ["confirmation", "account", "unsubscribe-page", "one-click"] as const;
+export const CONSENT_PLACES = [
+  "confirmation",
+  "account",
+  "unsubscribe-page",
+  "one-click",
+  "restore",
+] as const;
 
 /** Every consent given or withdrawn, with when and where: db/migrations/0018. */
 export const consentEvents = pgTable(

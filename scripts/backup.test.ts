@@ -21,7 +21,7 @@ import { gunzipSync, gzipSync } from "node:zlib";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, test, vi } from "vitest";
 import { openDatabase } from "#db/client.ts";
-import { legacySubject, type ErasureRecord } from "#server/audit/erasure-ledger.ts";
+import { legacySubject } from "#server/audit/erasure-ledger.ts";
 import { TEST_ERASURE_KEY } from "#tests/support/erasure-ledger.ts";
 import { everyRow, runCommand, type CommandResult } from "#tests/support/backup-commands.ts";
 import { siteLogText } from "#tests/support/log-lines.ts";
@@ -75,7 +75,7 @@ test("a backup of a stopped site says what it wrote, restores into an empty DATA
     ),
   );
   expect(rows).toBe(
-    "Rows: admin_audit_log 0, admin_challenges 0, admin_export_tokens 0, admin_locks 0, admin_passkeys 0, admin_recovery_codes 0, admin_verification_failures 0, outbox 2, page_views 0, privacy_requests 0, rate_limit_windows 0, sessions 1, subprocessor_subscribers 0, subprocessor_tokens 0, waitlist_entries 2, waitlist_tokens 0.",
+    "Rows: admin_audit_log 0, admin_challenges 0, admin_export_tokens 0, admin_locks 0, admin_passkeys 0, admin_recovery_codes 0, admin_verification_failures 0, bounce_reports 0, broadcast_recipients 0, broadcasts 0, consent_events 0, mail_events 0, mail_suppressions 0, outbox 2, page_views 0, privacy_requests 0, rate_limit_windows 0, sessions 1, subprocessor_subscribers 0, subprocessor_tokens 0, waitlist_entries 2, waitlist_tokens 0.",
   );
   expect(statSync(backup).mode & 0o777).toBe(0o600);
   expect(readdirSync(work).filter((name) => name.includes(".partial"))).toEqual([]);
@@ -93,9 +93,10 @@ test("a backup of a stopped site says what it wrote, restores into an empty DATA
     ),
   );
   expect(lines.slice(1)).toEqual([
-    "Every row the backup counted is there: admin_audit_log 0, admin_challenges 0, admin_export_tokens 0, admin_locks 0, admin_passkeys 0, admin_recovery_codes 0, admin_verification_failures 0, outbox 2, page_views 0, privacy_requests 0, rate_limit_windows 0, sessions 1, subprocessor_subscribers 0, subprocessor_tokens 0, waitlist_entries 2, waitlist_tokens 0.",
+    "Every row the backup counted is there: admin_audit_log 0, admin_challenges 0, admin_export_tokens 0, admin_locks 0, admin_passkeys 0, admin_recovery_codes 0, admin_verification_failures 0, bounce_reports 0, broadcast_recipients 0, broadcasts 0, consent_events 0, mail_events 0, mail_suppressions 0, outbox 2, page_views 0, privacy_requests 0, rate_limit_windows 0, sessions 1, subprocessor_subscribers 0, subprocessor_tokens 0, waitlist_entries 2, waitlist_tokens 0.",
     "Ended what the backup held open, since it may have ended after the backup was taken: 1 session (everyone signs in again). Removal and unsubscribe links still work.",
     "Erasures: none carried out again (--no-erasures): anything erased after the backup was taken is back.",
+    "Mail stopped: none stopped again (--no-erasures): an unsubscribe, bounce or complaint after the backup was taken no longer stops mail; look at the suppression list.",
     "Start the site on it as usual (npm start); it applies any newer migrations.",
   ]);
   expect(readdirSync(restoredDir)).toEqual(["pglite"]);
@@ -112,7 +113,7 @@ test("a backup named .gz is gzip-compressed and restores the same", async () => 
   });
   expect(restored.code).toBe(0);
   expect(restored.stdout).toContain(
-    "Every row the backup counted is there: admin_audit_log 0, admin_challenges 0, admin_export_tokens 0, admin_locks 0, admin_passkeys 0, admin_recovery_codes 0, admin_verification_failures 0, outbox 2, page_views 0, privacy_requests 0, rate_limit_windows 0, sessions 1, subprocessor_subscribers 0, subprocessor_tokens 0, waitlist_entries 2, waitlist_tokens 0.",
+    "Every row the backup counted is there: admin_audit_log 0, admin_challenges 0, admin_export_tokens 0, admin_locks 0, admin_passkeys 0, admin_recovery_codes 0, admin_verification_failures 0, bounce_reports 0, broadcast_recipients 0, broadcasts 0, consent_events 0, mail_events 0, mail_suppressions 0, outbox 2, page_views 0, privacy_requests 0, rate_limit_windows 0, sessions 1, subprocessor_subscribers 0, subprocessor_tokens 0, waitlist_entries 2, waitlist_tokens 0.",
   );
 });
 
@@ -257,7 +258,7 @@ test("the restore command refuses what is not a whole backup of ours, or a targe
 });
 
 /** A log file as the site writes it, each line at the time given. */
-function siteLog(file: string, lines: { time: number; erasure?: ErasureRecord }[]) {
+function siteLog(file: string, lines: Parameters<typeof siteLogText>[0]) {
   writeFileSync(file, siteLogText(lines));
 }
 
@@ -322,6 +323,11 @@ test("a restore asks what was erased since the backup, reads it from the site's 
   siteLog(newer, [
     { time: taken + hour, erasure: { scope: "everything", addresses: ada } },
     { time: taken + 2 * hour, erasure: { scope: "subscription", addresses: ada } },
+    // Grace's address bounced: it stays stopped (decision 042).
+    {
+      time: taken + 2 * hour + 1,
+      stop: { address: "grace@example.com", scope: "all", reason: "hard-bounce" },
+    },
     { time: taken + 3 * hour },
     // A day without a line: a log file of that time left out, or the site stopped.
     { time: taken + 30 * hour },
@@ -338,7 +344,7 @@ test("a restore asks what was erased since the backup, reads it from the site's 
   });
   expect(refusal(keyless)).toMatch(
     new RegExp(
-      `^Cannot restore ${backup}: the erasures logged since the backup name addresses by hashes keyed with key [0-9a-f]{16} \\(first at ${newer}:1\\), and ERASURE_KEY is not set\\. Set ERASURE_KEY to the key the site ran with .* Nothing was changed\\.$`,
+      `^Cannot restore ${backup}: the erasures and stops of mail logged since the backup name addresses by hashes keyed with key [0-9a-f]{16} \\(first at ${newer}:1\\) and key [0-9a-f]{16} \\(first at ${newer}:3\\), and ERASURE_KEY is not set\\. Set ERASURE_KEY to the key the site ran with .* Nothing was changed\\.$`,
     ),
   );
   expect(existsSync(target)).toBe(false);
@@ -353,18 +359,22 @@ test("a restore asks what was erased since the backup, reads it from the site's 
   expect(restored.code, restored.stderr).toBe(0);
   // Said, not refused: the site may have been stopped.
   expect(restored.stderr).toBe(
-    `Warning: the erasure at ${newer}:5 has no key, but was logged after the site began keying its erasures (${at(taken - hour)}): unless an instance of an older version still ran then, it was not written by the site. It was carried out; look at it.\n` +
+    `Warning: the erasure at ${newer}:6 has no key, but was logged after the site began keying its erasures (${at(taken - hour)}): unless an instance of an older version still ran then, it was not written by the site. It was carried out; look at it.\n` +
       `Warning: the log has no line from ${at(taken + 3 * hour)} to ${at(taken + 30 * hour)} (27 h). If the site ran then, a log file of that time is missing and erasures made in it were not carried out again.\n`,
   );
   expect(restored.stdout.trimEnd().split("\n").slice(2)).toEqual([
     "Ended what the backup held open, since it may have ended after the backup was taken: 1 session (everyone signs in again). Removal and unsubscribe links still work.",
-    `Erasures: 3 logged since the backup was taken (7 log lines from ${at(taken - 2 * hour)} to ${at(taken + 31 * hour)}), carried out again: 1 found something to erase (1 waitlist entry), 2 found nothing under the addresses they name (not in the backup, or erased by an earlier line).`,
+    `Erasures: 3 logged since the backup was taken (8 log lines from ${at(taken - 2 * hour)} to ${at(taken + 31 * hour)}), carried out again: 1 found something to erase (1 waitlist entry), 2 found nothing under the addresses they name (not in the backup, or erased by an earlier line).`,
+    "Mail stopped: 1 stop logged since the backup was taken (an unsubscribe, a bounce, a complaint or an administrator's), stopped again: 1 put back on the suppression list.",
     "Start the site on it as usual (npm start); it applies any newer migrations.",
   ]);
   const rows = await everyRow({ dataDir: target });
   expect(rows.waitlist_entries!.map((row) => (JSON.parse(row) as { email: string }).email)).toEqual(
     ["grace@example.com"],
   );
+  expect(rows.mail_suppressions!.map((row) => JSON.parse(row) as Record<string, unknown>)).toEqual([
+    expect.objectContaining({ address: "grace@example.com", scope: "all", reason: "hard-bounce" }),
+  ]);
   expect(rows.outbox!.join("\n")).not.toContain("ada@example.com");
   expect(rows.outbox).toHaveLength(1);
 });

@@ -29,6 +29,11 @@ import {
 } from "#server/privacy/replay-erasures.ts";
 import { endWhatTheBackupHeldOpen, type EndedByRestore } from "#server/operations/after-restore.ts";
 import {
+  missingMailStopKeys,
+  replayMailStops,
+  type MailStopReport,
+} from "#server/privacy/replay-mail-stops.ts";
+import {
   fail,
   formatBytes,
   formatCount,
@@ -49,9 +54,10 @@ DATABASE_URL, in one transaction.
 
 --erasures LOG   the site's log (JSON lines, plain or .gz) from before the backup was taken to now;
                  the erasures logged since the backup are carried out again before the restore is
-                 final. Once per file.
---no-erasures    nothing was erased since the backup, or no log of it is left (then see the
-                 README, Backups, for what to do).`;
+                 final, and the mail stopped since (unsubscribes, bounces, complaints) is stopped
+                 again. Once per file.
+--no-erasures    nothing was erased or stopped since the backup, or no log of it is left (then see
+                 the README, Backups, for what to do).`;
 
 /** FILE, and the logs to read erasures from (null for --no-erasures; undefined when not said). */
 function parseArguments(args: string[]): { file: string; logs: string[] | null | undefined } {
@@ -127,28 +133,41 @@ if (logs !== null) {
   }
   // Each erasure names its addresses by a hash keyed with ERASURE_KEY: without the key it was
   // made with, it matches nothing, and what it erased would come back.
-  const missing = missingErasureKeys(ledger.erasures, taken, env.erasureKeys);
+  const missing = [
+    ...missingErasureKeys(ledger.erasures, taken, env.erasureKeys),
+    ...missingMailStopKeys(ledger.stops, taken, env.erasureKeys),
+  ];
   if (missing.length > 0) {
     dump.close();
     fail(
-      `Cannot restore ${file}: the erasures logged since the backup name addresses by hashes keyed with ${missing.map(({ key, where }) => `key ${key} (first at ${where})`).join(" and ")}, and ERASURE_KEY ${env.erasureKeys.length === 0 ? "is not set" : "holds no such key"}. Set ERASURE_KEY to the key the site ran with (every key it ran with, newest first, separated by commas; in emulator mode, the file erasure-key in its DATA_DIR). Nothing was changed.`,
+      `Cannot restore ${file}: the erasures and stops of mail logged since the backup name addresses by hashes keyed with ${missing.map(({ key, where }) => `key ${key} (first at ${where})`).join(" and ")}, and ERASURE_KEY ${env.erasureKeys.length === 0 ? "is not set" : "holds no such key"}. Set ERASURE_KEY to the key the site ran with (every key it ran with, newest first, separated by commas; in emulator mode, the file erasure-key in its DATA_DIR). Nothing was changed.`,
     );
   }
 }
 
 let replayed: ReplayReport | null = null;
+let stopped: MailStopReport | null = null;
 let ended: EndedByRestore | null = null;
 const finish = async (db: Parameters<typeof replayErasures>[0]) => {
-  ended = await endWhatTheBackupHeldOpen(db);
+  ended = await endWhatTheBackupHeldOpen(db, taken);
   if (ledger === null) return;
-  try {
-    replayed = await replayErasures(db, ledger.erasures, taken, env.erasureKeys);
-  } catch (error) {
-    // The database's own words, not the query (its parameters are addresses).
+  const read = ledger;
+  // The database's own words, not the query (its parameters are addresses).
+  const failed = (what: string, error: unknown) => {
     const cause = (error as Error).cause;
-    throw new Error(
-      `the erasures could not be carried out again (${cause instanceof Error ? cause.message : (error as Error).message})`,
+    return new Error(
+      `${what} could not be carried out again (${cause instanceof Error ? cause.message : (error as Error).message})`,
     );
+  };
+  try {
+    replayed = await replayErasures(db, read.erasures, taken, env.erasureKeys);
+  } catch (error) {
+    throw failed("the erasures", error);
+  }
+  try {
+    stopped = await replayMailStops(db, read.stops, taken, env.erasureKeys);
+  } catch (error) {
+    throw failed("the stops of mail", error);
   }
 };
 
@@ -187,6 +206,7 @@ console.log(`Every row the backup counted is there: ${rowsPerTable(counted)}.`);
 // The restore's last step ran, or it would have stopped above.
 console.log(endedSummary(ended!));
 console.log(erasureSummary(ledger, replayed));
+console.log(stopSummary(stopped));
 for (const warning of [
   ...unmatchedWarnings(replayed),
   ...unkeyedWarnings(ledger),
@@ -241,6 +261,13 @@ function endedSummary(done: EndedByRestore): string {
           [done.exportTokens, "export token", "export tokens"],
         ])}): each administrator sets up a new passkey with their password and a mailed code, and scripts need new export tokens (npm run admin -- export-token EMAIL).`
       : "") +
+    (done.broadcasts > 0
+      ? ` ${formatCount(done.broadcasts)} ${done.broadcasts === 1 ? "broadcast" : "broadcasts"} being sent or scheduled ${done.broadcasts === 1 ? "was" : "were"} paused` +
+        (done.broadcastMails > 0
+          ? `, and ${formatCount(done.broadcastMails)} of ${done.broadcasts === 1 ? "its" : "their"} mails the backup held unsent withheld (they may have gone after it was taken)`
+          : "") +
+        ": resume or cancel each on /admin/broadcasts."
+      : "") +
     (done.invitations > 0 ? " Resend the invitations from /admin/waitlist." : "") +
     (done.confirmations > 0
       ? " An entry whose confirmation link ended is kept 14 days from its last confirmation mail; its owner submitting the form again is sent a new one."
@@ -270,6 +297,21 @@ function unmatchedWarnings(report: ReplayReport | null): string[] {
   return (report?.unmatched ?? []).map(
     ({ where, uid }) =>
       `Warning: the erasure at ${where} (the account ${uid}, deleted by its member) names no address: it was written by an older version of the site. Its sessions were ended, but a waitlist entry it erased is back if the member joined through an invitation after the backup was taken. Find the entry the member joined with on /admin/waitlist and remove it.`,
+  );
+}
+
+/** The stops of mail carried out again (decision 042). */
+function stopSummary(report: MailStopReport | null): string {
+  if (report === null)
+    return "Mail stopped: none stopped again (--no-erasures): an unsubscribe, bounce or complaint after the backup was taken no longer stops mail; look at the suppression list.";
+  if (report.considered === 0) return "Mail stopped: none logged since the backup was taken.";
+  return (
+    `Mail stopped: ${formatCount(report.considered)} ${report.considered === 1 ? "stop" : "stops"} logged since the backup was taken (an unsubscribe, a bounce, a complaint or an administrator's), stopped again: ` +
+    `${formatCount(report.suppressed)} put back on the suppression list` +
+    (report.withdrawn > 0
+      ? `, ${formatCount(report.withdrawn)} ${report.withdrawn === 1 ? "consent" : "consents"} to news withdrawn again`
+      : "") +
+    "."
   );
 }
 

@@ -12,14 +12,15 @@ CREATE TABLE consent_events (
   entry_id bigint NOT NULL,
   kind text NOT NULL,
   given boolean NOT NULL,
-  -- Where: the confirmation page, /account, a mail's unsubscribe page, a mail client's one-click.
+  -- Where: the confirmation page, /account, a mail's unsubscribe page, a mail client's one-click,
+  -- or a restore carrying out again a withdrawal made after its backup (decision 042).
   place text NOT NULL,
   at timestamptz NOT NULL DEFAULT now(),
   CONSTRAINT consent_events_entry_id_fkey FOREIGN KEY (entry_id)
     REFERENCES waitlist_entries (id) ON DELETE CASCADE,
   CONSTRAINT consent_events_kind_check CHECK (kind IN ('waitlist-news', 'product-news')),
   CONSTRAINT consent_events_place_check
-    CHECK (place IN ('confirmation', 'account', 'unsubscribe-page', 'one-click'))
+    CHECK (place IN ('confirmation', 'account', 'unsubscribe-page', 'one-click', 'restore'))
 );
 CREATE INDEX consent_events_entry_id_idx ON consent_events (entry_id);
 

@@ -16,6 +16,11 @@ import { open } from "node:fs/promises";
 import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
 import { createGunzip } from "node:zlib";
+import {
+  parseMailStopLine,
+  type LedgerLogger,
+  type LoggedMailStop,
+} from "#server/audit/mail-stop-ledger.ts";
 
 const ERASURE_EVENT = "erasure";
 
@@ -81,16 +86,6 @@ export function legacySubject(email: string): string {
     .digest("hex");
 }
 
-type Logger = {
-  level: string;
-  child: (
-    bindings: object,
-    options: { level: string },
-  ) => {
-    info: (fields: object, message: string) => void;
-  };
-};
-
 export type ErasureLedger = {
   /**
    * Writes one `erasure` line per erasure. Call it after the erasing transaction committed. The
@@ -104,7 +99,7 @@ export type ErasureLedger = {
  * The ledger, writing with the first of `keys` (ERASURE_KEY, newest first). Without a key there
  * is no ledger: the site does not start.
  */
-export function createErasureLedger(log: Logger, keys: readonly string[]): ErasureLedger {
+export function createErasureLedger(log: LedgerLogger, keys: readonly string[]): ErasureLedger {
   const key = keys[0];
   if (!key) throw new Error("the ledger of erasures needs a key (ERASURE_KEY)");
   const id = erasureKeyId(key);
@@ -134,7 +129,7 @@ const LEDGER_MARK_MS = 60 * 60_000;
  * says (unless `silent`): a restore checks that the log it is given reaches back to the backup,
  * and a site logging only warnings would otherwise write nothing for hours.
  */
-export function startLedgerMarks(log: Logger): { stop: () => void } {
+export function startLedgerMarks(log: LedgerLogger): { stop: () => void } {
   const mark = () => {
     if (log.level === "silent") return;
     log
@@ -248,6 +243,8 @@ async function linesOf(file: string): Promise<AsyncIterable<string>> {
 
 export type ErasureLogs = {
   erasures: LoggedErasure[];
+  /** The ledger of mail stopped (server/audit/mail-stop-ledger.ts), read from the same lines. */
+  stops: LoggedMailStop[];
   /** Lines read, of every kind. */
   lines: number;
   /** The earliest and latest `time` of any line, ms since the epoch; null without one. */
@@ -280,13 +277,20 @@ export function gapsAfter(times: readonly number[], since: number): { from: numb
 const TIME = /"time"\s*:\s*(\d{12,14})\b/;
 
 /**
- * Reads the erasures in the site's log files, in the order they were logged, with the span of
- * time the files cover and the gaps in it after `since`. A line that says it is an erasure but cannot be read is an
- * ErasureLogError naming its file and line: going on without it could bring back what someone had
- * erased.
+ * Reads the erasures and the stops of mail in the site's log files, each in the order they were
+ * logged, with the span of time the files cover and the gaps in it after `since`. A line that says
+ * it is either but cannot be read is an ErasureLogError naming its file and line: going on without
+ * it could bring back what someone had erased, or mail them again.
  */
 export async function readErasureLogs(files: string[], since: number): Promise<ErasureLogs> {
-  const read: ErasureLogs = { erasures: [], lines: 0, first: null, last: null, gaps: [] };
+  const read: ErasureLogs = {
+    erasures: [],
+    stops: [],
+    lines: 0,
+    first: null,
+    last: null,
+    gaps: [],
+  };
   // The times after `since`, for the gaps, and the last one before it.
   const times: number[] = [];
   let lastBefore: number | null = null;
@@ -302,6 +306,15 @@ export async function readErasureLogs(files: string[], since: number): Promise<E
           read.last = read.last === null ? ms : Math.max(read.last, ms);
           if (ms > since) times.push(ms);
           else lastBefore = lastBefore === null ? ms : Math.max(lastBefore, ms);
+        }
+        const stop = parseMailStopLine(line);
+        if (stop !== null) {
+          if ("unreadable" in stop)
+            throw new ErasureLogError(
+              `${file} line ${n} is a stop of mail that cannot be read: ${stop.unreadable}`,
+            );
+          read.stops.push({ ...stop, where: `${file}:${n}` });
+          continue;
         }
         const erasure = parseErasureLine(line);
         if (erasure === null) continue;
@@ -320,6 +333,7 @@ export async function readErasureLogs(files: string[], since: number): Promise<E
     read.lines += n;
   }
   read.erasures.sort((a, b) => a.time - b.time);
+  read.stops.sort((a, b) => a.time - b.time);
   read.gaps = gapsAfter(lastBefore === null ? times : [lastBefore, ...times], since);
   return read;
 }

@@ -451,6 +451,23 @@ export function createBroadcasts(deps: {
           ok: false,
           message: `This broadcast is ${row.status}: it cannot be ${to === "sending" ? "resumed" : to}.`,
         };
+      // A schedule a restore paused before it began (server/operations/after-restore.ts): resumed,
+      // it begins now, its recipients fixed as a start fixes them.
+      if (to === "sending" && row.started_at === null) {
+        const begun = await begin(tx, row);
+        if (!begun.ok) return begun;
+        await tx.execute(sql`UPDATE broadcasts SET paused_reason = NULL WHERE id = ${id}`);
+        await recordAudit(tx, [
+          {
+            ...actor,
+            action,
+            entryId: null,
+            broadcastId: id,
+            outcome: `${begun.recipients} recipients`,
+          },
+        ]);
+        return { ok: true };
+      }
       // Resumed, the rate counts from now: the pause is not a debt to be paid in a burst.
       await tx.execute(sql`
         UPDATE broadcasts SET status = ${to}, paused_reason = ${reason}, updated_at = now(),

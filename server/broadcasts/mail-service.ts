@@ -7,6 +7,7 @@ import { sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import { queryRows, type Db } from "#db/client.ts";
 import { recordAudit } from "#server/audit/audit-log.ts";
+import { createMailStopLedger } from "#server/audit/mail-stop-ledger.ts";
 import { previewBroadcast } from "#server/broadcasts/broadcast-mail.ts";
 import { checkDraft, createBroadcasts, type Broadcasts } from "#server/broadcasts/broadcasts.ts";
 import { maskEmail } from "#server/http/log-safety.ts";
@@ -114,9 +115,18 @@ function createMailService(deps: {
             given,
             place: "account",
           });
-          // Asked for again: the kind's one-click unsubscribe no longer stands. A suppression of
-          // every mail (a bounce, a complaint, an administrator's) stays.
+          // Asked for again: the kind's unsubscribe no longer stands. A suppression of every mail
+          // (a bounce, a complaint, an administrator's) stays.
           if (changed && given) await suppressions.lift(tx, entry.email, kind);
+          // Withdrawn here is withdrawn as by a mail's link: the kind stops for the address, and
+          // the ledger a restore reads says so (decision 042).
+          if (changed && !given)
+            await suppressions.suppress(tx, {
+              address: entry.email,
+              scope: kind,
+              reason: "unsubscribe",
+              detail: "on /account",
+            });
         }
         return true;
       });
@@ -257,7 +267,11 @@ export function openMail(deps: {
   secrets: readonly string[];
   onEnqueued: () => void;
 }) {
-  const suppressions = createSuppressions({ db: deps.db, keys: suppressionKeys(deps.secrets) });
+  const suppressions = createSuppressions({
+    db: deps.db,
+    keys: suppressionKeys(deps.secrets),
+    ledger: createMailStopLedger(deps.log),
+  });
   const key = unsubscribeKey(deps.secrets[0] ?? "");
   const broadcasts = createBroadcasts({ ...deps, suppressions, unsubscribeKey: key });
   const port = createMailService({ db: deps.db, suppressions, broadcasts, unsubscribeKey: key });

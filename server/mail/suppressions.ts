@@ -12,6 +12,7 @@ import { createHmac } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { queryRows, type Db } from "#db/client.ts";
 import type { MAIL_EVENT_KINDS, SUPPRESSION_REASONS, SUPPRESSION_SCOPES } from "#db/schema.ts";
+import type { MailStopLedger } from "#server/audit/mail-stop-ledger.ts";
 import { stoppedBy, type MailCategory, type Suppression } from "#server/mail/suppression-policy.ts";
 
 type Scope = (typeof SUPPRESSION_SCOPES)[number];
@@ -30,6 +31,11 @@ export function suppressionKeys(erasureKeys: readonly string[]): Buffer[] {
   );
 }
 
+/** An address's hash under each key, as the list names it (HMAC-SHA256 of its lower case). */
+export function suppressionHashes(keys: readonly Buffer[], address: string): string[] {
+  return keys.map((key) => createHmac("sha256", key).update(normalised(address)).digest("hex"));
+}
+
 export type SuppressionRow = {
   /** The address, or null once its entry was erased: then only a search by it finds the row. */
   address: string | null;
@@ -42,17 +48,29 @@ export type SuppressionRow = {
 
 export type Suppressions = ReturnType<typeof createSuppressions>;
 
-export function createSuppressions({ db, keys }: { db: Db; keys: readonly Buffer[] }) {
+export function createSuppressions({
+  db,
+  keys,
+  ledger,
+}: {
+  db: Db;
+  keys: readonly Buffer[];
+  /** Where each suppression is written down for a restore (server/audit/mail-stop-ledger.ts). */
+  ledger: MailStopLedger;
+}) {
   if (keys.length === 0) throw new Error("the suppression list needs a key");
-  const hashesOf = (address: string) =>
-    keys.map((key) => createHmac("sha256", key).update(normalised(address)).digest("hex"));
+  const hashesOf = (address: string) => suppressionHashes(keys, address);
   const hashList = (address: string) =>
     sql.join(
       hashesOf(address).map((hash) => sql`${hash}`),
       sql`, `,
     );
 
-  /** Adds a suppression; an address already suppressed for the scope keeps its first reason. */
+  /**
+   * Adds a suppression; an address already suppressed for the scope keeps its first reason. The
+   * only door onto the list: each one is written in the ledger a restore reads (decision 042),
+   * before the transaction commits, so none is left out (one that then fails errs the safe way).
+   */
   async function suppress(
     tx: Db,
     entry: { address: string; scope: Scope; reason: Reason; detail?: string; addedBy?: string },
@@ -70,7 +88,9 @@ export function createSuppressions({ db, keys }: { db: Db; keys: readonly Buffer
       ON CONFLICT (address_hash, scope) DO NOTHING
       RETURNING scope`,
     );
-    return rows.length > 0;
+    if (rows.length === 0) return false;
+    ledger.record({ key: keys[0]!, subject: hash!, scope: entry.scope, reason: entry.reason });
+    return true;
   }
 
   return {

@@ -15,7 +15,10 @@
  * - administrators' credentials (decision 039): a passkey removed, a recovery code spent or an
  *   export token revoked after the backup would come back, so every passkey, recovery code,
  *   ceremony in progress and export token ends. Each administrator sets up a new passkey as the
- *   first time, with their password and a code mailed to them; scripts are given new tokens.
+ *   first time, with their password and a code mailed to them; scripts are given new tokens;
+ * - broadcasts being sent or scheduled (decision 042): the backup cannot tell who got one after it
+ *   was taken, so each is paused with the reason, for an administrator to resume or cancel, and
+ *   its mails the backup held unsent (most likely sent just after it) are withheld, as failed.
  */
 import { sql } from "drizzle-orm";
 import { deletedCount, type Db } from "#db/client.ts";
@@ -29,10 +32,18 @@ export type EndedByRestore = {
   passkeys: number;
   recoveryCodes: number;
   exportTokens: number;
+  broadcasts: number;
+  broadcastMails: number;
 };
 
+/** What a broadcast paused by a restore says on its page. */
+export function pausedByRestore(takenAt: Date): string {
+  const taken = takenAt.toISOString().replace(/\.\d{3}Z$/, "Z");
+  return `Paused by a restore from a backup taken ${taken}. Mail sent after that is not known here: its mails then unsent were withheld (they show as failed), and resuming sends to everyone the backup shows as waiting, some of whom may have had it since. Resume, or cancel.`;
+}
+
 /** Ends, inside the restore's transaction, every session and link that grants something. */
-export async function endWhatTheBackupHeldOpen(tx: Db): Promise<EndedByRestore> {
+export async function endWhatTheBackupHeldOpen(tx: Db, takenAt: Date): Promise<EndedByRestore> {
   // Challenges and mailed codes were bound to sessions that end below; nothing may answer them.
   await tx.execute(sql`DELETE FROM admin_challenges`);
   // deletedCount counts the rows any data-changing statement returns, updates as well.
@@ -60,6 +71,19 @@ export async function endWhatTheBackupHeldOpen(tx: Db): Promise<EndedByRestore> 
     exportTokens: await count(
       sql`UPDATE admin_export_tokens SET revoked_at = now()
           WHERE revoked_at IS NULL AND expires_at > now()`,
+    ),
+    // Dated at the backup, the last time they were known unsent: not failures of the relay now,
+    // which would pause the broadcast again as soon as it is resumed.
+    broadcastMails: await count(
+      sql`UPDATE outbox SET status = 'failed', failed_at = ${takenAt},
+            last_error = 'Withheld by a restore: it may have been sent after the backup was taken'
+          WHERE status = 'pending' AND id IN (
+            SELECT outbox_id FROM broadcast_recipients WHERE outbox_id IS NOT NULL)`,
+    ),
+    broadcasts: await count(
+      sql`UPDATE broadcasts SET status = 'paused', paused_reason = ${pausedByRestore(takenAt)},
+            updated_at = now()
+          WHERE status IN ('sending', 'scheduled')`,
     ),
   };
 }

@@ -11,6 +11,7 @@ import { parseEnv, type SmtpRelay } from "#server/env.ts";
 import { createEmailSender } from "#server/outbox/email.ts";
 import { enqueue, type EmailInput } from "#server/outbox/outbox.ts";
 import { startOutboxWorker, type OutboxTiming, type OutboxWorker } from "#server/outbox/worker.ts";
+import { UNLOGGED } from "#server/audit/mail-stop-ledger.ts";
 import { createSuppressions, suppressionKeys } from "#server/mail/suppressions.ts";
 import { databaseForThisFile } from "#tests/support/database.ts";
 import { startPostgres } from "#tests/support/postgres.ts";
@@ -51,7 +52,11 @@ async function smtp(...args: Parameters<typeof startTestSmtp>) {
 }
 
 const suppressionsOf = (db: Db) =>
-  createSuppressions({ db, keys: suppressionKeys(["a key for this file's tests, 32 chars+"]) });
+  createSuppressions({
+    db,
+    keys: suppressionKeys(["a key for this file's tests, 32 chars+"]),
+    ledger: UNLOGGED,
+  });
 
 function worker(db: Db, url: string, timing: Partial<OutboxTiming> = {}) {
   const w = startOutboxWorker({

@@ -11,6 +11,7 @@ import { afterEach, expect, test } from "vitest";
 import { queryRows, type Db } from "#db/client.ts";
 import { createBounceInbox, verpKey } from "#server/mail/bounces/inbox.ts";
 import { verpAddress } from "#server/mail/bounces/verp.ts";
+import { UNLOGGED } from "#server/audit/mail-stop-ledger.ts";
 import { createSuppressions, suppressionKeys } from "#server/mail/suppressions.ts";
 import { enqueue } from "#server/outbox/outbox.ts";
 import { databaseForThisFile } from "#tests/support/database.ts";
@@ -29,7 +30,7 @@ afterEach(async () => {
 });
 
 function setUp(db: Db) {
-  const suppressions = createSuppressions({ db, keys: suppressionKeys([SECRET]) });
+  const suppressions = createSuppressions({ db, keys: suppressionKeys([SECRET]), ledger: UNLOGGED });
   const inbox = createBounceInbox({
     db,
     suppressions,
