@@ -13,6 +13,7 @@ import autocannon from "autocannon";
 import * as prettier from "prettier";
 import { HYDRATED_ATTRIBUTE } from "#src/lib/hydration-protocol.ts";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "#tests/support/e2e-env.ts";
+import { benchBroadcasts, broadcastRows, FULL_SIZES } from "./bench/broadcasts.ts";
 import { benchDashboard } from "./bench/dashboard.ts";
 import { benchFirstPress, FIRST_PRESS_RUNS, FIRST_PRESS_TARGETS } from "./bench/first-press.ts";
 import { benchMail } from "./bench/mail.ts";
@@ -607,6 +608,11 @@ async function main() {
     const mailRatio = mail.withMail / mail.withoutMail;
     console.log("Dashboard…");
     const dashboard = await benchDashboard();
+    // Broadcasts: 100,000 recipients fixed, the rate, a visitor's p99 during a send, kill -9
+    // (scripts/bench/broadcasts.ts).
+    console.log("Broadcasts…");
+    const broadcast = broadcastRows(await benchBroadcasts(FULL_SIZES));
+    for (const [what, , , verdict] of broadcast) if (verdict === "MISSED") failures.push(what!);
 
     // The DPA: from pressing the button to the saved file, in Chromium (median of 5, cold cache).
     const dpaTimes: number[] = [];
@@ -740,6 +746,7 @@ async function main() {
         `p95 < ${ADMIN_LIST_TARGET_MS} ms`,
         check(adminList.ok, "admin list page"),
       ],
+      ...broadcast,
       [
         "JavaScript after the first interaction on home",
         `${fixed(kib(afterInteraction))} KiB`,

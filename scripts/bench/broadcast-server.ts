@@ -5,14 +5,8 @@
  * broadcast on an admin page behind a passkey; the bench asks this process to make the same calls
  * on the same service, since the embedded database is one process's alone.
  */
-import path from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import { pathToFileURL } from "node:url";
-import type { ServerBuild } from "react-router";
-import { createApp } from "#server/app.ts";
-import { parseEnv } from "#server/env.ts";
-import { serverLoggers } from "#server/http/log-safety.ts";
-import { openServices } from "#server/services.ts";
+import { startBenchSite } from "./bench-site.ts";
 
 export type BenchRequest =
   | { op: "start"; subject: string; body: string }
@@ -23,23 +17,7 @@ export type BenchAnswer = { ok: boolean; id?: number; recipients?: number; [k: s
 
 const ACTOR = { adminEmail: "bench@example.com", clientAddress: "127.0.0.1" };
 
-const root = path.resolve(import.meta.dirname, "../..");
-const env = parseEnv(process.env);
-const build = (await import(
-  pathToFileURL(path.join(root, "build/server/index.js")).href
-)) as ServerBuild;
-const { log, requestLines } = serverLoggers(env.logLevel);
-const services = await openServices(env, log);
-const app = await createApp({
-  env,
-  getBuild: () => Promise.resolve(build),
-  clientDir: path.join(root, "build/client"),
-  mode: "production",
-  ...services,
-  loggerInstance: log,
-  requestLines,
-});
-await app.listen({ port: env.port, host: env.host });
+const { services } = await startBenchSite();
 
 const broadcasts = services.mail.broadcasts;
 const loop = monitorEventLoopDelay({ resolution: 10 });
@@ -83,9 +61,3 @@ process.on("message", (request: BenchRequest & { seq: number }) => {
     .then((reply) => process.send?.({ seq: request.seq, ...reply }));
 });
 process.send?.({ seq: 0, ok: true, listening: true });
-process.on("SIGTERM", () => {
-  void app
-    .close()
-    .then(() => services.close())
-    .then(() => process.exit(0));
-});

@@ -23,6 +23,7 @@ import type autocannon from "autocannon";
 import { sql } from "drizzle-orm";
 import { pino } from "pino";
 import { SMTPServer } from "smtp-server";
+import { listenSmtpSink } from "./smtp-sink.ts";
 import { openDatabase, queryRows, type Db } from "#db/client.ts";
 import { parseEnv } from "#server/env.ts";
 import { openMail } from "#server/broadcasts/mail-service.ts";
@@ -238,21 +239,15 @@ async function startSink() {
       });
     },
   });
-  // The sender is killed with -9 in the middle of a send: its connections reset, which is the
-  // point of that measurement, not a failure of the relay.
-  server.on("error", (error: Error & { code?: string }) => {
-    if (error.code !== "ECONNRESET") throw error;
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.server.address() as { port: number }).port;
+  const sink = await listenSmtpSink(server);
   return {
-    url: `smtp://127.0.0.1:${port}`,
+    url: sink.url,
     perRecipient,
     arrivals,
     interruptAt(at: number, then: () => void) {
       interruption = { at, then };
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: sink.close,
   };
 }
 

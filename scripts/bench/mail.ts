@@ -14,6 +14,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { SMTPServer } from "smtp-server";
+import { listenSmtpSink } from "./smtp-sink.ts";
 import { benchServerEnv } from "./server-env.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -55,19 +56,13 @@ async function startSink() {
       });
     },
   });
-  // The sender is killed with -9 in the middle of a delivery: its connections reset, which is the
-  // point of that measurement, not a failure of the relay.
-  server.on("error", (error: Error & { code?: string }) => {
-    if (error.code !== "ECONNRESET") throw error;
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.server.address() as { port: number }).port;
+  const sink = await listenSmtpSink(server);
   return {
-    url: `smtp://127.0.0.1:${port}`,
+    url: sink.url,
     total: () => total,
     unique: () => seen.size,
     firstAt: () => first,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: sink.close,
   };
 }
 

@@ -3,6 +3,7 @@
  * by server/mail/markdown.ts (a strict subset, no HTML) and laid out by the broadcast template,
  * HTML and plain text from the same blocks. The composer's preview is the same rendering.
  */
+import { randomBytes } from "node:crypto";
 import type { BROADCAST_KINDS } from "#db/schema.ts";
 import { renderMarkdown } from "#server/mail/markdown.ts";
 import { renderBroadcast } from "#server/mail/templates/broadcast.tsx";
@@ -16,19 +17,77 @@ export function checkBroadcastBody(body: string): { ok: true } | { ok: false; me
   return parsed.ok ? { ok: true } : { ok: false, message: parsed.message };
 }
 
-export function renderBroadcastMail(mail: {
+type Recipient = { name: string | undefined; unsubscribeUrl: string; removeUrl: string };
+type Rendered = { subject: string; html: string; text: string };
+
+/** As React writes text and attribute values into HTML. */
+const HTML_ESCAPES: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#x27;",
+};
+const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
+
+/**
+ * A broadcast's mail for each of its recipients. The Markdown and the layout are rendered once
+ * (twice at most: with a greeting and without), with a slot of this maker's own where each
+ * recipient's name and links go; each mail is then those two texts with the slots filled, the
+ * name escaped as React escapes it. A turn of a send renders nothing per person, so it holds the
+ * event loop for microseconds, not milliseconds (decision 042). The result is the same text
+ * `renderBroadcast` writes for that person, which server/broadcasts/broadcast-mail.test.ts holds.
+ */
+export function broadcastMailMaker(mail: {
   subject: string;
   body: string;
   kind: Kind;
-  name: string | undefined;
-  unsubscribeUrl: string;
-  removeUrl: string;
   siteUrl: string;
-}): { subject: string; html: string; text: string } {
+}): (recipient: Recipient) => Rendered {
   const parsed = renderMarkdown(mail.body);
   // A stored body was checked when it was saved; one that no longer parses is not sent.
   if (!parsed.ok) throw new Error(`broadcast body does not parse: ${parsed.message}`);
-  return renderBroadcast({ ...mail, blocks: parsed.blocks });
+  // Letters and digits only: nothing React or the text escapes, and no body can know it.
+  const slot = `tieoutslot${randomBytes(12).toString("hex")}`;
+  const slots = { name: `${slot}name`, unsubscribe: `${slot}unsub`, remove: `${slot}remove` };
+  const layouts = new Map<boolean, Rendered>();
+  const layout = (named: boolean) => {
+    let found = layouts.get(named);
+    if (!found) {
+      found = renderBroadcast({
+        ...mail,
+        blocks: parsed.blocks,
+        name: named ? slots.name : undefined,
+        unsubscribeUrl: slots.unsubscribe,
+        removeUrl: slots.remove,
+      });
+      layouts.set(named, found);
+    }
+    return found;
+  };
+  const fill = (template: string, values: Record<string, string>) =>
+    template.replace(
+      new RegExp(`${slot}(name|unsub|remove)`, "g"),
+      (_, which: string) => values[which]!,
+    );
+  return (recipient) => {
+    const name = recipient.name?.trim();
+    const { html, text } = layout(Boolean(name));
+    const plain = {
+      name: name ?? "",
+      unsub: recipient.unsubscribeUrl,
+      remove: recipient.removeUrl,
+    };
+    return {
+      subject: mail.subject,
+      html: fill(html, {
+        name: escapeHtml(plain.name),
+        unsub: escapeHtml(plain.unsub),
+        remove: escapeHtml(plain.remove),
+      }),
+      text: fill(text, plain),
+    };
+  };
 }
 
 /** The composer's preview: the mail as a recipient named Ada would get it, links shown inert. */

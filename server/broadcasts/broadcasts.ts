@@ -16,8 +16,9 @@ import { queryRows, type Db } from "#db/client.ts";
 import type { BROADCAST_KINDS, BROADCAST_STATUSES } from "#db/schema.ts";
 import { AUTOMATIC, recordAudit } from "#server/audit/audit-log.ts";
 import type { Env } from "#server/env.ts";
-import { renderBroadcastMail, checkBroadcastBody } from "#server/broadcasts/broadcast-mail.ts";
+import { broadcastMailMaker, checkBroadcastBody } from "#server/broadcasts/broadcast-mail.ts";
 import { AudienceSchema, audienceCondition, type Audience } from "#server/broadcasts/audience.ts";
+import { stoppedBy } from "#server/mail/suppression-policy.ts";
 import type { Suppressions } from "#server/mail/suppressions.ts";
 import { enqueue, type OutboxMessage } from "#server/outbox/outbox.ts";
 import { siteLink } from "#server/waitlist/entry-mail.ts";
@@ -140,7 +141,7 @@ export function createBroadcasts(deps: {
   db: Db;
   env: Env;
   log: FastifyBaseLogger;
-  suppressions: Pick<Suppressions, "stopping">;
+  suppressions: Pick<Suppressions, "byAddress">;
   unsubscribeKey: Buffer;
   /** Told when mails went into the outbox. */
   onEnqueued: () => void;
@@ -155,9 +156,13 @@ export function createBroadcasts(deps: {
     return row ?? null;
   };
 
+  /** Broadcast `b`'s mail for each recipient, laid out once (broadcastMailMaker). */
+  const makerFor = (b: { kind: Kind; subject: string; body: string }) =>
+    broadcastMailMaker({ subject: b.subject, body: b.body, kind: b.kind, siteUrl: env.siteUrl });
+
   /** The mail of broadcast `b` to one entry, with its unsubscribe and removal links. */
   function mailFor(
-    b: { id: number; kind: Kind; subject: string; body: string },
+    b: { id: number; kind: Kind; make: ReturnType<typeof makerFor> },
     entry: { id: number; name: string | undefined; email: string },
     key: string,
     /** Where the removal link's token row goes; null for a test, whose links name no entry. */
@@ -170,14 +175,10 @@ export function createBroadcasts(deps: {
       env,
       `/unsubscribe?token=${unsubscribeToken(deps.unsubscribeKey, { entryId: entry.id, kind: b.kind, broadcastId: b.id })}`,
     );
-    const rendered = renderBroadcastMail({
-      subject: b.subject,
-      body: b.body,
-      kind: b.kind,
+    const rendered = b.make({
       name: entry.name,
       unsubscribeUrl,
       removeUrl: siteLink(env, `/waitlist/remove?token=${remove}`),
-      siteUrl: env.siteUrl,
     });
     return {
       key,
@@ -287,7 +288,7 @@ export function createBroadcasts(deps: {
     async testSend(id: number, actor: Actor): Promise<Done | Refusal> {
       const row = await byId(db, id);
       if (!row) return { ok: false, message: "There is no such broadcast." };
-      const b = { ...row, id };
+      const b = { id, kind: row.kind, make: makerFor(row) };
       await db.transaction(async (tx) => {
         const message = mailFor(
           b,
@@ -524,7 +525,11 @@ export function createBroadcasts(deps: {
         await finishIfDone(tx, id);
         return 0;
       }
-      const b = { id, kind: row.kind, subject: row.subject, body: row.body };
+      const b = { id, kind: row.kind, make: makerFor(row) };
+      const listed = await deps.suppressions.byAddress(
+        recipients.filter((r) => r.eligible).map((r) => r.email),
+        tx,
+      );
       const tokens: TokenRow[] = [];
       const messages: OutboxMessage[] = [];
       const queued: number[] = [];
@@ -537,7 +542,7 @@ export function createBroadcasts(deps: {
           unsubscribed.push(entryId);
           continue;
         }
-        if (await deps.suppressions.stopping([r.email], row.kind, tx)) {
+        if (stoppedBy(row.kind, listed.get(r.email.trim().toLowerCase()) ?? [])) {
           suppressed.push(entryId);
           continue;
         }
@@ -584,16 +589,25 @@ export function createBroadcasts(deps: {
 
   /** Pauses the broadcast when too many of its mails that ended lately failed; true if it did. */
   async function pausedByFailures(tx: Db, id: number): Promise<boolean> {
-    const [recent] = await queryRows<{ failed: number; ended: number }>(
+    const window = sql`now() - make_interval(mins => ${AUTO_PAUSE.windowMinutes})`;
+    // Every turn asks; failures are few and indexed by when, so the usual answer costs nothing.
+    // Only when there are enough to matter are the mails that ended counted.
+    const [failures] = await queryRows<{ failed: number }>(
       tx,
       sql`
-      SELECT count(*) FILTER (WHERE o.status = 'failed')::int AS failed,
-        count(*) FILTER (WHERE o.status IN ('sent', 'failed'))::int AS ended
-      FROM broadcast_recipients r JOIN outbox o ON o.id = r.outbox_id
-      WHERE r.broadcast_id = ${id}
-        AND coalesce(o.sent_at, o.failed_at) > now() - make_interval(mins => ${AUTO_PAUSE.windowMinutes})`,
+      SELECT count(*)::int AS failed
+      FROM outbox o JOIN broadcast_recipients r ON r.outbox_id = o.id
+      WHERE o.status = 'failed' AND o.failed_at > ${window} AND r.broadcast_id = ${id}`,
     );
-    const failed = recent?.failed ?? 0;
+    const failed = failures?.failed ?? 0;
+    if (failed < AUTO_PAUSE.minFailed) return false;
+    const [recent] = await queryRows<{ ended: number }>(
+      tx,
+      sql`
+      SELECT count(*) FILTER (WHERE o.status IN ('sent', 'failed'))::int AS ended
+      FROM broadcast_recipients r JOIN outbox o ON o.id = r.outbox_id
+      WHERE r.broadcast_id = ${id} AND coalesce(o.sent_at, o.failed_at) > ${window}`,
+    );
     const ended = recent?.ended ?? 0;
     if (failed < AUTO_PAUSE.minFailed || failed / Math.max(1, ended) < AUTO_PAUSE.failedShare)
       return false;

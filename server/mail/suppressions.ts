@@ -125,6 +125,34 @@ export function createSuppressions({
       );
     },
 
+    /**
+     * The suppressions of many addresses at once (a turn of a broadcast, a batch of the outbox),
+     * by each address in lower case: one query for all of them.
+     */
+    async byAddress(
+      addresses: readonly string[],
+      tx: Db = db,
+    ): Promise<Map<string, Suppression[]>> {
+      const found = new Map<string, Suppression[]>();
+      if (addresses.length === 0) return found;
+      const owner = new Map<string, string>();
+      for (const address of addresses)
+        for (const hash of hashesOf(address)) owner.set(hash, normalised(address));
+      const rows = await queryRows<Suppression & { address_hash: string }>(
+        tx,
+        sql`SELECT address_hash, scope, reason FROM mail_suppressions
+            WHERE address_hash IN (${sql.join(
+              [...owner.keys()].map((hash) => sql`${hash}`),
+              sql`, `,
+            )})`,
+      );
+      for (const { address_hash, scope, reason } of rows) {
+        const address = owner.get(address_hash)!;
+        found.set(address, [...(found.get(address) ?? []), { scope, reason }]);
+      }
+      return found;
+    },
+
     /** The suppression that stops a mail of `category` to these addresses now, or null. */
     async stopping(addresses: readonly string[], category: MailCategory, tx: Db = db) {
       return stoppedBy(category, await this.of(addresses, tx));

@@ -22,7 +22,7 @@ import type { OUTBOX_CHANNELS } from "#db/schema.ts";
 import type { Env } from "#server/env.ts";
 import { DeliveryError } from "#server/outbox/delivery-error.ts";
 import type { EmailSender } from "#server/outbox/email.ts";
-import { categoryOf } from "#server/mail/suppression-policy.ts";
+import { categoryOf, stoppedBy, type Suppression } from "#server/mail/suppression-policy.ts";
 import type { Suppressions } from "#server/mail/suppressions.ts";
 import type { EmailPayload, ForwardPayload, SlackPayload } from "#server/outbox/outbox.ts";
 import { forwardEntry, notifySlack } from "#server/outbox/webhooks.ts";
@@ -108,7 +108,7 @@ export function startOutboxWorker({
   db: Db;
   destinations: Destinations;
   /** Required: no worker sends mail without asking the suppression list first. */
-  suppressions: Pick<Suppressions, "stopping" | "record">;
+  suppressions: Pick<Suppressions, "byAddress" | "record">;
   log: FastifyBaseLogger;
   timing?: OutboxTiming;
   /** Told of every attempt's outcome (the metrics count them). */
@@ -154,17 +154,29 @@ export function startOutboxWorker({
     }
   }
 
+  const isBroadcast = (payload: EmailPayload) => {
+    const category = categoryOf(payload);
+    return category === "waitlist-news" || category === "product-news";
+  };
+
   /** The body, headers and files of a mail that will not be sent again (see below). */
   const stripped = sql`CASE WHEN channel = 'email'
     THEN payload - 'text' - 'html' - 'headers' - 'attachments' ELSE payload END`;
 
-  /** True when the suppression list holds the mail back; then it is marked so, never sent. */
-  async function heldBack(row: Claimed, ours: SQL): Promise<boolean> {
+  /**
+   * True when the suppression list holds the mail back; then it is marked so, never sent. `listed`
+   * is the list's word on the batch's addresses, asked just before the batch is sent.
+   */
+  async function heldBack(
+    row: Claimed,
+    ours: SQL,
+    listed: Map<string, Suppression[]>,
+  ): Promise<boolean> {
     if (row.channel !== "email") return false;
     const payload = row.payload as EmailPayload;
-    const stop = await suppressions.stopping(
-      payload.to.map((box) => box.address),
+    const stop = stoppedBy(
       categoryOf(payload),
+      payload.to.flatMap((box) => listed.get(box.address.trim().toLowerCase()) ?? []),
     );
     if (!stop) return false;
     const why = `suppressed: ${stop.reason}${stop.scope === "all" ? "" : ` (${stop.scope})`}`;
@@ -179,10 +191,10 @@ export function startOutboxWorker({
     return true;
   }
 
-  async function deliver(row: Claimed) {
+  async function deliver(row: Claimed, listed: Map<string, Suppression[]>) {
     const ours = sql`id = ${row.id} AND attempts = ${row.attempts} AND status = 'pending'`;
     try {
-      if (await heldBack(row, ours)) return;
+      if (await heldBack(row, ours, listed)) return;
       await send(row);
     } catch (error) {
       const failure =
@@ -269,11 +281,27 @@ export function startOutboxWorker({
           "outbox message not delivered: gave up",
         );
       }
-      await Promise.all(
-        claimed
-          .filter((r) => r.status === "pending")
-          .map((row) => deliver({ ...row, id: Number(row.id) })),
+      const due = claimed.filter((r) => r.status === "pending");
+      // One question to the suppression list for the whole batch, at the moment it is sent.
+      const listed = await suppressions.byAddress(
+        due.flatMap((r) =>
+          r.channel === "email" ? (r.payload as EmailPayload).to.map((box) => box.address) : [],
+        ),
       );
+      // A broadcast's mails go one after another, each marked sent before the next leaves: should
+      // the process die, at most the mail on the wire can go again, never the batch (decision
+      // 042). They are paced by the broadcast's rate, far below what one connection carries. The
+      // rest go side by side, as fast as the relay takes them.
+      const bulk = due.filter(
+        (r) => r.channel === "email" && isBroadcast(r.payload as EmailPayload),
+      );
+      const rest = due.filter((r) => !bulk.includes(r));
+      await Promise.all([
+        ...rest.map((row) => deliver({ ...row, id: Number(row.id) }, listed)),
+        (async () => {
+          for (const row of bulk) await deliver({ ...row, id: Number(row.id) }, listed);
+        })(),
+      ]);
     }
   }
 
