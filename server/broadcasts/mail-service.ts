@@ -60,6 +60,8 @@ function createMailService(deps: {
 
   return {
     async bounceReports(limit) {
+      // The last 30 days, as the page says; housekeeping deletes what is older.
+      const recent = sql`now() - interval '30 days'`;
       const rows = await queryRows<{
         id: number;
         received_at: Date;
@@ -71,11 +73,13 @@ function createMailService(deps: {
       }>(
         db,
         sql`SELECT id, received_at, via, outcome, kind, detail, raw FROM bounce_reports
+            WHERE received_at > ${recent}
             ORDER BY (outcome <> 'recorded') DESC, received_at DESC, id DESC LIMIT ${limit}`,
       );
       const [counted] = await queryRows<{ n: number }>(
         db,
-        sql`SELECT count(*)::int AS n FROM bounce_reports WHERE outcome <> 'recorded'`,
+        sql`SELECT count(*)::int AS n FROM bounce_reports
+            WHERE outcome <> 'recorded' AND received_at > ${recent}`,
       );
       return {
         rows: rows.map((row) => ({

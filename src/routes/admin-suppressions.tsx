@@ -14,6 +14,8 @@ import { loadContext } from "#src/load-context.ts";
 
 /** Rows shown; the count above the table covers the whole list. */
 const SHOWN = 200;
+/** Bounce reports shown, those that need a person first; the count of those covers them all. */
+const BOUNCES_SHOWN = 100;
 
 export const handle = SIGNED_IN_ONLY;
 
@@ -33,11 +35,17 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const admin = await requireAdmin(server, "This account may not see the suppression list.");
   const query = (new URL(request.url).searchParams.get("q") ?? "").trim().slice(0, 254);
   try {
-    const list = await server.mail.suppressions.list({
-      ...(query ? { search: query } : {}),
-      limit: SHOWN,
-    });
-    return { ...list, query, shown: SHOWN, stepUpUntil: admin.stepUpUntil };
+    const [list, bounces] = await Promise.all([
+      server.mail.suppressions.list({ ...(query ? { search: query } : {}), limit: SHOWN }),
+      server.mail.bounceReports(BOUNCES_SHOWN),
+    ]);
+    return {
+      ...list,
+      query,
+      shown: SHOWN,
+      bounces: { ...bounces, shown: BOUNCES_SHOWN },
+      stepUpUntil: admin.stepUpUntil,
+    };
   } catch {
     throw failure(server, UNAVAILABLE);
   }

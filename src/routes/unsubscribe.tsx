@@ -8,7 +8,7 @@ import {
   spendMailLink,
 } from "#src/lib/mail-link.ts";
 import { loadContext } from "#src/load-context.ts";
-import { GoneLinkCard, MailLinkCard } from "#src/ui/mail-link-card.tsx";
+import { MailLinkCard } from "#src/ui/mail-link-card.tsx";
 
 /**
  * The unsubscribe link of a broadcast (decision 041): GET shows one button, only its POST acts,
@@ -76,6 +76,13 @@ export default function Unsubscribe({ loaderData, actionData }: Route.ComponentP
         </MailLinkCard>
       );
     case "gone":
-      return <GoneLinkCard back={back} />;
+      // An unsubscribe link works however often it is pressed: one that does not was mistyped, or
+      // names an entry no longer on the list, which gets no news anyway.
+      return (
+        <MailLinkCard title="This link no longer works" back={back}>
+          It is not one of ours, or the address it was sent to is no longer on the waitlist, and we
+          send it no news. Nothing was changed.
+        </MailLinkCard>
+      );
   }
 }

@@ -28,6 +28,7 @@ import {
   E2E_PROJECT_ID,
 } from "#tests/support/e2e-env.ts";
 import { ensureUser } from "#tests/support/emulator.ts";
+import { inboxSubjects } from "#tests/support/local-inbox.ts";
 import { axeViolations, expect, HYDRATED_PAGE, test } from "#tests/support/fixtures.ts";
 import type { RestartableServer } from "#tests/support/server.ts";
 import {
@@ -70,15 +71,6 @@ async function addVirtualAuthenticator(page: Page) {
       automaticPresenceSimulation: true,
     },
   });
-}
-
-/** The subjects of the mails a local inbox holds for an address, newest first. */
-async function inboxSubjects(email: string): Promise<string[]> {
-  const html = await (await fetch(E2E_INBOX_URL)).text();
-  return html
-    .split("<tr>")
-    .filter((row) => row.includes(`<td>${email}</td>`))
-    .map((row) => /<a href="\/messages\/[^"]+">([^<]*)<\/a>/.exec(row)?.[1] ?? "");
 }
 
 /** The subjects of the mails a sink received for an address, oldest first. */

@@ -268,13 +268,13 @@ function SignOutEverywhereSection({ posted }: { posted?: string }) {
   );
 }
 
+/** The form field of the waitlist news box: "yes" when ticked, absent when not. */
+export const WAITLIST_NEWS_FIELD = "waitlist_news";
+
 /**
  * Which broadcasts the member gets (decision 041), for the waitlist entry their account holds: a
  * plain form, so it works with or without JavaScript.
  */
-/** The form field of the waitlist news box: "yes" when ticked, absent when not. */
-export const WAITLIST_NEWS_FIELD = "waitlist_news";
-
 function MailSection({
   preferences,
   posted,

@@ -2,12 +2,13 @@
  * The admin's suppression list (decision 041): the addresses the site's mail stops at, newest
  * first, with why and since when; a search by address; a form to suppress an address and one to
  * take it off the list again. Taking one off needs a step-up (decision 039): it lets mail reach
- * someone who refused it, bounced or complained. Plain forms: they work without JavaScript.
+ * someone who refused it, bounced or complained. Plain forms: they work without JavaScript. Below
+ * the list, the bounce reports of the last 30 days, so a report nobody could match is read.
  */
 import { useEffect, useRef } from "react";
 import { Form, useNavigation } from "react-router";
 import { formatDateTime } from "#src/lib/date-time.ts";
-import type { SuppressionEntry } from "#src/lib/mail-ports.ts";
+import type { BounceReport, SuppressionEntry } from "#src/lib/mail-ports.ts";
 import { useStepUp } from "#src/lib/use-step-up.ts";
 import { AdminNav } from "#src/ui/admin-nav.tsx";
 import { Button } from "#src/ui/button.tsx";
@@ -41,6 +42,25 @@ const REASON: Record<SuppressionEntry["reason"], string> = {
   complaint: "Complaint",
   unsubscribe: "Unsubscribe",
   admin: "Added by an administrator",
+};
+
+const VIA: Record<BounceReport["via"], string> = {
+  imap: "IMAP mailbox",
+  smtp: "SMTP listener",
+};
+
+const OUTCOME: Record<BounceReport["outcome"], string> = {
+  recorded: "Recorded",
+  unmatched: "Names no mail of ours",
+  unparsed: "Could not be read",
+};
+
+/** What the reader made of a report: recorded as a bounce or complaint, or what it looked like. */
+const REPORT_KIND: Record<string, string> = {
+  "hard-bounce": "Hard bounce",
+  "soft-bounce": "Soft bounce",
+  complaint: "Complaint",
+  bounce: "Bounce",
 };
 
 const count = (n: number) => n.toLocaleString("en-US");
@@ -137,11 +157,88 @@ function AddressForm({
   );
 }
 
+/** The reports held for the last 30 days, those that need a person first. */
+export type BounceReports = {
+  rows: BounceReport[];
+  /** How many could not be read or named no mail of ours, among all that are held. */
+  needsReading: number;
+  /** The most rows the table holds. */
+  shown: number;
+};
+
+/**
+ * What came back to the bounce address (decision 041): each report, how it came, and what was
+ * made of it. One that could not be read, or that names no mail of ours, is kept with its message
+ * for a person to read, and comes first.
+ */
+function BounceReportsSection({ rows, needsReading, shown }: BounceReports) {
+  return (
+    <section aria-labelledby="bounces-heading" className="mt-10">
+      <h2 id="bounces-heading" className="font-serif text-2xl font-semibold tracking-tight">
+        Bounce reports
+      </h2>
+      <p className="mt-1 max-w-3xl text-ink-soft">
+        What came back to the bounce address in the last 30 days: bounces and complaints, matched to
+        the mail they are about and recorded against its recipient. Those that need a person come
+        first, then the newest.
+      </p>
+      {rows.length > 0 ? (
+        <p className="mt-3 font-medium">
+          {needsReading === 0
+            ? "None needs a person to read it."
+            : needsReading === 1
+              ? "1 report needs a person to read it."
+              : `${count(needsReading)} reports need a person to read them.`}
+          {rows.length >= shown ? ` Showing the first ${count(shown)}.` : ""}
+        </p>
+      ) : null}
+      <TableRegion
+        label="Reports of the last 30 days"
+        headings={["Received (UTC)", "Via", "Outcome", "Kind", "Detail"]}
+        empty="No bounce report came back in the last 30 days."
+      >
+        {rows.map((row) => {
+          const needsPerson = row.outcome !== "recorded";
+          return (
+            <tr
+              key={row.id}
+              className={`border-t border-rule align-top ${needsPerson ? "bg-tick-soft" : ""}`}
+            >
+              <td className={`${CELL} whitespace-nowrap tabular-nums`}>
+                {formatDateTime(row.receivedAt)}
+              </td>
+              <td className={CELL}>{VIA[row.via]}</td>
+              <td className={`${CELL} ${needsPerson ? "font-semibold" : ""}`}>
+                {OUTCOME[row.outcome]}
+              </td>
+              <td className={CELL}>{row.kind ? (REPORT_KIND[row.kind] ?? "-") : "-"}</td>
+              <td className={`${CELL} max-w-md [overflow-wrap:anywhere]`}>
+                {row.detail || "-"}
+                {needsPerson && row.raw !== null ? (
+                  <details className="mt-2">
+                    <summary className="cursor-pointer font-medium text-ledger-dark">
+                      The message as it came
+                    </summary>
+                    <pre className="mt-2 rounded-md bg-paper p-3 font-mono text-xs [overflow-wrap:anywhere] whitespace-pre-wrap">
+                      {row.raw}
+                    </pre>
+                  </details>
+                ) : null}
+              </td>
+            </tr>
+          );
+        })}
+      </TableRegion>
+    </section>
+  );
+}
+
 export function SuppressionsView({
   rows,
   total,
   query,
   shown,
+  bounces,
   reply,
   stepUpUntil,
 }: {
@@ -151,6 +248,7 @@ export function SuppressionsView({
   query: string;
   /** The most rows the table holds. */
   shown: number;
+  bounces: BounceReports;
   reply: SuppressionReply | undefined;
   /** Until when this session's last passkey counts as a step-up (ISO 8601), or null. */
   stepUpUntil: string | null;
@@ -266,6 +364,8 @@ export function SuppressionsView({
           ))}
         </TableRegion>
       </section>
+
+      <BounceReportsSection {...bounces} />
     </Container>
   );
 }
