@@ -50,7 +50,7 @@ Thank you for waiting with us.`;
 const PERSON =
   "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/150.0.0.0 Safari/537.36";
 
-export const BROADCAST_TARGETS = {
+const BROADCAST_TARGETS = {
   /** Seconds to fix 100,000 recipients. */
   startSeconds: 5,
   /** Mails received per minute, within this share of the configured rate. */
@@ -80,7 +80,7 @@ export const FULL_SIZES: BroadcastSizes = {
 };
 
 /** For working on this file: the same steps, small. */
-export const SMALL_SIZES: BroadcastSizes = {
+const SMALL_SIZES: BroadcastSizes = {
   startEntries: 1_000,
   sendRecipients: 3_000,
   rateWindowSeconds: 10,

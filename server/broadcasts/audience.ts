@@ -15,7 +15,7 @@ type Kind = (typeof BROADCAST_KINDS)[number];
  * The states a broadcast may go to: a confirmed address that is still on the list. Waiting
  * entries never confirmed theirs; a declined one was told it would hear no more about the list.
  */
-export const AUDIENCE_STATES = ["confirmed", "invited", "joined"] as const;
+const AUDIENCE_STATES = ["confirmed", "invited", "joined"] as const;
 
 export const AudienceSchema = z.object({
   states: z

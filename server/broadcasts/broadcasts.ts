@@ -30,7 +30,7 @@ type Kind = (typeof BROADCAST_KINDS)[number];
 type Status = (typeof BROADCAST_STATUSES)[number];
 
 /** Sending pauses itself when, among its mails that ended in the last window, this many failed. */
-export const AUTO_PAUSE = { windowMinutes: 10, minFailed: 10, failedShare: 0.1 };
+const AUTO_PAUSE = { windowMinutes: 10, minFailed: 10, failedShare: 0.1 };
 
 export type BroadcastDraft = { kind: Kind; subject: string; body: string; audience: Audience };
 

@@ -29,7 +29,7 @@ import { MAIL_COLORS, MailText } from "#server/mail/templates/layout.tsx";
 export const MARKDOWN_MAX_LENGTH = 20_000;
 
 /** Text inside a block. */
-export type Inline =
+type Inline =
   | { type: "text"; text: string }
   | { type: "strong"; children: Inline[] }
   | { type: "em"; children: Inline[] }

@@ -20,7 +20,7 @@ type Reason = (typeof SUPPRESSION_REASONS)[number];
 type EventKind = (typeof MAIL_EVENT_KINDS)[number];
 
 /** Soft bounces within this many days that suppress an address. */
-export const SOFT_BOUNCE_LIMIT = { count: 3, days: 30 };
+const SOFT_BOUNCE_LIMIT = { count: 3, days: 30 };
 
 const normalised = (address: string) => address.trim().toLowerCase();
 

@@ -16,7 +16,7 @@ export type BroadcastPreviewOptions = {
 };
 
 /** The mail's own document: its inline styles and images, nothing that runs or sends. */
-export const PREVIEW_POLICY = [
+const PREVIEW_POLICY = [
   "default-src 'none'",
   "style-src 'unsafe-inline'",
   "img-src https: data:",

@@ -30,7 +30,11 @@ afterEach(async () => {
 });
 
 function setUp(db: Db) {
-  const suppressions = createSuppressions({ db, keys: suppressionKeys([SECRET]), ledger: UNLOGGED });
+  const suppressions = createSuppressions({
+    db,
+    keys: suppressionKeys([SECRET]),
+    ledger: UNLOGGED,
+  });
   const inbox = createBounceInbox({
     db,
     suppressions,

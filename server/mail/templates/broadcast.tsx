@@ -15,7 +15,7 @@ import {
   textFooter,
 } from "#server/mail/templates/layout.tsx";
 
-export type BroadcastKind = (typeof BROADCAST_KINDS)[number];
+type BroadcastKind = (typeof BROADCAST_KINDS)[number];
 
 export type BroadcastMail = {
   /** Used as given: the caller has refused line breaks in it. */
