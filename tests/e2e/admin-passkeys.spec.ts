@@ -227,6 +227,10 @@ test("every admin route, its data and its posts refuse a session no passkey veri
   const exported = await get("/api/admin/waitlist.csv");
   expect(exported.status).toBe(401);
   expect(await exported.json()).toMatchObject({ missing: "needs-passkey" });
+  // A broadcast's preview, the one admin document outside the pages (decision 042).
+  const preview = await get("/admin/broadcasts/1/preview");
+  expect(preview.status).toBe(401);
+  expect(await preview.json()).toMatchObject({ missing: "needs-passkey" });
   for (const api of [
     "/api/admin/recovery-codes",
     "/api/admin/export-tokens",
