@@ -5,9 +5,11 @@
  * 2. Delivery at the configured rate: the real server (scripts/bench/broadcast-server.ts) sends a
  *    10,000-recipient broadcast at BROADCAST_RATE_PER_MINUTE to a real SMTP server on loopback;
  *    mails received per minute over a steady window.
- * 3. What that costs a visitor: the home page's p99 under the same load while the broadcast sends
- *    and while it is paused, alternated, median of rounds: as fast as the server answers (the
- *    target), and at a steady 200 requests/s with the server's longest event-loop stall (information).
+ * 3. What that costs a visitor: the home page's p99 under the same load while a broadcast sends
+ *    and while it is paused, alternated, median of rounds: as fast as the server answers, and at a
+ *    steady 200 requests/s with the server's longest event-loop stall. At the default rate, on a
+ *    server of its own (the target), and at the 3,000 a minute of step 2 (information: ten times
+ *    the default, where the embedded database's share of the one thread shows).
  * 4. kill -9 in the middle of that send, with a mail on the wire, then a restart: per recipient
  *    address, how many never got the mail and how many got it twice.
  *
@@ -66,6 +68,8 @@ export type BroadcastSizes = {
   sendRecipients: number;
   /** The steady window over which the rate is measured, seconds. */
   rateWindowSeconds: number;
+  /** Recipients of the broadcast sent at the default rate while visitors load the home page. */
+  defaultRecipients: number;
   /** Rounds of visitor load, each once while sending and once while paused. */
   loadRounds: number;
   loadSeconds: number;
@@ -74,6 +78,7 @@ export type BroadcastSizes = {
 export const FULL_SIZES: BroadcastSizes = {
   startEntries: 100_000,
   sendRecipients: 10_000,
+  defaultRecipients: 2_000,
   rateWindowSeconds: 60,
   loadRounds: 5,
   loadSeconds: 5,
@@ -83,6 +88,7 @@ export const FULL_SIZES: BroadcastSizes = {
 const SMALL_SIZES: BroadcastSizes = {
   startEntries: 1_000,
   sendRecipients: 3_000,
+  defaultRecipients: 500,
   rateWindowSeconds: 10,
   loadRounds: 2,
   loadSeconds: 3,
@@ -104,6 +110,23 @@ export type BroadcastFigures = {
   handedPerMinute: number;
   /** The server's CPU time over that window, as a share of one core. */
   serverCpuShare: number;
+  /** A visitor's p99 at BROADCAST_RATE_PER_MINUTE's default (the target), and at ratePerMinute. */
+  atDefault: VisitorFigures;
+  atStress: VisitorFigures;
+  sendRecipients: number;
+  /** Mails received when the server was killed, and the outbox rows it had leased then. */
+  receivedAtKill: number;
+  leasedAtKill: number;
+  lost: number;
+  /** Recipients who received the mail more than once, and the extra mails. */
+  twice: number;
+  extraMails: number;
+  seconds: number;
+};
+
+/** The home page under load while a broadcast sends and while it is paused. */
+export type VisitorFigures = {
+  ratePerMinute: number;
   /** The home page's p99 per round, sending and paused, and their medians, ms. */
   p99Sending: number[];
   p99Idle: number[];
@@ -120,15 +143,6 @@ export type BroadcastFigures = {
   loopMaxIdleMs: number;
   /** Paused rounds whose outbox still held mail (a machine too busy to keep up): should be 0. */
   idleWithMail: number;
-  sendRecipients: number;
-  /** Mails received when the server was killed, and the outbox rows it had leased then. */
-  receivedAtKill: number;
-  leasedAtKill: number;
-  lost: number;
-  /** Recipients who received the mail more than once, and the extra mails. */
-  twice: number;
-  extraMails: number;
-  seconds: number;
 };
 
 const median = (values: number[]) => {
@@ -255,10 +269,10 @@ async function startSink() {
  * The server, started again should it stop before listening: on a machine other work crowds, a
  * plugin can miss Fastify's start-up timeout, which is not what this bench measures.
  */
-async function startServer(dataDir: string, smtpUrl: string) {
+async function startServer(dataDir: string, smtpUrl: string, ratePerMinute = RATE_PER_MINUTE) {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startServerOnce(dataDir, smtpUrl);
+      return await startServerOnce(dataDir, smtpUrl, ratePerMinute);
     } catch (error) {
       if (attempt === 3) throw error;
       console.log(
@@ -269,7 +283,7 @@ async function startServer(dataDir: string, smtpUrl: string) {
 }
 
 /** The site's server on `dataDir`, delivering to `smtpUrl`, and a way to ask it for things. */
-async function startServerOnce(dataDir: string, smtpUrl: string) {
+async function startServerOnce(dataDir: string, smtpUrl: string, ratePerMinute: number) {
   const child: ChildProcess = fork(path.join(ROOT, "scripts/bench/broadcast-server.ts"), [], {
     cwd: ROOT,
     execArgv: ["--import", "tsx"],
@@ -277,7 +291,7 @@ async function startServerOnce(dataDir: string, smtpUrl: string) {
     env: {
       ...benchServerEnv(PORT, dataDir),
       SMTP_URL: smtpUrl,
-      BROADCAST_RATE_PER_MINUTE: String(RATE_PER_MINUTE),
+      BROADCAST_RATE_PER_MINUTE: String(ratePerMinute),
       LOG_LEVEL: "warn",
     },
   });
@@ -347,6 +361,87 @@ function loadHome(seconds: number, perSecond?: number) {
   });
 }
 
+/**
+ * The home page's p99 under the same load while `server` sends broadcast `broadcastId` and while
+ * it is paused, alternated, the order turning each round; the send is left running.
+ */
+async function visitorsDuring(
+  server: Awaited<ReturnType<typeof startServer>>,
+  broadcastId: number,
+  sizes: BroadcastSizes,
+  ratePerMinute: number,
+): Promise<VisitorFigures> {
+  await loadHome(2);
+  const phase = () => ({
+    p99: [] as number[],
+    rps: [] as number[],
+    steadyP99: [] as number[],
+    loopMax: [] as number[],
+  });
+  const sendingPhase = phase();
+  const idlePhase = phase();
+  let paused = false;
+  /** Rounds "paused" whose outbox still held mail when the load began. */
+  let idleWithMail = 0;
+  const measure = async (sending: boolean) => {
+    if (paused === sending) {
+      await server.ask({ op: sending ? "resume" : "pause", id: broadcastId });
+      paused = !sending;
+    }
+    // Paused, nothing runs once the outbox has sent what it held (within a second at this rate,
+    // unless the machine is too busy to keep up: then a round waits for it, a while); resumed,
+    // the first turn comes within a second.
+    if (sending) await sleep(1_500);
+    else {
+      const deadline = performance.now() + 90_000;
+      while ((await server.ask({ op: "progress", id: broadcastId })).pending !== 0) {
+        if (performance.now() > deadline) {
+          idleWithMail++;
+          break;
+        }
+        await sleep(250);
+      }
+    }
+    const into = sending ? sendingPhase : idlePhase;
+    const full = await loadHome(sizes.loadSeconds);
+    into.p99.push(full.latency.p99);
+    into.rps.push(full.requests.total / full.duration);
+    await server.ask({ op: "loop" });
+    const steady = await loadHome(sizes.loadSeconds, VISITORS_PER_SECOND);
+    into.steadyP99.push(steady.latency.p99);
+    into.loopMax.push(Number((await server.ask({ op: "loop" })).max));
+  };
+  for (let round = 0; round < sizes.loadRounds; round++) {
+    // The order turns each round, and the send is left running at the end.
+    if (round % 2 === 0) {
+      await measure(false);
+      await measure(true);
+    } else {
+      await measure(true);
+      await measure(false);
+    }
+  }
+  if (paused) await server.ask({ op: "resume", id: broadcastId });
+  const figures: VisitorFigures = {
+    ratePerMinute,
+    p99Sending: sendingPhase.p99,
+    p99Idle: idlePhase.p99,
+    p99SendingMs: median(sendingPhase.p99),
+    p99IdleMs: median(idlePhase.p99),
+    rpsSending: median(sendingPhase.rps),
+    rpsIdle: median(idlePhase.rps),
+    steadyP99SendingMs: median(sendingPhase.steadyP99),
+    steadyP99IdleMs: median(idlePhase.steadyP99),
+    loopMaxSendingMs: median(sendingPhase.loopMax),
+    loopMaxIdleMs: median(idlePhase.loopMax),
+    idleWithMail,
+  };
+  console.log(
+    `Home p99 while a broadcast sends at ${ratePerMinute}/min / paused: ${figures.p99SendingMs} / ${figures.p99IdleMs} ms = ${(figures.p99SendingMs / figures.p99IdleMs).toFixed(2)} (rounds: ${figures.p99Sending.join(", ")} / ${figures.p99Idle.join(", ")}); at ${VISITORS_PER_SECOND} requests/s: ${figures.steadyP99SendingMs} / ${figures.steadyP99IdleMs} ms = ${(figures.steadyP99SendingMs / figures.steadyP99IdleMs).toFixed(2)}, the event loop held up at most ${Math.round(figures.loopMaxSendingMs)} / ${Math.round(figures.loopMaxIdleMs)} ms`,
+  );
+  return figures;
+}
+
 export async function benchBroadcasts(
   sizes: BroadcastSizes = FULL_SIZES,
 ): Promise<BroadcastFigures> {
@@ -399,65 +494,9 @@ export async function benchBroadcasts(
       `Broadcast delivery: ${Math.round(receivedPerMinute)} mails/min received over ${sizes.rateWindowSeconds} s, ${Math.round(handedPerMinute)} /min handed to the outbox (configured ${RATE_PER_MINUTE}); server CPU ${Math.round(serverCpuShare * 100)}% of a core`,
     );
 
-    // 3. The home page's p99 under the same load, sending and paused, alternated.
-    await loadHome(2);
-    const phase = () => ({
-      p99: [] as number[],
-      rps: [] as number[],
-      steadyP99: [] as number[],
-      loopMax: [] as number[],
-    });
-    const sendingPhase = phase();
-    const idlePhase = phase();
-    let paused = false;
-    /** Rounds "paused" whose outbox still held mail when the load began. */
-    let idleWithMail = 0;
-    const measure = async (sending: boolean) => {
-      if (paused === sending) {
-        await server!.ask({ op: sending ? "resume" : "pause", id: broadcastId });
-        paused = !sending;
-      }
-      // Paused, nothing runs once the outbox has sent what it held (within a second at this rate,
-      // unless the machine is too busy to keep up: then a round waits for it, a while); resumed,
-      // the first turn comes within a second.
-      if (sending) await sleep(1_500);
-      else {
-        const deadline = performance.now() + 90_000;
-        while ((await server!.ask({ op: "progress", id: broadcastId })).pending !== 0) {
-          if (performance.now() > deadline) {
-            idleWithMail++;
-            break;
-          }
-          await sleep(250);
-        }
-      }
-      const into = sending ? sendingPhase : idlePhase;
-      const full = await loadHome(sizes.loadSeconds);
-      into.p99.push(full.latency.p99);
-      into.rps.push(full.requests.total / full.duration);
-      await server!.ask({ op: "loop" });
-      const steady = await loadHome(sizes.loadSeconds, VISITORS_PER_SECOND);
-      into.steadyP99.push(steady.latency.p99);
-      into.loopMax.push(Number((await server!.ask({ op: "loop" })).max));
-    };
-    for (let round = 0; round < sizes.loadRounds; round++) {
-      // The order turns each round, and the send is left running at the end.
-      if (round % 2 === 0) {
-        await measure(false);
-        await measure(true);
-      } else {
-        await measure(true);
-        await measure(false);
-      }
-    }
-    if (paused) await server.ask({ op: "resume", id: broadcastId });
-    const p99SendingMs = median(sendingPhase.p99);
-    const p99IdleMs = median(idlePhase.p99);
-    const steadyP99SendingMs = median(sendingPhase.steadyP99);
-    const steadyP99IdleMs = median(idlePhase.steadyP99);
-    console.log(
-      `Home p99 while a broadcast sends / paused: ${p99SendingMs} / ${p99IdleMs} ms = ${(p99SendingMs / p99IdleMs).toFixed(2)} (rounds: ${sendingPhase.p99.join(", ")} / ${idlePhase.p99.join(", ")}); at ${VISITORS_PER_SECOND} requests/s: ${steadyP99SendingMs} / ${steadyP99IdleMs} ms = ${(steadyP99SendingMs / steadyP99IdleMs).toFixed(2)}, the event loop held up at most ${Math.round(median(sendingPhase.loopMax))} / ${Math.round(median(idlePhase.loopMax))} ms`,
-    );
+    // 3. A visitor's p99 during this send (ten times the default rate), then, after the kill
+    // below, on a server of its own at the default rate.
+    const atStress = await visitorsDuring(server, broadcastId, sizes, RATE_PER_MINUTE);
 
     // 4. kill -9 in the middle of the send, with a mail on the wire, then a restart.
     const killing = server;
@@ -518,6 +557,31 @@ export async function benchBroadcasts(
     }
     console.log(`After kill -9 and a restart: ${lost} lost, ${twice} sent twice`);
 
+    // 3, at the default rate: a server of its own, sending to entries of its own.
+    const defaultRate = parseEnv({}).broadcastRatePerMinute;
+    const quietDir = mkdtempSync(path.join(tmpdir(), "tieout-broadcast-bench-"));
+    let atDefault: VisitorFigures;
+    try {
+      const database = await openDatabase({ dataDir: quietDir, databaseUrl: undefined });
+      await seedEntries(database.db, sizes.defaultRecipients);
+      await database.close();
+      server = await startServer(quietDir, sink.url, defaultRate);
+      const received = sink.arrivals.length;
+      const started = await server.ask({ op: "start", subject: SUBJECT, body: BODY });
+      await until(
+        () => sink.arrivals.length > received,
+        60_000,
+        "the first mail at the default rate",
+      );
+      atDefault = await visitorsDuring(server, started.id!, sizes, defaultRate);
+      await server.stop();
+      server = undefined;
+    } finally {
+      await server?.stop("SIGKILL");
+      server = undefined;
+      rmSync(quietDir, { recursive: true, force: true });
+    }
+
     return {
       startEntries: sizes.startEntries,
       startRuns,
@@ -529,17 +593,8 @@ export async function benchBroadcasts(
       windowSeconds: sizes.rateWindowSeconds,
       handedPerMinute,
       serverCpuShare,
-      p99Sending: sendingPhase.p99,
-      p99Idle: idlePhase.p99,
-      p99SendingMs,
-      p99IdleMs,
-      rpsSending: median(sendingPhase.rps),
-      rpsIdle: median(idlePhase.rps),
-      steadyP99SendingMs,
-      steadyP99IdleMs,
-      loopMaxSendingMs: median(sendingPhase.loopMax),
-      loopMaxIdleMs: median(idlePhase.loopMax),
-      idleWithMail,
+      atDefault,
+      atStress,
       sendRecipients: sizes.sendRecipients,
       receivedAtKill,
       leasedAtKill,
@@ -555,11 +610,29 @@ export async function benchBroadcasts(
   }
 }
 
+/** A visitor's figures during a send as rows: the first a target when `target`. */
+function visitorRows(v: VisitorFigures, where: string, target: boolean): string[][] {
+  const ratio = v.p99SendingMs / v.p99IdleMs;
+  return [
+    [
+      `Home p99 under load (40 connections, ${v.p99Sending.length} rounds alternated) while a broadcast sends at ${v.ratePerMinute} a minute (${where}) / while it is paused`,
+      `${v.p99SendingMs} / ${v.p99IdleMs} ms = ${ratio.toFixed(2)}; ${Math.round(v.rpsSending)} / ${Math.round(v.rpsIdle)} req/s${v.idleWithMail > 0 ? `; in ${v.idleWithMail} paused rounds the outbox was still sending` : ""}`,
+      target ? `≤ ${BROADCAST_TARGETS.p99Ratio}` : "(information)",
+      target ? (ratio <= BROADCAST_TARGETS.p99Ratio ? "met" : "MISSED") : "",
+    ],
+    [
+      `Home p99 at a steady ${VISITORS_PER_SECOND} requests/s while it sends at ${v.ratePerMinute} a minute / paused; the server's longest event-loop stall in each`,
+      `${v.steadyP99SendingMs} / ${v.steadyP99IdleMs} ms = ${(v.steadyP99SendingMs / v.steadyP99IdleMs).toFixed(2)}; stall ${Math.round(v.loopMaxSendingMs)} / ${Math.round(v.loopMaxIdleMs)} ms`,
+      "(information)",
+      "",
+    ],
+  ];
+}
+
 /** The figures as rows of bench.ts's summary: what, measured, target, met or MISSED. */
 export function broadcastRows(f: BroadcastFigures): string[][] {
   const n = (x: number) => x.toLocaleString("en-US");
   const rateOff = Math.abs(f.receivedPerMinute / f.ratePerMinute - 1);
-  const p99Ratio = f.p99SendingMs / f.p99IdleMs;
   const ok = (met: boolean) => (met ? "met" : "MISSED");
   return [
     [
@@ -574,18 +647,8 @@ export function broadcastRows(f: BroadcastFigures): string[][] {
       `within ${BROADCAST_TARGETS.rateTolerance * 100}% of ${f.ratePerMinute}`,
       ok(rateOff <= BROADCAST_TARGETS.rateTolerance),
     ],
-    [
-      `Home p99 under load (40 connections, ${f.p99Sending.length} rounds alternated) while that broadcast sends / while it is paused`,
-      `${f.p99SendingMs} / ${f.p99IdleMs} ms = ${p99Ratio.toFixed(2)}; ${Math.round(f.rpsSending)} / ${Math.round(f.rpsIdle)} req/s${f.idleWithMail > 0 ? `; in ${f.idleWithMail} paused rounds the outbox was still sending` : ""}`,
-      `≤ ${BROADCAST_TARGETS.p99Ratio}`,
-      ok(p99Ratio <= BROADCAST_TARGETS.p99Ratio),
-    ],
-    [
-      `Home p99 at a steady ${VISITORS_PER_SECOND} requests/s while that broadcast sends / while it is paused; the server's longest event-loop stall in each`,
-      `${f.steadyP99SendingMs} / ${f.steadyP99IdleMs} ms = ${(f.steadyP99SendingMs / f.steadyP99IdleMs).toFixed(2)}; stall ${Math.round(f.loopMaxSendingMs)} / ${Math.round(f.loopMaxIdleMs)} ms`,
-      "(information)",
-      "",
-    ],
+    ...visitorRows(f.atDefault, "the default rate, a server of its own", true),
+    ...visitorRows(f.atStress, "that rate, the same server", false),
     [
       `kill -9 in the middle of that send (at ${n(f.receivedAtKill)} mails, ${f.leasedAtKill} leased), then a restart: recipients who got nothing / got it twice`,
       `${f.lost} / ${f.twice} of ${n(f.sendRecipients)}${f.extraMails > f.twice ? ` (${f.extraMails} extra mails)` : ""}`,
