@@ -125,7 +125,7 @@ export type BroadcastFigures = {
 };
 
 /** The home page under load while a broadcast sends and while it is paused. */
-export type VisitorFigures = {
+type VisitorFigures = {
   ratePerMinute: number;
   /** The home page's p99 per round, sending and paused, and their medians, ms. */
   p99Sending: number[];
