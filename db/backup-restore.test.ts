@@ -107,6 +107,18 @@ async function fill(db: PGlite) {
     INSERT INTO sessions (id, uid, expires_at, email, email_verified, signed_in_at) VALUES
       ('session-1', 'uid-1', now() + interval '1 day', 'admin@example.com', true, now());
     INSERT INTO rate_limit_windows VALUES ('203.0.113.9', date_trunc('minute', now()), 4);
+    -- The mail to the list (decision 041): a consent, a broadcast under way, a suppression kept by
+    -- its hash alone, what came back about a mail.
+    INSERT INTO consent_events (entry_id, kind, given, place) VALUES (1, 'product-news', true, 'confirmation');
+    INSERT INTO broadcasts (kind, subject, body, audience, status, recipients, created_by, started_at)
+      VALUES ('waitlist-news', E'Texas \u2014 "next" week', E'**Bold**\n\n- one', '{"states": ["confirmed"], "search": ""}',
+              'sending', 1, 'owner@example.com', now());
+    INSERT INTO broadcast_recipients (broadcast_id, entry_id, status, outbox_id) VALUES (1, 1, 'queued', 1);
+    INSERT INTO mail_suppressions (address_hash, scope, address, reason, detail)
+      VALUES (repeat('c', 64), 'all', NULL, 'complaint', E'abuse report \u2014 ARF');
+    INSERT INTO mail_events (outbox_id, address_hash, kind, detail) VALUES (1, repeat('c', 64), 'complaint', 'ARF');
+    INSERT INTO bounce_reports (raw_hash, via, outcome, kind, detail, raw)
+      VALUES (repeat('d', 64), 'imap', 'unparsed', NULL, 'no report part', E'From: x\r\n\r\nbody');
     -- An id handed out, then its row erased: the restored sequence must not hand it out again.
     INSERT INTO waitlist_entries (name, email) VALUES ('Erased', 'erased@example.com');
     DELETE FROM waitlist_entries WHERE email = 'erased@example.com';
@@ -129,6 +141,12 @@ test("a restored backup holds every row value for value, with the schema and seq
       admin_passkeys: 0,
       admin_recovery_codes: 0,
       admin_verification_failures: 0,
+      bounce_reports: 1,
+      broadcast_recipients: 1,
+      broadcasts: 1,
+      consent_events: 1,
+      mail_events: 1,
+      mail_suppressions: 1,
       outbox: 2,
       page_views: 0,
       privacy_requests: 0,
