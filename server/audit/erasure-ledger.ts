@@ -17,6 +17,7 @@ import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
 import { createGunzip } from "node:zlib";
 import {
+  ledgerFields,
   parseMailStopLine,
   type LedgerLogger,
   type LoggedMailStop,
@@ -152,21 +153,9 @@ export class ErasureLogError extends Error {
  * before its JSON (a timestamp from Docker or journald): the JSON starts at its first `{`.
  */
 export function parseErasureLine(line: string): TimedErasure | null | { unreadable: string } {
-  if (!line.includes(ERASURE_EVENT)) return null;
-  const start = line.indexOf("{");
-  if (start < 0) return null;
-  let value: unknown;
-  try {
-    value = JSON.parse(line.slice(start));
-  } catch {
-    // Only a line that says so is an erasure; anything else is some other program's text.
-    return /"event"\s*:\s*"erasure"/.test(line)
-      ? { unreadable: "it is not whole JSON (cut short or edited?)" }
-      : null;
-  }
-  if (typeof value !== "object" || value === null) return null;
-  const fields = value as Record<string, unknown>;
-  if (fields.event !== ERASURE_EVENT) return null;
+  const read = ledgerFields(line, ERASURE_EVENT);
+  if (read === null || "unreadable" in read) return read;
+  const { fields } = read;
   const { time, scope, uid, key } = fields;
   // Milliseconds a Date can hold: a forged 1e300 must be refused here, not crash a restore later.
   if (typeof time !== "number" || !Number.isSafeInteger(time) || time < 0 || time > MAX_TIME)

@@ -79,25 +79,41 @@ const isOneOf = <T extends string>(list: readonly T[], value: unknown): value is
   typeof value === "string" && (list as readonly string[]).includes(value);
 
 /**
- * One log line read: a stop, null for any other line, or the reason a line that says it is a stop
- * cannot be read (then the restore must not go on without it). A line may carry a prefix before
- * its JSON, as erasure lines may.
+ * A ledger line's fields when the line is one of `event` (its JSON starts at its first `{`, after
+ * any prefix Docker or journald wrote), null for any other line, or why a line that says it is
+ * one cannot be read.
  */
-export function parseMailStopLine(line: string): MailStop | null | { unreadable: string } {
-  if (!line.includes(MAIL_STOP_EVENT)) return null;
+export function ledgerFields(
+  line: string,
+  event: string,
+): { fields: Record<string, unknown> } | null | { unreadable: string } {
+  if (!line.includes(event)) return null;
   const start = line.indexOf("{");
   if (start < 0) return null;
   let value: unknown;
   try {
     value = JSON.parse(line.slice(start));
   } catch {
-    return /"event"\s*:\s*"mail\.stopped"/.test(line)
+    // Only a line that says so is one; anything else is some other program's text.
+    return line.includes(`"event":"${event}"`) ||
+      new RegExp(`"event"\\s*:\\s*"${event.replace(".", "\\.")}"`).test(line)
       ? { unreadable: "it is not whole JSON (cut short or edited?)" }
       : null;
   }
   if (typeof value !== "object" || value === null) return null;
   const fields = value as Record<string, unknown>;
-  if (fields.event !== MAIL_STOP_EVENT) return null;
+  return fields.event === event ? { fields } : null;
+}
+
+/**
+ * One log line read: a stop, null for any other line, or the reason a line that says it is a stop
+ * cannot be read (then the restore must not go on without it). A line may carry a prefix before
+ * its JSON, as erasure lines may.
+ */
+export function parseMailStopLine(line: string): MailStop | null | { unreadable: string } {
+  const read = ledgerFields(line, MAIL_STOP_EVENT);
+  if (read === null || "unreadable" in read) return read;
+  const { fields } = read;
   const { time, scope, reason, key, subject } = fields;
   if (typeof time !== "number" || !Number.isSafeInteger(time) || time < 0 || time > MAX_TIME)
     return { unreadable: "it has no time in milliseconds (the log's `time` field)" };
