@@ -17,6 +17,7 @@ import {
   DEFER_ATTRIBUTE,
   DOCUMENT_VALUE,
   HYDRATED_ATTRIBUTE,
+  NEEDS_APP_ATTRIBUTE,
 } from "#src/lib/hydration-protocol.ts";
 import { expect, HYDRATED_PAGE, waitForReady } from "#tests/support/fixtures.ts";
 import { ALL_PAGES } from "#tests/support/pages.ts";
@@ -77,7 +78,12 @@ const PRESSABLE_LINK = 'a[href^="/"]:not([href^="//"])';
 /** React Router's entry script: until it runs, the page is server HTML and the loader alone. */
 export const APP_ENTRY = /\/assets\/entry\.client-[\w-]+\.js$/;
 
-type Control = { describe: string; find: (page: Page) => Locator };
+type Control = {
+  describe: string;
+  find: (page: Page) => Locator;
+  /** A link the browser follows by itself: the address it goes to. */
+  leavesFor?: string;
+};
 
 async function discoverControls(page: Page, scope: Scope): Promise<Control[]> {
   const controls: Control[] = [];
@@ -94,9 +100,12 @@ async function discoverControls(page: Page, scope: Scope): Promise<Control[]> {
   const links = page.locator(`${scope} ${PRESSABLE_LINK}`);
   for (let i = 0; i < (await links.count()); i++) {
     if (!(await links.nth(i).isVisible())) continue;
+    const href = await links.nth(i).getAttribute("href");
+    const needsApp = (await links.nth(i).getAttribute(NEEDS_APP_ATTRIBUTE)) !== null;
     controls.push({
       describe: (await links.nth(i).ariaSnapshot()).trim(),
       find: (p) => p.locator(`${scope} ${PRESSABLE_LINK}`).nth(i),
+      ...(href && !needsApp ? { leavesFor: href } : {}),
     });
   }
   return controls;
@@ -227,8 +236,19 @@ async function pressAndSee(
     } else {
       await waitForReady(page);
     }
+    const from = new URL(page.url());
     await press(control.find(page), input);
     release();
+    // A link the browser follows leaves the page, though a busy machine may take a while to begin
+    // (a long document laid out at a quarter of the CPU): the outcome is looked at once it has.
+    const to = control.leavesFor ? new URL(control.leavesFor, from) : null;
+    if (to && to.pathname + to.search !== from.pathname + from.search)
+      await page
+        .waitForURL((url) => url.pathname + url.search !== from.pathname + from.search, {
+          timeout: 10_000,
+          waitUntil: "commit",
+        })
+        .catch(() => {});
     const seen = await outcome(page, downloads, network);
     const all = errors.length > 0 ? `${seen}\npage errors: ${errors.join("; ")}` : seen;
     return (visit.masks ?? []).reduce<string>((text, mask) => text.replaceAll(mask, "…"), all);
