@@ -76,4 +76,44 @@ describe("the dashboard's figures", () => {
     });
     expect((await createDashboard(db).overview(365)).funnel.entries).toBe(3);
   });
+
+  test("each broadcast of the last 30 days with its own sent, bounced and complained", async () => {
+    const { db } = database();
+    await db.execute(sql`TRUNCATE broadcasts, broadcast_recipients, mail_events CASCADE`);
+    await db.execute(sql`DELETE FROM outbox`);
+    await db.execute(sql`DELETE FROM waitlist_entries`);
+    await db.execute(sql`
+      INSERT INTO waitlist_entries (id, name, email, state, confirmed_at)
+      OVERRIDING SYSTEM VALUE
+      SELECT i, 'Lead ' || i, 'lead-' || i || '@example.com', 'confirmed', now()
+      FROM generate_series(1, 4) AS i`);
+    await db.execute(sql`
+      INSERT INTO outbox (id, key, channel, payload, status, sent_at)
+      OVERRIDING SYSTEM VALUE
+      SELECT i, 'broadcast:' || i, 'email', '{}', 'sent', now() FROM generate_series(1, 4) AS i`);
+    await db.execute(sql`
+      INSERT INTO broadcasts (id, kind, subject, body, audience, status, recipients, created_by, started_at)
+      OVERRIDING SYSTEM VALUE VALUES
+        (1, 'waitlist-news', 'Texas next week', 'x', '{}', 'finished', 4, 'o@example.com', now() - interval '1 day'),
+        (2, 'waitlist-news', 'Long ago', 'x', '{}', 'finished', 0, 'o@example.com', now() - interval '40 days')`);
+    await db.execute(sql`
+      INSERT INTO broadcast_recipients (broadcast_id, entry_id, status, outbox_id)
+      SELECT 1, i, 'queued', i FROM generate_series(1, 4) AS i`);
+    // One address bounced twice (soft, then hard), and complained too: counted once in each.
+    await db.execute(sql`
+      INSERT INTO mail_events (outbox_id, address_hash, kind) VALUES
+        (1, 'h1', 'soft-bounce'), (1, 'h1', 'hard-bounce'), (1, 'h1', 'complaint'), (2, 'h2', 'complaint')`);
+
+    const { mail } = await createDashboard(db).overview(30);
+    expect(mail.broadcasts).toEqual([
+      {
+        id: 1,
+        subject: "Texas next week",
+        startedAt: expect.any(String) as string,
+        sent: 4,
+        bounced: 1,
+        complained: 2,
+      },
+    ]);
+  });
 });

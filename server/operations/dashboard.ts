@@ -5,7 +5,12 @@
  */
 import { sql } from "drizzle-orm";
 import { queryRows, type Db } from "#db/client.ts";
-import type { DashboardPeriod, DashboardPort, SourceRow } from "#src/lib/dashboard.ts";
+import {
+  BROADCASTS_SHOWN,
+  type DashboardPeriod,
+  type DashboardPort,
+  type SourceRow,
+} from "#src/lib/dashboard.ts";
 
 const LEAD_DAYS = 30;
 const SOURCES_SHOWN = 50;
@@ -28,10 +33,11 @@ export function createDashboard(db: Db): DashboardPort {
       const createdIn = sql`created_at >= ${start}::timestamp AT TIME ZONE 'UTC'
         AND created_at < (${end} + 1)::timestamp AT TIME ZONE 'UTC'`;
 
-      const [perDay, viewsBySource, entriesBySource, mail, lastFailure] = await Promise.all([
-        queryRows<{ day: string; entries: number }>(
-          db,
-          sql`SELECT to_char(d, 'YYYY-MM-DD') AS day, coalesce(n, 0)::int AS entries
+      const [perDay, viewsBySource, entriesBySource, mail, lastFailure, broadcasts] =
+        await Promise.all([
+          queryRows<{ day: string; entries: number }>(
+            db,
+            sql`SELECT to_char(d, 'YYYY-MM-DD') AS day, coalesce(n, 0)::int AS entries
             FROM generate_series(${isoDay(leadsFrom)}::date, ${end}, interval '1 day') AS d
             LEFT JOIN (
               SELECT (created_at AT TIME ZONE 'UTC')::date AS day, count(*) AS n
@@ -40,38 +46,38 @@ export function createDashboard(db: Db): DashboardPort {
               GROUP BY 1
             ) AS c ON c.day = d::date
             ORDER BY d`,
-        ),
-        queryRows<{ source: string; views: number }>(
-          db,
-          sql`SELECT source, sum(views)::bigint AS views FROM page_views
+          ),
+          queryRows<{ source: string; views: number }>(
+            db,
+            sql`SELECT source, sum(views)::bigint AS views FROM page_views
             WHERE day BETWEEN ${start} AND ${end} GROUP BY source`,
-        ),
-        queryRows<{
-          source: string;
-          entries: number;
-          confirmed: number;
-          invited: number;
-          joined: number;
-        }>(
-          db,
-          sql`SELECT source, count(*)::int AS entries,
+          ),
+          queryRows<{
+            source: string;
+            entries: number;
+            confirmed: number;
+            invited: number;
+            joined: number;
+          }>(
+            db,
+            sql`SELECT source, count(*)::int AS entries,
               count(confirmed_at)::int AS confirmed,
               count(*) FILTER (WHERE state IN ('invited', 'joined'))::int AS invited,
               count(*) FILTER (WHERE state = 'joined')::int AS joined
             FROM waitlist_entries WHERE ${createdIn} GROUP BY source`,
-        ),
-        queryRows<{
-          sent30: number;
-          bounced30: number;
-          complained30: number;
-          suppressed: number;
-          waiting: number;
-          sent: number;
-          failed: number;
-          oldest: Date | string | null;
-        }>(
-          db,
-          sql`SELECT
+          ),
+          queryRows<{
+            sent30: number;
+            bounced30: number;
+            complained30: number;
+            suppressed: number;
+            waiting: number;
+            sent: number;
+            failed: number;
+            oldest: Date | string | null;
+          }>(
+            db,
+            sql`SELECT
             (SELECT count(*)::int FROM outbox
               WHERE status = 'sent' AND sent_at > now() - interval '30 days') AS sent30,
             (SELECT count(*)::int FROM mail_events
@@ -86,13 +92,38 @@ export function createDashboard(db: Db): DashboardPort {
               WHERE status = 'sent' AND sent_at > now() - interval '1 day') AS sent,
             (SELECT count(*)::int FROM outbox
               WHERE status = 'failed' AND failed_at > now() - interval '1 day') AS failed`,
-        ),
-        queryRows<{ at: Date | string | null; reason: string | null }>(
-          db,
-          sql`SELECT failed_at AS at, last_error AS reason FROM outbox WHERE status = 'failed'
+          ),
+          queryRows<{ at: Date | string | null; reason: string | null }>(
+            db,
+            sql`SELECT failed_at AS at, last_error AS reason FROM outbox WHERE status = 'failed'
             ORDER BY failed_at DESC NULLS LAST, id DESC LIMIT 1`,
-        ),
-      ]);
+          ),
+          // Each broadcast's own rates (decision 041): what came back about its mails, by the
+          // outbox row each names.
+          queryRows<{
+            id: number;
+            subject: string;
+            started_at: Date | string;
+            sent: number;
+            bounced: number;
+            complained: number;
+          }>(
+            db,
+            sql`SELECT b.id, b.subject, b.started_at,
+              count(DISTINCT o.id) FILTER (WHERE o.status = 'sent')::int AS sent,
+              count(DISTINCT m.outbox_id) FILTER (WHERE m.kind IN ('hard-bounce', 'soft-bounce'))::int
+                AS bounced,
+              count(DISTINCT m.outbox_id) FILTER (WHERE m.kind = 'complaint')::int AS complained
+            FROM (SELECT id, subject, started_at FROM broadcasts
+                  WHERE started_at > now() - interval '30 days'
+                  ORDER BY started_at DESC, id DESC LIMIT ${BROADCASTS_SHOWN}) b
+            JOIN broadcast_recipients r ON r.broadcast_id = b.id
+            LEFT JOIN outbox o ON o.id = r.outbox_id
+            LEFT JOIN mail_events m ON m.outbox_id = r.outbox_id
+            GROUP BY b.id, b.subject, b.started_at
+            ORDER BY b.started_at DESC, b.id DESC`,
+          ),
+        ]);
 
       const sources = new Map<string, SourceRow>();
       const row = (source: string) => {
@@ -137,6 +168,14 @@ export function createDashboard(db: Db): DashboardPort {
             complained: Number(flow?.complained30 ?? 0),
             suppressedNow: Number(flow?.suppressed ?? 0),
           },
+          broadcasts: broadcasts.map((b) => ({
+            id: Number(b.id),
+            subject: b.subject,
+            startedAt: iso(b.started_at) ?? "",
+            sent: Number(b.sent),
+            bounced: Number(b.bounced),
+            complained: Number(b.complained),
+          })),
           waiting: Number(flow?.waiting ?? 0),
           sentLastDay: Number(flow?.sent ?? 0),
           failedLastDay: Number(flow?.failed ?? 0),

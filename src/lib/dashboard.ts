@@ -31,11 +31,26 @@ type Funnel = {
  * the warning levels: above 0.1% complaints (Gmail's own limit is 0.3%), above 2% bounces.
  */
 export const MAIL_HEALTH_LIMITS = { complaintRate: 0.001, bounceRate: 0.02 } as const;
+
+/** Broadcasts the dashboard lists with their own rates. */
+export const BROADCASTS_SHOWN = 10;
 type MailHealth = { sent: number; bounced: number; complained: number; suppressedNow: number };
+
+/** A broadcast begun in the last 30 days: its mails sent, and how many bounced or were complained of. */
+export type BroadcastHealth = {
+  id: number;
+  subject: string;
+  startedAt: string;
+  sent: number;
+  bounced: number;
+  complained: number;
+};
 
 type MailFlow = {
   /** The last 30 days, whatever period the page shows. */
   health: MailHealth;
+  /** The broadcasts begun in the last 30 days, newest first, at most BROADCASTS_SHOWN. */
+  broadcasts: BroadcastHealth[];
   waiting: number;
   sentLastDay: number;
   failedLastDay: number;

@@ -4,7 +4,7 @@
  * and complete without JavaScript: the period is a plain GET form.
  */
 import type { ReactNode } from "react";
-import { Form } from "react-router";
+import { Form, Link } from "react-router";
 import { formatDateTime } from "#src/lib/date-time.ts";
 import {
   DASHBOARD_PERIODS,
@@ -277,6 +277,7 @@ export function DashboardView({ period, leadsPerDay, sources, funnel, mail }: Da
           ]}
         />
         <MailHealthFigures health={mail.health} />
+        <BroadcastRates broadcasts={mail.broadcasts} />
         <dl className="mt-4 grid gap-2 text-sm sm:grid-cols-[max-content_1fr] sm:gap-x-6">
           <dt className="font-semibold">Oldest waiting</dt>
           <dd>
@@ -298,6 +299,50 @@ export function DashboardView({ period, leadsPerDay, sources, funnel, mail }: Da
 
 const percent = (part: number, whole: number) =>
   whole === 0 ? "0%" : `${((100 * part) / whole).toFixed(2)}%`;
+
+/**
+ * Each broadcast begun in the last 30 days with its own bounce and complaint rates (decision 041):
+ * a rate past the limits says so in words, beside the figure.
+ */
+function BroadcastRates({ broadcasts }: { broadcasts: DashboardOverview["mail"]["broadcasts"] }) {
+  const over = (part: number, whole: number, limit: number) =>
+    whole > 0 && part / whole > limit ? " (above the limit)" : "";
+  return (
+    <Table
+      label="Broadcasts of the last 30 days"
+      headings={["Broadcast", "Began (UTC)", "Sent", "Bounced", "Complaints"]}
+      wide
+    >
+      {broadcasts.length === 0 ? (
+        <tr>
+          <td colSpan={5} className="px-4 py-8 text-center text-ink-soft">
+            No broadcast began in the last 30 days.
+          </td>
+        </tr>
+      ) : (
+        broadcasts.map((b) => (
+          <tr key={b.id} className="border-t border-rule">
+            <th scope="row" className={`${CELL} font-normal [overflow-wrap:anywhere]`}>
+              <Link to={`/admin/broadcasts/${b.id}`} className="underline underline-offset-2">
+                {b.subject}
+              </Link>
+            </th>
+            <td className={`${NUMBER} whitespace-nowrap`}>{formatDateTime(b.startedAt)}</td>
+            <td className={NUMBER}>{count(b.sent)}</td>
+            <td className={NUMBER}>
+              {count(b.bounced)} ({percent(b.bounced, b.sent)})
+              {over(b.bounced, b.sent, MAIL_HEALTH_LIMITS.bounceRate)}
+            </td>
+            <td className={NUMBER}>
+              {count(b.complained)} ({percent(b.complained, b.sent)})
+              {over(b.complained, b.sent, MAIL_HEALTH_LIMITS.complaintRate)}
+            </td>
+          </tr>
+        ))
+      )}
+    </Table>
+  );
+}
 
 /**
  * Bounces and complaints in the last 30 days against the mail sent (decision 041), with a warning
