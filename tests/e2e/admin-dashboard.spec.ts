@@ -110,6 +110,9 @@ test("the dashboard shows the day's entries, where they came from, the funnel an
       "–",
     ]);
 
+    await expect(
+      view.getByRole("region", { name: "Broadcasts of the last 30 days" }).getByRole("cell"),
+    ).toHaveText(["No broadcast began in the last 30 days."]);
     await expect(view.getByRole("list", { name: "Outbox" }).getByRole("listitem")).toHaveText([
       "0 waiting now",
       `${adminMails + 2} sent in the last day`,

@@ -602,6 +602,19 @@ test.describe("with a server that receives bounces", () => {
         ]);
         await expect(rows.nth(1).getByRole("group")).toHaveCount(0);
         expect(await axeViolations(page)).toEqual([]);
+
+        // The dashboard gives the broadcast its own rates: one of two bounced, past the 2% limit.
+        await page.goto("/admin");
+        const rates = page
+          .getByRole("region", { name: "Broadcasts of the last 30 days" })
+          .getByRole("row", { name: new RegExp(`^${subject}`) });
+        await expect(rates.getByRole("cell")).toHaveText([
+          /\d{4}/,
+          "2",
+          "1 (50.00%) (above the limit)",
+          "0 (0.00%)",
+        ]);
+        expect(await axeViolations(page)).toEqual([]);
       } finally {
         await office.close();
       }
