@@ -48,8 +48,16 @@ type Visit = {
 /** Makes a visit; `context` is the browser context that will open it (to sign it in). */
 export type OpenVisit = (context: BrowserContext) => Promise<Visit>;
 
-/** Where links are pressed: the whole page, or its main content. */
-export type Scope = "body" | "main";
+/**
+ * Where links are pressed: the whole page, or its main content, leaving out those inside
+ * `sharedNav` when given (a navigation the same on a set of pages, pressed on one of them).
+ */
+export type Scope = "body" | "main" | { within: "body" | "main"; sharedNav: string };
+
+function linksIn(scope: Scope): string {
+  if (typeof scope === "string") return `${scope} ${PRESSABLE_LINK}`;
+  return `${scope.within} ${PRESSABLE_LINK}:not(${scope.sharedNav} a)`;
+}
 
 export const INPUTS = {
   mouse: { viewport: { width: 1280, height: 800 } },
@@ -97,14 +105,14 @@ async function discoverControls(page: Page, scope: Scope): Promise<Control[]> {
       });
     }
   }
-  const links = page.locator(`${scope} ${PRESSABLE_LINK}`);
+  const links = page.locator(linksIn(scope));
   for (let i = 0; i < (await links.count()); i++) {
     if (!(await links.nth(i).isVisible())) continue;
     const href = await links.nth(i).getAttribute("href");
     const needsApp = (await links.nth(i).getAttribute(NEEDS_APP_ATTRIBUTE)) !== null;
     controls.push({
       describe: (await links.nth(i).ariaSnapshot()).trim(),
-      find: (p) => p.locator(`${scope} ${PRESSABLE_LINK}`).nth(i),
+      find: (p) => p.locator(linksIn(scope)).nth(i),
       ...(href && !needsApp ? { leavesFor: href } : {}),
     });
   }
