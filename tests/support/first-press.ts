@@ -93,12 +93,30 @@ type Control = {
   leavesFor?: string;
 };
 
+/*
+ * Boxes and radio buttons that share a name in one form are one control many times over: the same
+ * field, a value each (a row's "Select", an answer among several). The first of each is pressed.
+ */
+const GROUPED_ROLES: ReadonlySet<string> = new Set(["checkbox", "radio"]);
+
 async function discoverControls(page: Page, scope: Scope): Promise<Control[]> {
   const controls: Control[] = [];
   for (const role of CONTROL_ROLES) {
     const all = page.getByRole(role);
+    const groups = new Set<string>();
     for (let i = 0; i < (await all.count()); i++) {
       if (!(await all.nth(i).isVisible())) continue;
+      if (GROUPED_ROLES.has(role)) {
+        const group = await all
+          .nth(i)
+          .evaluate((box) =>
+            box instanceof HTMLInputElement && box.name && box.form
+              ? `${box.form.action} ${box.form.method} ${box.name}`
+              : null,
+          );
+        if (group !== null && groups.has(group)) continue;
+        if (group !== null) groups.add(group);
+      }
       controls.push({
         describe: (await all.nth(i).ariaSnapshot()).trim(),
         find: (p) => p.getByRole(role).nth(i),
