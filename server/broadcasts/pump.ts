@@ -1,6 +1,6 @@
 /**
- * The broadcasts' clock (decision 041): five times a second, each broadcast due hands the outbox what
- * BROADCAST_RATE_PER_MINUTE allows since its last turn. Every instance runs one; a broadcast's
+ * The broadcasts' clock (decision 041): once a second to five times a second (`turnMsFor`), each
+ * broadcast due hands the outbox what BROADCAST_RATE_PER_MINUTE allows since its last turn. Every instance runs one; a broadcast's
  * turn holds its row's lock, and the rate is kept in the row, so together they keep to it.
  */
 import type { FastifyBaseLogger } from "fastify";
@@ -8,17 +8,22 @@ import type { Env } from "#server/env.ts";
 import type { Broadcasts } from "#server/broadcasts/broadcasts.ts";
 
 /**
- * Five turns a second: each hands over a fifth of a second's worth (10 mails at 3,000 a minute),
- * so a turn holds the embedded database, which shares the visitors' thread, for a few
- * milliseconds rather than one long stretch a second (decision 042).
+ * How often a turn comes: often enough that a turn hands over about ten mails, so a fast rate
+ * holds the embedded database, which shares the visitors' thread, for a few milliseconds at a time
+ * rather than one long stretch a second (decision 042); at most five times a second, and at least
+ * once. At the default 300 a minute, once a second with five mails: a turn's own queries cost the
+ * same for one mail as for ten, so fewer turns hold the thread for less in all.
  */
-const TURN_MS = 200;
+export function turnMsFor(ratePerMinute: number): number {
+  const tenMailsMs = (10 * 60_000) / ratePerMinute;
+  return Math.round(Math.min(1_000, Math.max(200, tenMailsMs)));
+}
 
 export function startBroadcastPump({
   broadcasts,
   env,
   log,
-  turnMs = TURN_MS,
+  turnMs = turnMsFor(env.broadcastRatePerMinute),
 }: {
   broadcasts: Pick<Broadcasts, "pump">;
   env: Pick<Env, "broadcastRatePerMinute">;
