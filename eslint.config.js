@@ -120,8 +120,9 @@ const ZONES = [
     message: "server/ must not import pages, the shell or UI components",
   },
   // ...and of the features it reads only the waitlist contract it shares with the page
-  // (decision 014): the schema that validates, the result type, the reply, and the
-  // lifecycle that decides every change of an entry's state (decision 024).
+  // (decision 014): the schema that validates, the result type, the reply, the
+  // lifecycle that decides every change of an entry's state (decision 024), and the reading of
+  // the qualifying answers, stored and filtered by (decision 043).
   {
     target: "./server",
     from: "./src/features",
@@ -130,6 +131,7 @@ const ZONES = [
       "./waitlist/types.ts",
       "./waitlist/reply.ts",
       "./waitlist/lifecycle.ts",
+      "./waitlist/answers.ts",
     ],
     message:
       "server/ may import only the shared waitlist contract from src/features (decision 017)",

@@ -65,9 +65,19 @@ export const waitlistEntries = pgTable(
     productNewsAt: timestamp("product_news_at", { withTimezone: true }),
     /** Waitlist news stopped by its owner, and since when. */
     waitlistNewsStoppedAt: timestamp("waitlist_news_stopped_at", { withTimezone: true }),
+    /** The qualifying questions' answers, and when they were last saved (0019, decision 043). */
+    answers: jsonb("answers")
+      .notNull()
+      .default(sql`'{}'::jsonb`),
+    answeredAt: timestamp("answered_at", { withTimezone: true }),
   },
   (t) => [
     check("waitlist_entries_state_check", sql`${t.state} IN (${sqlList(WAITLIST_STATES)})`),
+    check(
+      "waitlist_entries_answers_check",
+      sql`jsonb_typeof(${t.answers}) = 'object' AND octet_length(${t.answers}::text) <= 2000`,
+    ),
+    index("waitlist_entries_answers_idx").using("gin", sql`${t.answers} jsonb_path_ops`),
     uniqueIndex("waitlist_entries_email_key").on(sql`lower(${t.email})`),
     // Keyset pagination of the admin list, newest first, with and without a state (0008).
     index("waitlist_entries_newest_idx").on(t.createdAt, t.id),

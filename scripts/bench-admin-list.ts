@@ -17,6 +17,7 @@ import { sql } from "drizzle-orm";
 import { pino } from "pino";
 import { openDatabase, queryRows } from "#db/client.ts";
 import { parseEnv } from "#server/env.ts";
+import { createAnswersService } from "#server/waitlist/answers.ts";
 import { createWaitlistService } from "#server/waitlist/service.ts";
 import { createErasureLedger } from "#server/audit/erasure-ledger.ts";
 import type { AdminListQuery } from "#src/features/waitlist/types.ts";
@@ -69,6 +70,11 @@ export async function benchAdminList({ entries = 100_000 } = {}): Promise<AdminL
       log: pino({ level: "silent" }),
       // The bench erases nothing: any key will do.
       ledger: createErasureLedger(pino({ level: "silent" }), [randomBytes(32).toString("hex")]),
+      answers: createAnswersService({
+        db: database.db,
+        keys: [randomBytes(32)],
+        log: pino({ level: "silent" }),
+      }),
     });
     // Half-way down, as the Older link would name it (the cursor of server/waitlist/admin-list.ts).
     const [middle] = await queryRows<{ cursor: string }>(
@@ -76,7 +82,13 @@ export async function benchAdminList({ entries = 100_000 } = {}): Promise<AdminL
       sql`SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || '_' || id AS cursor
           FROM waitlist_entries ORDER BY created_at DESC, id DESC OFFSET ${Math.floor(entries / 2)} LIMIT 1`,
     );
-    const base: AdminListQuery = { query: "", state: null, position: null, limit: PAGE };
+    const base: AdminListQuery = {
+      query: "",
+      answers: {},
+      state: null,
+      position: null,
+      limit: PAGE,
+    };
     const kinds: { name: string; query: AdminListQuery; paged: boolean }[] = [
       { name: "newest", query: base, paged: true },
       {

@@ -35,6 +35,8 @@ import { verpAddress } from "#server/mail/bounces/verp.ts";
 import { createPrivacyRequests } from "#server/privacy/requests.ts";
 import { createSubprocessorSubscriptions } from "#server/subprocessors/subscriptions.ts";
 import { createWaitlistService, type WaitlistService } from "#server/waitlist/service.ts";
+import { createAnswersService } from "#server/waitlist/answers.ts";
+import { answersLinkKey } from "#server/waitlist/answers-link.ts";
 
 /**
  * `localRelay`: where mail goes when SMTP_URL is unset (start-up's local catcher). Without either,
@@ -60,7 +62,13 @@ export async function openServices(
   // Every erasure is a line of the log, its addresses named by a keyed hash (decisions 032, 035).
   const erasureKeys = await keptSecrets(env.erasureKeys, env.dataDir, "erasure-key");
   const ledger = createErasureLedger(log, erasureKeys);
-  const service = createWaitlistService({ db: database.db, env, log, ledger });
+  // The qualifying questions' links are keyed by the same kept secret (decision 043).
+  const answers = createAnswersService({
+    db: database.db,
+    keys: erasureKeys.map(answersLinkKey),
+    log,
+  });
+  const service = createWaitlistService({ db: database.db, env, log, ledger, answers });
   // Every submission, by the form or the API, is counted by its result.
   const waitlist: WaitlistService = {
     ...service,

@@ -9,6 +9,7 @@ export default [
   route("waitlist", "routes/waitlist.tsx"),
   route("waitlist/confirm", "routes/waitlist-confirm.tsx"),
   route("waitlist/remove", "routes/waitlist-remove.tsx"),
+  route("waitlist/answers", "routes/waitlist-answers.tsx"),
   route("unsubscribe", "routes/unsubscribe.tsx"),
   route("admin", "routes/admin-dashboard.tsx"),
   route("admin/verify", "routes/admin-verify.tsx"),

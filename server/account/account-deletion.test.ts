@@ -9,7 +9,7 @@ import { queryRows } from "#db/client.ts";
 import { createAccountService } from "#server/account/account.ts";
 import { createAccounts } from "#server/identity/firebase-admin.ts";
 import { erasureSubject } from "#server/audit/erasure-ledger.ts";
-import { testLedger, TEST_ERASURE_KEY } from "#tests/support/erasure-ledger.ts";
+import { testAnswers, testLedger, TEST_ERASURE_KEY } from "#tests/support/erasure-ledger.ts";
 import { createSessionStore } from "#server/identity/session-store.ts";
 import { createWaitlistService } from "#server/waitlist/service.ts";
 import { createVerifiedAccount, idTokenFor } from "#tests/support/accounts.ts";
@@ -25,10 +25,13 @@ test("deleting one's account erases its sessions and entry, records it for the a
   const member = await createVerifiedAccount("deletes-self");
   const captured = captureLog();
   const db = database().db;
-  await createWaitlistService({ db, env, log: captured.log, ledger: testLedger() }).submit(
-    { name: "Del", email: member.email },
-    { clientKey: "t", requestId: "t" },
-  );
+  await createWaitlistService({
+    db,
+    env,
+    log: captured.log,
+    ledger: testLedger(),
+    answers: testAnswers(db),
+  }).submit({ name: "Del", email: member.email }, { clientKey: "t", requestId: "t" });
   await db.execute(
     sql`INSERT INTO sessions (id, uid, email, expires_at)
         VALUES ('deletes-self-1', ${member.uid}, ${member.email}, now() + interval '1 day')`,

@@ -17,7 +17,13 @@ export function checkBroadcastBody(body: string): { ok: true } | { ok: false; me
   return parsed.ok ? { ok: true } : { ok: false, message: parsed.message };
 }
 
-type Recipient = { name: string | undefined; unsubscribeUrl: string; removeUrl: string };
+type Recipient = {
+  name: string | undefined;
+  unsubscribeUrl: string;
+  removeUrl: string;
+  /** The qualifying questions' link, for waitlist news to an entry that may answer them. */
+  answersUrl?: string | undefined;
+};
 type Rendered = { subject: string; html: string; text: string };
 
 /** As React writes text and attribute values into HTML. */
@@ -32,7 +38,7 @@ const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => HTML_ESCA
 
 /**
  * A broadcast's mail for each of its recipients. The Markdown and the layout are rendered once
- * (twice at most: with a greeting and without), with a slot of this maker's own where each
+ * (four times at most: with a greeting and without, with the answers link and without), with a slot of this maker's own where each
  * recipient's name and links go; each mail is then those two texts with the slots filled, the
  * name escaped as React escapes it. A turn of a send renders nothing per person, so it holds the
  * event loop for microseconds, not milliseconds (decision 042). The result is the same text
@@ -49,10 +55,17 @@ export function broadcastMailMaker(mail: {
   if (!parsed.ok) throw new Error(`broadcast body does not parse: ${parsed.message}`);
   // Letters and digits only: nothing React or the text escapes, and no body can know it.
   const slot = `tieoutslot${randomBytes(12).toString("hex")}`;
-  const slots = { name: `${slot}name`, unsubscribe: `${slot}unsub`, remove: `${slot}remove` };
-  const layouts = new Map<boolean, Rendered>();
-  const layout = (named: boolean) => {
-    let found = layouts.get(named);
+  const slots = {
+    name: `${slot}name`,
+    unsubscribe: `${slot}unsub`,
+    remove: `${slot}remove`,
+    answers: `${slot}answers`,
+  };
+  // By whether the greeting is there and whether the answers link is: four layouts at most.
+  const layouts = new Map<string, Rendered>();
+  const layout = (named: boolean, answering: boolean) => {
+    const which = `${named}/${answering}`;
+    let found = layouts.get(which);
     if (!found) {
       found = renderBroadcast({
         ...mail,
@@ -60,23 +73,25 @@ export function broadcastMailMaker(mail: {
         name: named ? slots.name : undefined,
         unsubscribeUrl: slots.unsubscribe,
         removeUrl: slots.remove,
+        answersUrl: answering ? slots.answers : undefined,
       });
-      layouts.set(named, found);
+      layouts.set(which, found);
     }
     return found;
   };
   const fill = (template: string, values: Record<string, string>) =>
     template.replace(
-      new RegExp(`${slot}(name|unsub|remove)`, "g"),
+      new RegExp(`${slot}(name|unsub|remove|answers)`, "g"),
       (_, which: string) => values[which]!,
     );
   return (recipient) => {
     const name = recipient.name?.trim();
-    const { html, text } = layout(Boolean(name));
+    const { html, text } = layout(Boolean(name), Boolean(recipient.answersUrl));
     const plain = {
       name: name ?? "",
       unsub: recipient.unsubscribeUrl,
       remove: recipient.removeUrl,
+      answers: recipient.answersUrl ?? "",
     };
     return {
       subject: mail.subject,
@@ -84,6 +99,7 @@ export function broadcastMailMaker(mail: {
         name: escapeHtml(plain.name),
         unsub: escapeHtml(plain.unsub),
         remove: escapeHtml(plain.remove),
+        answers: escapeHtml(plain.answers),
       }),
       text: fill(text, plain),
     };
@@ -110,6 +126,7 @@ export function previewBroadcast(draft: {
       name: "Ada",
       unsubscribeUrl: preview,
       removeUrl: preview,
+      answersUrl: draft.kind === "waitlist-news" ? preview : undefined,
       siteUrl: preview,
     }),
   };

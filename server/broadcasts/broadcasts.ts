@@ -143,6 +143,8 @@ export function createBroadcasts(deps: {
   log: FastifyBaseLogger;
   suppressions: Pick<Suppressions, "byAddress">;
   unsubscribeKey: Buffer;
+  /** The qualifying questions' link (decision 043), in waitlist news to those who may answer. */
+  answersToken: (entry: { id: number; email: string }) => string;
   /** Told when mails went into the outbox. */
   onEnqueued: () => void;
 }) {
@@ -163,7 +165,7 @@ export function createBroadcasts(deps: {
   /** The mail of broadcast `b` to one entry, with its unsubscribe and removal links. */
   function mailFor(
     b: { id: number; kind: Kind; make: ReturnType<typeof makerFor> },
-    entry: { id: number; name: string | undefined; email: string },
+    entry: { id: number; name: string | undefined; email: string; mayAnswer: boolean },
     key: string,
     /** Where the removal link's token row goes; null for a test, whose links name no entry. */
     tokens: TokenRow[] | null,
@@ -179,6 +181,10 @@ export function createBroadcasts(deps: {
       name: entry.name,
       unsubscribeUrl,
       removeUrl: siteLink(env, `/waitlist/remove?token=${remove}`),
+      answersUrl:
+        b.kind === "waitlist-news" && entry.mayAnswer
+          ? siteLink(env, `/waitlist/answers?token=${deps.answersToken(entry)}`)
+          : undefined,
     });
     return {
       key,
@@ -294,7 +300,7 @@ export function createBroadcasts(deps: {
           b,
           // A test has no entry: its links name entry 0, which none is, and a removal token that
           // was never stored, so pressing them changes nothing.
-          { id: 0, name: undefined, email: actor.adminEmail },
+          { id: 0, name: undefined, email: actor.adminEmail, mayAnswer: true },
           `broadcast-test:${id}:${randomBytes(9).toString("base64url")}`,
           null,
           "requested",
@@ -512,10 +518,12 @@ export function createBroadcasts(deps: {
         name: string;
         email: string;
         eligible: boolean;
+        may_answer: boolean;
       }>(
         tx,
         sql`
-        SELECT r.entry_id, e.name, e.email, (${audienceCondition(row.kind, row.audience)}) AS eligible
+        SELECT r.entry_id, e.name, e.email, (${audienceCondition(row.kind, row.audience)}) AS eligible,
+          e.state IN ('confirmed', 'invited') AS may_answer
         FROM broadcast_recipients r JOIN waitlist_entries e ON e.id = r.entry_id
         WHERE r.broadcast_id = ${id} AND r.status = 'waiting'
         ORDER BY r.entry_id LIMIT ${take}
@@ -549,7 +557,7 @@ export function createBroadcasts(deps: {
         messages.push(
           mailFor(
             b,
-            { id: entryId, name: r.name, email: r.email },
+            { id: entryId, name: r.name, email: r.email, mayAnswer: r.may_answer },
             `broadcast:${id}:${entryId}`,
             tokens,
             row.kind,

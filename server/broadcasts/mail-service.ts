@@ -18,6 +18,7 @@ import {
 } from "#server/mail/suppressions.ts";
 import type { Env } from "#server/env.ts";
 import { readUnsubscribeToken, setConsent, unsubscribeKey } from "#server/waitlist/consent.ts";
+import { answersLinkKey, answersToken } from "#server/waitlist/answers-link.ts";
 import type { MailPort, PreferenceOwner } from "#src/lib/mail-ports.ts";
 
 const ADDRESS = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]+$/;
@@ -277,7 +278,13 @@ export function openMail(deps: {
     ledger: createMailStopLedger(deps.log),
   });
   const key = unsubscribeKey(deps.secrets[0] ?? "");
-  const broadcasts = createBroadcasts({ ...deps, suppressions, unsubscribeKey: key });
+  const answersKey = answersLinkKey(deps.secrets[0] ?? "");
+  const broadcasts = createBroadcasts({
+    ...deps,
+    suppressions,
+    unsubscribeKey: key,
+    answersToken: (entry) => answersToken(answersKey, entry),
+  });
   const port = createMailService({ db: deps.db, suppressions, broadcasts, unsubscribeKey: key });
   return { suppressions, broadcasts, port };
 }

@@ -8,7 +8,7 @@ import { createSubprocessorSubscriptions } from "#server/subprocessors/subscript
 import { createWaitlistService } from "#server/waitlist/service.ts";
 import { SUBPROCESSORS } from "#src/content/subprocessors.ts";
 import { databaseForThisFile } from "#tests/support/database.ts";
-import { testLedger } from "#tests/support/erasure-ledger.ts";
+import { testAnswers, testLedger } from "#tests/support/erasure-ledger.ts";
 
 const database = databaseForThisFile();
 
@@ -48,7 +48,7 @@ test("entries and subscriptions never confirmed go 14 days on, with their tokens
   const env = parseEnv({ WAITLIST_RATE_LIMIT: "0", SITE_URL: "http://localhost:3000" });
   const log = pino({ level: "silent" });
   const ledger = testLedger(log);
-  const waitlist = createWaitlistService({ db, env, log, ledger });
+  const waitlist = createWaitlistService({ db, env, log, ledger, answers: testAnswers(db) });
   const subscriptions = createSubprocessorSubscriptions({
     db,
     env,

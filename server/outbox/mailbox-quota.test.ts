@@ -11,7 +11,7 @@ import { createSubprocessorSubscriptions } from "#server/subprocessors/subscript
 import { createWaitlistService } from "#server/waitlist/service.ts";
 import { SUBPROCESSORS } from "#src/content/subprocessors.ts";
 import { databaseForThisFile } from "#tests/support/database.ts";
-import { testLedger } from "#tests/support/erasure-ledger.ts";
+import { testAnswers, testLedger } from "#tests/support/erasure-ledger.ts";
 
 describe("the mailbox an address delivers to", () => {
   it("ignores capitals and a +tag", () => {
@@ -35,7 +35,13 @@ describe("confirmation mails to one mailbox in a day, per form", () => {
   const log = pino({ level: "silent" });
   const meta = { clientKey: "test", clientAddress: "203.0.113.9", requestId: "r1" };
   const waitlist = () =>
-    createWaitlistService({ db: database().db, env, log, ledger: testLedger() });
+    createWaitlistService({
+      db: database().db,
+      env,
+      log,
+      ledger: testLedger(),
+      answers: testAnswers(database().db),
+    });
   const subscriptions = () =>
     createSubprocessorSubscriptions({
       db: database().db,

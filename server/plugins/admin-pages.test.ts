@@ -27,7 +27,7 @@ import { createPrivacyRequests } from "#server/privacy/requests.ts";
 import { createPageRenderer } from "#server/pages/render-page.ts";
 import { createSubprocessorSubscriptions } from "#server/subprocessors/subscriptions.ts";
 import { createWaitlistService } from "#server/waitlist/service.ts";
-import { testLedger } from "#tests/support/erasure-ledger.ts";
+import { testAnswers, testLedger } from "#tests/support/erasure-ledger.ts";
 import {
   createVerifiedAccount,
   deleteAccount,
@@ -89,7 +89,13 @@ beforeAll(async () => {
       mode: "development",
       getBuild,
       stylesheets: new Map(),
-      waitlist: createWaitlistService({ db: database().db, env: deps.env, log, ledger }),
+      waitlist: createWaitlistService({
+        db: database().db,
+        env: deps.env,
+        log,
+        ledger,
+        answers: testAnswers(database().db),
+      }),
       subprocessors: createSubprocessorSubscriptions({
         db: database().db,
         env: deps.env,

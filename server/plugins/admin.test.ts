@@ -9,7 +9,7 @@ import errors from "#server/plugins/errors.ts";
 import session from "#server/plugins/session.ts";
 import { createWaitlistService } from "#server/waitlist/service.ts";
 import { databaseForThisFile } from "#tests/support/database.ts";
-import { testLedger } from "#tests/support/erasure-ledger.ts";
+import { testAnswers, testLedger } from "#tests/support/erasure-ledger.ts";
 import { sessionsFor } from "#tests/support/unit-app.ts";
 
 const database = databaseForThisFile();
@@ -25,6 +25,7 @@ async function app() {
       env: deps.env,
       log: pino({ level: "silent" }),
       ledger: testLedger(),
+      answers: testAnswers(database().db),
     }),
     requireAdmin: createAdminGuard(deps).requireAdmin,
     useExportToken: (token, from) =>

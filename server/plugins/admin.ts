@@ -6,6 +6,8 @@
  * sent (decision 024).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { QUESTIONS } from "#src/content/qualifying-questions.ts";
+import { chosenLabels, readStoredAnswers } from "#src/features/waitlist/answers.ts";
 import type { AdminGuard } from "#server/identity/admin-guard.ts";
 import { adminLevel } from "#server/identity/admin-level.ts";
 import { maskEmail } from "#server/http/log-safety.ts";
@@ -53,6 +55,8 @@ const CSV_COLUMNS = [
   "Referrer",
   "Landing page",
   "Forwarded",
+  // The qualifying answers (decision 043), a column per question, choices joined by "; ".
+  ...QUESTIONS.map((q) => q.short),
 ];
 
 export default async function admin(
@@ -137,6 +141,7 @@ export default async function admin(
         r.referrer,
         r.landingPath,
         r.forwardStatus,
+        ...QUESTIONS.map((q) => chosenLabels(readStoredAnswers(r.answers), q.id).join("; ")),
       ]),
     );
     const date = new Date().toISOString().slice(0, 10);

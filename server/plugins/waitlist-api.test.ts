@@ -7,7 +7,7 @@ import forms from "#server/plugins/forms.ts";
 import waitlistApi from "#server/plugins/waitlist-api.ts";
 import { createWaitlistService } from "#server/waitlist/service.ts";
 import { databaseForThisFile } from "#tests/support/database.ts";
-import { testLedger } from "#tests/support/erasure-ledger.ts";
+import { testAnswers, testLedger } from "#tests/support/erasure-ledger.ts";
 
 const database = databaseForThisFile();
 
@@ -18,6 +18,7 @@ async function app(raw: Record<string, string> = {}) {
     env,
     log: pino({ level: "silent" }),
     ledger: testLedger(),
+    answers: testAnswers(database().db),
   });
   const server = Fastify();
   await server.register(forms);

@@ -26,7 +26,7 @@ import {
 import { createSubprocessorSubscriptions } from "#server/subprocessors/subscriptions.ts";
 import { createWaitlistService } from "#server/waitlist/service.ts";
 import { databaseForThisFile } from "#tests/support/database.ts";
-import { testLedger, TEST_ERASURE_KEY } from "#tests/support/erasure-ledger.ts";
+import { testAnswers, testLedger, TEST_ERASURE_KEY } from "#tests/support/erasure-ledger.ts";
 
 const database = databaseForThisFile();
 const db = () => database().db;
@@ -38,10 +38,13 @@ let serial = 0;
 const address = (name: string) => `${name}-${++serial}-${Date.now()}@example-cpa.com`;
 
 async function join(email: string) {
-  const result = await createWaitlistService({ db: db(), env, log, ledger: testLedger() }).submit(
-    { name: "Someone", email },
-    meta,
-  );
+  const result = await createWaitlistService({
+    db: db(),
+    env,
+    log,
+    ledger: testLedger(),
+    answers: testAnswers(db()),
+  }).submit({ name: "Someone", email }, meta);
   expect(result.kind).toBe("created");
 }
 

@@ -19,7 +19,7 @@ import { createSubprocessorSubscriptions } from "#server/subprocessors/subscript
 import { createWaitlistService } from "#server/waitlist/service.ts";
 import { createVerifiedAccount } from "#tests/support/accounts.ts";
 import { erasureSubject } from "#server/audit/erasure-ledger.ts";
-import { testLedger, TEST_ERASURE_KEY } from "#tests/support/erasure-ledger.ts";
+import { testAnswers, testLedger, TEST_ERASURE_KEY } from "#tests/support/erasure-ledger.ts";
 import { databaseForThisFile } from "#tests/support/database.ts";
 import { captureLog } from "#tests/support/log-lines.ts";
 import { E2E_PROJECT_ID } from "#tests/support/e2e-env.ts";
@@ -95,6 +95,7 @@ async function joinWaitlist(email: string, name: string, company: string, messag
     env,
     log,
     ledger: testLedger(),
+    answers: testAnswers(database().db),
   }).submit({ name, email, company, message }, { clientKey: "w" });
   expect(result.kind).toBe("created");
 }

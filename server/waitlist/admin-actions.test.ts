@@ -12,7 +12,7 @@ import { createWaitlistService } from "#server/waitlist/service.ts";
 import { ENTRY_STATES } from "#src/features/waitlist/lifecycle.ts";
 import type { AdminMeta } from "#src/features/waitlist/types.ts";
 import { erasureSubject } from "#server/audit/erasure-ledger.ts";
-import { testLedger, TEST_ERASURE_KEY } from "#tests/support/erasure-ledger.ts";
+import { testAnswers, testLedger, TEST_ERASURE_KEY } from "#tests/support/erasure-ledger.ts";
 import { databaseForThisFile } from "#tests/support/database.ts";
 import { captureLog } from "#tests/support/log-lines.ts";
 
@@ -25,6 +25,7 @@ const waitlist = (log = pino({ level: "silent" })) =>
     env: parseEnv({ WAITLIST_RATE_LIMIT: "0", SITE_URL: "http://localhost:3000" }),
     log,
     ledger: testLedger(log),
+    answers: testAnswers(db()),
   });
 
 const meta: AdminMeta = {
@@ -341,7 +342,8 @@ describe("joining from an invitation", () => {
 describe("the admin list", () => {
   test("its counts by state follow every insert, change of state and erasure, as the entries themselves say", async () => {
     const counted = async () =>
-      (await waitlist().list({ query: "", state: null, position: null, limit: 1 })).counts;
+      (await waitlist().list({ query: "", answers: {}, state: null, position: null, limit: 1 }))
+        .counts;
     const actual = async () => {
       const counts: Record<string, number> = Object.fromEntries(ENTRY_STATES.map((s) => [s, 0]));
       for (const { state, n } of await queryRows<{ state: string; n: number }>(
@@ -368,7 +370,14 @@ describe("the admin list", () => {
       SELECT 'Paged ' || i, 'paged-' || i || '@example-cpa.com', CASE WHEN i % 10 = 0 THEN 'Tenth LLP' END
       FROM generate_series(1, 120) AS i`);
     const list = (more: object = {}) =>
-      waitlist().list({ query: "paged-", state: null, position: null, limit: 50, ...more });
+      waitlist().list({
+        query: "paged-",
+        answers: {},
+        state: null,
+        position: null,
+        limit: 50,
+        ...more,
+      });
     const first = await list();
     const second = await list({ position: { after: first.older! } });
     const third = await list({ position: { after: second.older! } });
@@ -381,6 +390,7 @@ describe("the admin list", () => {
 
     const tenth = await waitlist().list({
       query: "tenth",
+      answers: {},
       state: "waiting",
       position: null,
       limit: 50,
@@ -390,6 +400,7 @@ describe("the admin list", () => {
     );
     const none = await waitlist().list({
       query: "paged-",
+      answers: {},
       state: "joined",
       position: null,
       limit: 50,

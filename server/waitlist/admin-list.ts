@@ -10,6 +10,11 @@ import type { Db } from "#db/client.ts";
 import { outbox, waitlistEntries, waitlistStateCounts, type WaitlistRow } from "#db/schema.ts";
 import { ENTRY_STATES, type EntryState } from "#src/features/waitlist/lifecycle.ts";
 import { searchableText } from "#src/features/waitlist/schema.ts";
+import {
+  answersFilterDocuments,
+  readStoredAnswers,
+  type AnswersFilter,
+} from "#src/features/waitlist/answers.ts";
 import type {
   AdminEntry,
   AdminListPage,
@@ -60,6 +65,20 @@ function sourceOf(row: WaitlistRow): string | null {
   return utm || row.referrer || null;
 }
 
+/**
+ * Entries whose answers match the filter: any of a question's chosen answers, every question
+ * filtered by (the GIN index answers each `@>`). Undefined when nothing is filtered by.
+ */
+export function answersCondition(filter: AnswersFilter): SQL | undefined {
+  const questions = answersFilterDocuments(filter);
+  if (questions.length === 0) return undefined;
+  return and(
+    ...questions.map((documents) =>
+      or(...documents.map((doc) => sql`${waitlistEntries.answers} @> ${doc}::jsonb`)),
+    ),
+  );
+}
+
 /** Where a page starts, as a condition and an order; the newest page when there is no cursor. */
 function keyset(position: ListPosition) {
   const at = position && parseCursor("after" in position ? position.after : position.before);
@@ -73,7 +92,7 @@ function keyset(position: ListPosition) {
 
 export async function listPage(
   db: Db,
-  { query, state, position, limit }: AdminListQuery,
+  { query, answers, state, position, limit }: AdminListQuery,
 ): Promise<AdminListPage> {
   // A NUL or broken UTF-8 in a search is a search for nothing, not an outage (a test in
   // tests/e2e/hostile-sessions.spec.ts).
@@ -86,6 +105,7 @@ export async function listPage(
         ilike(waitlistEntries.company, pattern),
       )
     : undefined;
+  const answered = answersCondition(answers);
   const start = keyset(position);
   const order = start.newestFirst
     ? [desc(waitlistEntries.createdAt), desc(waitlistEntries.id)]
@@ -93,7 +113,9 @@ export async function listPage(
 
   const [fetched, counted] = await Promise.all([
     selectWithForwarding(db)
-      .where(and(state ? eq(waitlistEntries.state, state) : undefined, search, start.where))
+      .where(
+        and(state ? eq(waitlistEntries.state, state) : undefined, search, answered, start.where),
+      )
       .orderBy(...order)
       .limit(limit + 1),
     // Kept by the database as entries change (db/migrations/0008): no entry is read for them.
@@ -125,6 +147,7 @@ export async function listPage(
       forwardStatus: row.forwardStatus,
       forwardAttempts: row.forwardAttempts,
       forwardLastError: row.forwardLastError,
+      answers: readStoredAnswers(row.answers),
     })),
     counts,
     // Going back from a later page there are older rows (the one we came from, at least); going

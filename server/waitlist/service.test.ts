@@ -5,7 +5,7 @@ import { queryRows } from "#db/client.ts";
 import { parseEnv } from "#server/env.ts";
 import { createWaitlistService } from "#server/waitlist/service.ts";
 import { erasureSubject } from "#server/audit/erasure-ledger.ts";
-import { testLedger, TEST_ERASURE_KEY } from "#tests/support/erasure-ledger.ts";
+import { testAnswers, testLedger, TEST_ERASURE_KEY } from "#tests/support/erasure-ledger.ts";
 import { databaseForThisFile } from "#tests/support/database.ts";
 import { captureLog } from "#tests/support/log-lines.ts";
 
@@ -23,6 +23,7 @@ function waitlistWithReceivers() {
     env,
     log: pino({ level: "silent" }),
     ledger: testLedger(),
+    answers: testAnswers(database().db),
   });
 }
 
@@ -52,7 +53,13 @@ test("a new entry and its outbox rows commit together; a repeat adds neither; th
   for (const email of ["ada@example.com", "bob@example.com"])
     expect((await outboxOf(email)).map((r) => r.channel)).toEqual(["email", "forward"]);
 
-  const { entries } = await waitlist.list({ query: "", state: null, position: null, limit: 10 });
+  const { entries } = await waitlist.list({
+    query: "",
+    answers: {},
+    state: null,
+    position: null,
+    limit: 10,
+  });
   expect(entries.map((e) => [e.forwardStatus, e.forwardAttempts])).toEqual([
     ["pending", 0],
     ["pending", 0],
@@ -93,6 +100,7 @@ test("the owner's remove link erases the entry and writes one line in the ledger
     env,
     log: captured.log,
     ledger: testLedger(captured.log),
+    answers: testAnswers(database().db),
   });
   await waitlist.submit({ name: "Remy", email: "Remy@example.com" }, meta);
   const [mail] = (await outboxOf("remy@example.com")).filter((r) => r.channel === "email");
@@ -120,6 +128,7 @@ describe("a repeat submission for an entry never confirmed (decision 036)", () =
       env,
       log: pino({ level: "silent" }),
       ledger: testLedger(),
+      answers: testAnswers(database().db),
     });
   const idOf = async (email: string) =>
     (

@@ -13,6 +13,7 @@ import { createAdminActions } from "#server/waitlist/admin-actions.ts";
 import { createAnswerTimes } from "#server/http/answer-time.ts";
 import { listPage, selectWithForwarding } from "#server/waitlist/admin-list.ts";
 import { mailToEntry, siteLink } from "#server/waitlist/entry-mail.ts";
+import type { AnswersService } from "#server/waitlist/answers.ts";
 import type { ErasureLedger } from "#server/audit/erasure-ledger.ts";
 import {
   confirmMailKey,
@@ -200,12 +201,15 @@ export function createWaitlistService({
   env,
   log,
   ledger,
+  answers,
 }: {
   db: Db;
   env: Env;
   log: FastifyBaseLogger;
   /** Where erasures are recorded for a restore to carry out again (decision 032). */
   ledger: ErasureLedger;
+  /** The qualifying answers behind their links (decision 043). */
+  answers: AnswersService;
 }): WaitlistService {
   const answerTimes = createAnswerTimes();
   const listeners: (() => void)[] = [];
@@ -379,6 +383,7 @@ export function createWaitlistService({
         let notices = 0;
         let member = false;
         let erased: string | null = null;
+        let answersToken: string | undefined;
         const done = await db.transaction(async (tx) => {
           // One statement takes the token: of two presses at once, only one finds it unused.
           const [used] = await tx
@@ -410,8 +415,9 @@ export function createWaitlistService({
                 place: "confirmation",
               });
             // An entry past waiting (an admin invited or declined it) stays where it is.
+            let confirmed: typeof entry | undefined;
             if (entry && transition(lifecycleOf(entry), { type: "confirm" }).ok) {
-              const [confirmed] = await tx
+              [confirmed] = await tx
                 .update(waitlistEntries)
                 .set({ state: "confirmed", confirmedAt: sql`now()` })
                 .where(eq(waitlistEntries.id, entry.id))
@@ -419,6 +425,11 @@ export function createWaitlistService({
               // Committed with the confirmation, under one key per entry: never a second notice.
               if (confirmed) notices = await enqueue(tx, messagesOnConfirm(confirmed, env));
             }
+            // The questions after confirming, for an entry that may answer them: a confirmed
+            // address still on its way in (decision 043).
+            const now = confirmed ?? entry;
+            if (now?.confirmedAt && (now.state === "confirmed" || now.state === "invited"))
+              answersToken = answers.tokenFor(now);
           } else {
             const [entry] = await tx
               .select({ state: waitlistEntries.state })
@@ -446,7 +457,9 @@ export function createWaitlistService({
         );
         if (!done) return { kind: "gone" };
         if (member) return { kind: "member" };
-        return { kind: purpose === "confirm" ? "confirmed" : "removed" };
+        if (purpose === "confirm")
+          return answersToken ? { kind: "confirmed", answersToken } : { kind: "confirmed" };
+        return { kind: "removed" };
       } catch (error) {
         log.error(
           { err: error, event: "waitlist.unavailable", reqId: meta.requestId },
@@ -458,6 +471,20 @@ export function createWaitlistService({
 
     list(query) {
       return listPage(db, query);
+    },
+
+    checkAnswers: (token) => answers.check(token),
+
+    async saveAnswers(token, given) {
+      try {
+        return await answers.save(token, given);
+      } catch (error) {
+        log.error(
+          { err: error, event: "waitlist.unavailable" },
+          "qualifying answers not saved: database unavailable",
+        );
+        return "unavailable";
+      }
     },
 
     act: createAdminActions({ db, env, log, ledger, enqueued }),

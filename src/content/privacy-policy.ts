@@ -90,7 +90,7 @@ export const PRIVACY_POLICY: LegalDocument = {
           kind: "clause",
           number: "2.4",
           heading: "Waitlist data",
-          text: `When you join the waitlist, we collect your name, your email address, your company (if you give one) and what you tell us about your intended use. We also record the campaign parameters in the link you followed to reach our site (for example, tags naming the campaign or source), the referring page from which you arrived, and the time of your request. We use the IP address of the request to protect the waitlist against abuse.`,
+          text: `When you join the waitlist, we collect your name, your email address, your company (if you give one) and what you tell us about your intended use. We also record the campaign parameters in the link you followed to reach our site (for example, tags naming the campaign or source), the referring page from which you arrived, and the time of your request. We use the IP address of the request to protect the waitlist against abuse. Once you confirm your address, we offer a few optional questions about your firm (its size, your role, the software you use, the returns you prepare and where you practise); we keep the answers you give, and when you last changed them, with your entry, and use them to decide whom to invite first. You may leave any of them unanswered and change your answers later from the link in our waitlist mail.`,
         },
         {
           kind: "clause",

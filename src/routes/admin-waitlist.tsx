@@ -3,6 +3,7 @@ import { parseAdminForm } from "#src/features/waitlist/admin-form.ts";
 import { ExportTokensPanel } from "#src/features/auth/export-tokens-panel.tsx";
 import { AdminListView, type AdminActionReply } from "#src/features/waitlist/admin-list-view.tsx";
 import { summarize } from "#src/features/waitlist/admin-summary.ts";
+import { answersFilterOf } from "#src/features/waitlist/answers.ts";
 import { ENTRY_STATES, type EntryState } from "#src/features/waitlist/lifecycle.ts";
 import type { ListPosition } from "#src/features/waitlist/types.ts";
 import { requireAdmin } from "#src/lib/guards.ts";
@@ -35,21 +36,22 @@ function placeOf(url: URL) {
   const after = url.searchParams.get("after");
   const before = url.searchParams.get("before");
   const position: ListPosition = after ? { after } : before ? { before } : null;
-  return { query, state, position };
+  return { query, answers: answersFilterOf(url.searchParams), state, position };
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const server = context.get(loadContext);
   const admin = await requireAdmin(server, "This account may not see the waitlist.");
-  const { query, state, position } = placeOf(new URL(request.url));
+  const { query, answers, state, position } = placeOf(new URL(request.url));
   try {
     const [page, exportTokens] = await Promise.all([
-      server.waitlist.list({ query, state, position, limit: PAGE_SIZE }),
+      server.waitlist.list({ query, answers, state, position, limit: PAGE_SIZE }),
       server.adminVerify.exportTokens(),
     ]);
     return {
       page,
       query,
+      answers,
       state,
       paged: position !== null,
       stepUpUntil: admin.stepUpUntil,

@@ -11,10 +11,13 @@ export function MailLinkCard({
   title,
   children,
   action,
+  more,
   back,
 }: {
   title: string;
   children: ReactNode;
+  /** What the page offers after its sentence, in place of a button (a form of its own). */
+  more?: ReactNode;
   /**
    * The button, for a link that still works; `fields` go in its form above it (its own checks are
    * the server's: the browser's are off, so every message reads the same with or without script).
@@ -36,6 +39,7 @@ export function MailLinkCard({
             </Button>
           </Form>
         ) : null}
+        {more}
         <p className="mt-7">
           <Link
             to={back.to}

@@ -104,6 +104,15 @@ const subscribe = (server: RunningServer, email: string) =>
 const askForCopy = (server: RunningServer, email: string) =>
   postForm(server, "/privacy-request", { email, name: "Rae Quest", kind: "access", details: "" });
 
+/** The qualifying questions behind a confirmed lead's link (decision 043). */
+const answersVisit =
+  ({ server, smtp }: Site): OpenVisit =>
+  async () => {
+    const email = uniqueEmail("press-answers");
+    const link = await confirmedLead(server.url, smtp, { name: "Ann Swers", email });
+    return { url: link, masks: [new URL(link).searchParams.get("token")!, email] };
+  };
+
 /**
  * Figures and times move with every visit: on the admin pages each visit counts and takes time,
  * and two members made a minute apart were created at different times.
@@ -200,6 +209,7 @@ const adminVerifyVisit =
 const OWNED_PAGES: Record<string, (site: Site) => OpenVisit> = {
   "/waitlist/confirm": mailLinkVisit("/waitlist/confirm", joinWaitlist),
   "/waitlist/remove": mailLinkVisit("/waitlist/remove", joinWaitlist),
+  "/waitlist/answers": answersVisit,
   "/subprocessors/confirm": mailLinkVisit("/subprocessors/confirm", subscribe),
   "/subprocessors/unsubscribe": mailLinkVisit("/subprocessors/unsubscribe", subscribe),
   "/privacy-request/confirm": mailLinkVisit("/privacy-request/confirm", askForCopy),

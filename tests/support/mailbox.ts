@@ -33,13 +33,13 @@ export function linkIn(mail: Mail, path: string): string {
 
 /**
  * A lead who joined the waitlist on `serverUrl` and pressed the button behind the confirmation
- * mail's link, as its owner would.
+ * mail's link, as its owner would. Returns the link to its qualifying questions.
  */
 export async function confirmedLead(
   serverUrl: string,
   smtp: TestSmtp,
   lead: { name: string; email: string; company?: string },
-): Promise<void> {
+): Promise<string> {
   expect((await submitToWaitlist(serverUrl, lead)).status).toBe(202);
   const [mail] = await waitForMails(smtp, lead.email, 1);
   const confirm = linkIn(mail!, "/waitlist/confirm?token=");
@@ -49,4 +49,13 @@ export async function confirmedLead(
     body: new URLSearchParams({ token: new URL(confirm).searchParams.get("token")! }).toString(),
   });
   expect(pressed.status).toBe(200);
+  // The page that says so offers the qualifying questions: their form carries the answers link's
+  // token (decision 043).
+  const page = await pressed.text();
+  const [, token] =
+    /action="\/waitlist\/answers"[^>]*>\s*<input type="hidden" name="token" value="([^"]+)"/.exec(
+      page,
+    ) ?? [];
+  expect(token, "the questions' form after confirming").toBeTruthy();
+  return `${serverUrl}/waitlist/answers?token=${token}`;
 }

@@ -28,6 +28,11 @@ export type BroadcastMail = {
   unsubscribeUrl: string;
   /** Removes the entry from the waitlist. */
   removeUrl: string;
+  /**
+   * Opens the qualifying questions (decision 043): waitlist news to an entry that may answer them
+   * carries it; other mail does not.
+   */
+  answersUrl?: string | undefined;
   siteUrl: string;
 };
 
@@ -55,8 +60,9 @@ const FOOTERS: Record<
 // mistake when they only wanted fewer mails.
 const KEEPS_PLACE = "Unsubscribing keeps your place on the waitlist.";
 const REMOVE = "Remove me from the waitlist";
+const ANSWERS = "Tell us about your firm, or change your answers";
 
-function BroadcastFooter({ kind, siteUrl, unsubscribeUrl, removeUrl }: BroadcastMail) {
+function BroadcastFooter({ kind, siteUrl, unsubscribeUrl, removeUrl, answersUrl }: BroadcastMail) {
   const footer = FOOTERS[kind];
   const place = footer.place(siteUrl);
   const link = { color: MAIL_COLORS.soft };
@@ -68,6 +74,14 @@ function BroadcastFooter({ kind, siteUrl, unsubscribeUrl, removeUrl }: Broadcast
       </a>
       . {KEEPS_PLACE}
       <br />
+      {answersUrl ? (
+        <>
+          <a href={answersUrl} style={link}>
+            {ANSWERS}
+          </a>
+          {" · "}
+        </>
+      ) : null}
       <a href={unsubscribeUrl} style={link}>
         {footer.unsubscribe}
       </a>
@@ -79,10 +93,17 @@ function BroadcastFooter({ kind, siteUrl, unsubscribeUrl, removeUrl }: Broadcast
   );
 }
 
-function broadcastTextFooter({ kind, siteUrl, unsubscribeUrl, removeUrl }: BroadcastMail) {
+function broadcastTextFooter({
+  kind,
+  siteUrl,
+  unsubscribeUrl,
+  removeUrl,
+  answersUrl,
+}: BroadcastMail) {
   const footer = FOOTERS[kind];
   return textFooter([
     `${footer.before}${footer.place(siteUrl)}. ${KEEPS_PLACE}`,
+    ...(answersUrl ? [`${ANSWERS}: ${answersUrl}`] : []),
     `${footer.unsubscribe}: ${unsubscribeUrl}`,
     `${REMOVE}: ${removeUrl}`,
   ]);

@@ -18,6 +18,13 @@ import {
   type EntryState,
 } from "#src/features/waitlist/lifecycle.ts";
 import type { AdminEntry, AdminListPage } from "#src/features/waitlist/types.ts";
+import { QUESTIONS, type Answers } from "#src/content/qualifying-questions.ts";
+import {
+  answersFilterParams,
+  chosenLabels,
+  type AnswersFilter,
+} from "#src/features/waitlist/answers.ts";
+import { AnswersFilterFields } from "#src/features/waitlist/answers-filter-fields.tsx";
 import { formatDateTime } from "#src/lib/date-time.ts";
 import { Button } from "#src/ui/button.tsx";
 import { AdminNav } from "#src/ui/admin-nav.tsx";
@@ -63,13 +70,17 @@ const ACTIONS_CELL =
   "md:sticky md:right-0 md:shadow-[inset_1px_0_0_var(--color-rule),-10px_0_12px_-12px_rgb(15_42_36/0.45)]";
 const CHECKBOX = "size-6 accent-ledger";
 
-/** The link to the same list (search and state kept) from another place in it. */
-function pageLink(query: string, state: EntryState | null, position: Record<string, string>) {
-  const params = new URLSearchParams({
-    ...(query ? { q: query } : {}),
-    ...(state ? { state } : {}),
-    ...position,
-  });
+/** What the list is narrowed to: the search, the state and the answers filtered by. */
+type Narrowed = { query: string; state: EntryState | null; answers: AnswersFilter };
+
+/** The link to the same list (search, state and answers kept) from another place in it. */
+function pageLink({ query, state, answers }: Narrowed, position: Record<string, string>) {
+  const params = new URLSearchParams([
+    ...(query ? [["q", query]] : []),
+    ...(state ? [["state", state]] : []),
+    ...answersFilterParams(answers),
+    ...Object.entries(position),
+  ]);
   const search = params.toString();
   return `/admin/waitlist${search ? `?${search}` : ""}`;
 }
@@ -94,6 +105,23 @@ function When({ iso }: { iso: string }) {
       <span className="whitespace-nowrap">{text.slice(0, cut + 1)}</span>{" "}
       <span className="whitespace-nowrap">{text.slice(cut + 2)}</span>
     </>
+  );
+}
+
+/** An entry's answers, a line per question answered; nothing when it gave none. */
+function EntryAnswers({ answers }: { answers: Answers }) {
+  const lines = QUESTIONS.map((q) => ({ q, labels: chosenLabels(answers, q.id) })).filter(
+    (line) => line.labels.length > 0,
+  );
+  if (lines.length === 0) return null;
+  return (
+    <ul className="space-y-0.5">
+      {lines.map(({ q, labels }) => (
+        <li key={q.id}>
+          <span className="text-ink-soft">{q.short}:</span> {labels.join(", ")}
+        </li>
+      ))}
+    </ul>
   );
 }
 
@@ -151,6 +179,7 @@ function RowActions({ entry }: { entry: AdminEntry }) {
 export function AdminListView({
   page,
   query,
+  answers,
   state,
   paged,
   reply,
@@ -159,6 +188,8 @@ export function AdminListView({
 }: {
   page: AdminListPage;
   query: string;
+  /** The qualifying answers the list is filtered by (decision 043). */
+  answers: AnswersFilter;
   state: EntryState | null;
   /** Whether this is a page past the newest (a cursor was given). */
   paged: boolean;
@@ -169,6 +200,8 @@ export function AdminListView({
   children?: ReactNode;
 }) {
   const { entries, counts, older, newer } = page;
+  const narrowed = { query, state, answers };
+  const filtered = Object.keys(answers).length > 0;
   const stepUp = useStepUp(stepUpUntil);
   const stepUpError = stepUp.error;
 
@@ -225,7 +258,7 @@ export function AdminListView({
         ))}
       </ul>
 
-      <Form method="get" role="search" className="mt-6 flex max-w-2xl flex-wrap items-end gap-3">
+      <Form method="get" role="search" className="mt-6 flex max-w-4xl flex-wrap items-end gap-3">
         <div className="min-w-56 flex-1">
           <label htmlFor="waitlist-search" className="block text-sm font-semibold">
             Search by name, email or company
@@ -257,6 +290,7 @@ export function AdminListView({
           </select>
         </div>
         <Button type="submit">Search</Button>
+        <AnswersFilterFields filter={answers} />
       </Form>
 
       <div
@@ -311,6 +345,7 @@ export function AdminListView({
               Waitlist entries, newest first
               {query ? `, matching “${query}”` : ""}
               {state ? `, ${STATE_LABEL[state].toLowerCase()} only` : ""}
+              {filtered ? ", filtered by answers" : ""}
             </caption>
             <thead className="bg-ledger-soft">
               <tr>
@@ -324,6 +359,7 @@ export function AdminListView({
                   "State",
                   "Company",
                   "Use case",
+                  "Answers",
                   "Source",
                   "Forwarded",
                 ].map((h) => (
@@ -339,8 +375,8 @@ export function AdminListView({
             <tbody>
               {entries.length === 0 ? (
                 <tr>
-                  <td colSpan={10} className="px-4 py-8 text-center text-ink-soft">
-                    {query || state
+                  <td colSpan={11} className="px-4 py-8 text-center text-ink-soft">
+                    {query || state || filtered
                       ? "No entries match."
                       : paged
                         ? "No more entries."
@@ -377,6 +413,9 @@ export function AdminListView({
                     <td className={`${CELL} max-w-xs break-words`} data-label="Use case">
                       {e.message}
                     </td>
+                    <td className={`${CELL} min-w-48`} data-label="Answers">
+                      <EntryAnswers answers={e.answers} />
+                    </td>
                     <td className={`${CELL} wrap-anywhere`} data-label="Source">
                       {e.source}
                     </td>
@@ -404,17 +443,17 @@ export function AdminListView({
       <nav aria-label="Pages of the list" className="mt-4 flex flex-wrap gap-3">
         {paged ? (
           <Button asChild variant="secondary" size="sm">
-            <Link to={pageLink(query, state, {})}>Newest</Link>
+            <Link to={pageLink(narrowed, {})}>Newest</Link>
           </Button>
         ) : null}
         {newer ? (
           <Button asChild variant="secondary" size="sm">
-            <Link to={pageLink(query, state, { before: newer })}>Newer entries</Link>
+            <Link to={pageLink(narrowed, { before: newer })}>Newer entries</Link>
           </Button>
         ) : null}
         {older ? (
           <Button asChild variant="secondary" size="sm">
-            <Link to={pageLink(query, state, { after: older })}>Older entries</Link>
+            <Link to={pageLink(narrowed, { after: older })}>Older entries</Link>
           </Button>
         ) : null}
       </nav>

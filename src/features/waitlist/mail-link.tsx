@@ -16,6 +16,7 @@ import type { pageMeta } from "#src/lib/meta.ts";
 import { FormAlert } from "#src/ui/form-alert.tsx";
 import { GoneLinkCard, MailLinkCard } from "#src/ui/mail-link-card.tsx";
 import { PRODUCT_NEWS_FIELD, ProductNewsBox } from "#src/ui/product-news-box.tsx";
+import { QuestionsForm } from "#src/features/waitlist/questions-form.tsx";
 
 /**
  * What the page shows: the button for a live link, or the outcome of pressing it. A confirm
@@ -33,7 +34,7 @@ export type MailLinkView =
       /** The product news box as it was sent, when the form comes back with errors. */
       productNews?: boolean;
     }
-  | { kind: "confirmed" }
+  | { kind: "confirmed"; answersToken?: string }
   | { kind: "removed" }
   | { kind: "member" }
   | { kind: "gone" };
@@ -57,6 +58,10 @@ export function mailLinkMeta(purpose: LinkPurpose, args: Parameters<typeof pageM
     description: `${TEXT[purpose].title} on the ${SITE.name} waitlist.`,
   });
 }
+
+/** What the questions after confirming are for, said before them. */
+export const QUESTIONS_INVITE =
+  "A few questions help us choose the firms to invite first. Each one is optional, and you can change your answers later from the link in our next mail.";
 
 const UNAVAILABLE = "The waitlist is unavailable for a moment. Please try again in a minute.";
 
@@ -141,9 +146,16 @@ export function MailLinkPage({ purpose, view }: { purpose: LinkPurpose; view: Ma
       );
     case "confirmed":
       return (
-        <MailLinkCard title="Your address is confirmed" back={back}>
+        <MailLinkCard
+          title="Your address is confirmed"
+          back={back}
+          more={
+            view.answersToken ? <QuestionsForm token={view.answersToken} answers={{}} /> : undefined
+          }
+        >
           Thank you. You are on the {SITE.name} waitlist, and we will email you when your spot
           opens.
+          {view.answersToken ? ` ${QUESTIONS_INVITE}` : null}
         </MailLinkCard>
       );
     case "removed":

@@ -1,5 +1,7 @@
 import type { AdminAction, EntryState, Refusal } from "#src/features/waitlist/lifecycle.ts";
 import type { EntryDetails, FieldErrors } from "#src/features/waitlist/schema.ts";
+import type { Answers } from "#src/content/qualifying-questions.ts";
+import type { AnswersFilter } from "#src/features/waitlist/answers.ts";
 
 /** What the server's waitlist service answers; the page action and the JSON API both map it. */
 export type SubmitResult =
@@ -21,7 +23,8 @@ export type SubmitResult =
  * a remove link whose entry has joined, which it leaves to the account (decision 029).
  */
 export type LinkResult =
-  | { kind: "confirmed" }
+  /** Confirmed; `answersToken` opens the qualifying questions, when its entry may answer them. */
+  | { kind: "confirmed"; answersToken?: string }
   /**
    * The confirm link's corrections did not pass the schema: nothing was confirmed or saved, and
    * the link still works. What was typed comes back with a message per field.
@@ -58,6 +61,8 @@ export type AdminEntry = {
   forwardStatus: "none" | "pending" | "sent" | "failed";
   forwardAttempts: number;
   forwardLastError: string | null;
+  /** The qualifying questions' answers (decision 043); empty when none were given. */
+  answers: Answers;
 };
 
 /**
@@ -69,6 +74,8 @@ export type ListPosition = { after: string } | { before: string } | null;
 export type AdminListQuery = {
   /** Part of a name or an email; "" for every entry. */
   query: string;
+  /** The qualifying answers an entry must have given; {} for any. */
+  answers: AnswersFilter;
   state: EntryState | null;
   position: ListPosition;
   limit: number;
@@ -143,4 +150,14 @@ export type WaitlistPort = {
     /** A confirm link's page: whether its owner ticked "Also send me product news". */
     consent?: { productNews: boolean },
   ) => Promise<LinkResult>;
+  /**
+   * Whose qualifying answers a link opens (the address masked) and the answers so far, while it
+   * works; null otherwise (decision 043). Reads only.
+   */
+  checkAnswers: (token: string) => Promise<AnswersLink | null>;
+  /** Saves the answers behind a working link, in place of the ones before. */
+  saveAnswers: (token: string, answers: Answers) => Promise<"saved" | "gone" | "unavailable">;
 };
+
+/** What the page behind a live answers link shows. */
+export type AnswersLink = { maskedEmail: string; answers: Answers };
