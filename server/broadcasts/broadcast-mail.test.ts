@@ -68,6 +68,24 @@ describe("broadcast mail made once for many", () => {
     expect(a.html).not.toMatch(/tieoutslot/);
   });
 
+  test("the questions' link goes to those who may answer, as the template writes it, and to no one else", () => {
+    const make = broadcastMailMaker(MAIL);
+    const parsed = renderMarkdown(BODY);
+    if (!parsed.ok) throw new Error(parsed.message);
+    const links = { unsubscribeUrl: "https://x/u?token=C", removeUrl: "https://x/r?token=C" };
+    const answersUrl = "https://x/waitlist/answers?token=7.k3.ab&x=<y>";
+    const asked = make({ name: "Cy", ...links, answersUrl });
+    expect(asked).toEqual(
+      renderBroadcast({ ...MAIL, ...links, answersUrl, name: "Cy", blocks: parsed.blocks }),
+    );
+    expect(asked.text).toContain(`Tell us about your firm, or change your answers: ${answersUrl}`);
+    expect(asked.html).toContain('href="https://x/waitlist/answers?token=7.k3.ab&amp;x=&lt;y&gt;"');
+    // The next recipient of the same maker, who may not answer, gets no such link.
+    const plain = make({ name: "Di", ...links });
+    expect(plain.text).not.toContain("Tell us about your firm");
+    expect(plain.html).not.toContain("/waitlist/answers");
+  });
+
   test("a body that no longer parses is not made into mail", () => {
     expect(() => broadcastMailMaker({ ...MAIL, body: "<b>raw</b>" })).toThrow(/does not parse/);
   });

@@ -10,12 +10,15 @@ import { queryRows, type Db } from "#db/client.ts";
 import { parseEnv } from "#server/env.ts";
 import { openMail } from "#server/broadcasts/mail-service.ts";
 import { setConsent } from "#server/waitlist/consent.ts";
+import { createAnswersService } from "#server/waitlist/answers.ts";
+import { answersLinkKey } from "#server/waitlist/answers-link.ts";
 import { databaseForThisFile } from "#tests/support/database.ts";
 
 const database = databaseForThisFile();
 const env = parseEnv({});
 const log = pino({ level: "silent" });
 const admin = { adminEmail: "owner@tieout.test", clientAddress: "127.0.0.1" };
+const SECRET = "a key for this file's tests, 32 characters or more";
 const BODY =
   "The beta opens to firms in **Texas** next week.\n\n- Bring a trial balance\n- Bring coffee";
 
@@ -24,7 +27,7 @@ function mail(db: Db) {
     db,
     env,
     log,
-    secrets: ["a key for this file's tests, 32 characters or more"],
+    secrets: [SECRET],
     onEnqueued: () => {},
   });
 }
@@ -116,6 +119,45 @@ describe("broadcasts", () => {
     // Nothing more to hand over, however often it turns.
     expect(await broadcasts.pump(6000)).toBe(0);
     expect((await broadcasts.progress(id)).waiting).toBe(0);
+  });
+
+  test("waitlist news carries the questions' link to those who may answer, and it opens their own answers", async () => {
+    const db = database().db;
+    await entries(db, 1, "confirmed", "asked");
+    await entries(db, 1, "joined", "member");
+    await db.transaction((tx) =>
+      setConsent(tx, { entryId: 1, kind: "product-news", given: true, place: "confirmation" }),
+    );
+    const { broadcasts } = mail(db);
+    for (const kind of ["waitlist-news", "product-news"] as const) {
+      const id = await broadcasts.create(
+        {
+          kind,
+          subject: kind,
+          body: BODY,
+          audience: { states: ["confirmed", "joined"], search: "" },
+        },
+        admin,
+      );
+      expect((await broadcasts.start(id, admin)).ok).toBe(true);
+    }
+    await db.execute(sql`UPDATE broadcasts SET pumped_at = now() - interval '1 minute'`);
+    while ((await broadcasts.pump(6000)) > 0);
+    const mails = await queryRows<{ category: string; to: string; text: string }>(
+      db,
+      sql`SELECT payload ->> 'category' AS category, payload -> 'to' -> 0 ->> 'address' AS "to",
+            payload ->> 'text' AS text FROM outbox ORDER BY id`,
+    );
+    const link = (m: { text: string }) => /\/waitlist\/answers\?token=(\S+)/.exec(m.text)?.[1];
+    const asked = mails.filter((m) => m.category === "waitlist-news" && m.to.startsWith("asked-"));
+    expect(asked).toHaveLength(1);
+    const answers = createAnswersService({ db, keys: [answersLinkKey(SECRET)], log });
+    expect(await answers.check(link(asked[0]!))).toEqual({
+      maskedEmail: "a***@example.com",
+      answers: {},
+    });
+    // A member has joined: no questions. Product news never carries them.
+    expect(mails.filter((m) => m !== asked[0]).map(link)).toEqual([undefined, undefined]);
   });
 
   test("the rate: a turn hands over what the time since the last one allows, no more", async () => {
