@@ -121,8 +121,9 @@ const ZONES = [
   },
   // ...and of the features it reads only the waitlist contract it shares with the page
   // (decision 014): the schema that validates, the result type, the reply, the
-  // lifecycle that decides every change of an entry's state (decision 024), and the reading of
-  // the qualifying answers, stored and filtered by (decision 043).
+  // lifecycle that decides every change of an entry's state (decision 024), the reading of the
+  // qualifying answers, stored and filtered by (decision 043), and the entry filter that the list,
+  // the audiences and the broadcasts share (decision 044).
   {
     target: "./server",
     from: "./src/features",
@@ -132,6 +133,7 @@ const ZONES = [
       "./waitlist/reply.ts",
       "./waitlist/lifecycle.ts",
       "./waitlist/answers.ts",
+      "./waitlist/entry-filter.ts",
     ],
     message:
       "server/ may import only the shared waitlist contract from src/features (decision 017)",

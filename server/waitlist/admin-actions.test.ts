@@ -15,6 +15,7 @@ import { erasureSubject } from "#server/audit/erasure-ledger.ts";
 import { testAnswers, testLedger, TEST_ERASURE_KEY } from "#tests/support/erasure-ledger.ts";
 import { databaseForThisFile } from "#tests/support/database.ts";
 import { captureLog } from "#tests/support/log-lines.ts";
+import { ANY_ENTRY } from "#src/features/waitlist/entry-filter.ts";
 
 const database = databaseForThisFile();
 const db = () => database().db;
@@ -342,8 +343,7 @@ describe("joining from an invitation", () => {
 describe("the admin list", () => {
   test("its counts by state follow every insert, change of state and erasure, as the entries themselves say", async () => {
     const counted = async () =>
-      (await waitlist().list({ query: "", answers: {}, state: null, position: null, limit: 1 }))
-        .counts;
+      (await waitlist().list({ filter: ANY_ENTRY, position: null, limit: 1 })).counts;
     const actual = async () => {
       const counts: Record<string, number> = Object.fromEntries(ENTRY_STATES.map((s) => [s, 0]));
       for (const { state, n } of await queryRows<{ state: string; n: number }>(
@@ -371,9 +371,7 @@ describe("the admin list", () => {
       FROM generate_series(1, 120) AS i`);
     const list = (more: object = {}) =>
       waitlist().list({
-        query: "paged-",
-        answers: {},
-        state: null,
+        filter: { ...ANY_ENTRY, query: "paged-" },
         position: null,
         limit: 50,
         ...more,
@@ -389,9 +387,7 @@ describe("the admin list", () => {
     expect(back.newer).not.toBeNull();
 
     const tenth = await waitlist().list({
-      query: "tenth",
-      answers: {},
-      state: "waiting",
+      filter: { ...ANY_ENTRY, query: "tenth", state: "waiting" },
       position: null,
       limit: 50,
     });
@@ -399,9 +395,7 @@ describe("the admin list", () => {
       Array.from({ length: 12 }, (_, i) => `Paged ${120 - i * 10}`),
     );
     const none = await waitlist().list({
-      query: "paged-",
-      answers: {},
-      state: "joined",
+      filter: { ...ANY_ENTRY, query: "paged-", state: "joined" },
       position: null,
       limit: 50,
     });

@@ -1,20 +1,16 @@
 /**
- * The admin's list of the waitlist (decision 024): newest first, by state and by a search of
- * names, addresses and companies, one page at a time. Pages are found by keyset, not by offset:
+ * The admin's list of the waitlist (decision 024): newest first, narrowed by an entry filter
+ * (search, state, source, dates, answers: decision 044), one page at a time. Pages are found by keyset, not by offset:
  * a page starts right after (or before) the row that ended the last one, on the indexes
  * (created_at, id) and (state, created_at, id), so the thousandth page costs what the first does.
  * A cursor is that row's created_at (to the microsecond) and id.
  */
-import { and, asc, desc, eq, getTableColumns, ilike, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, sql } from "drizzle-orm";
 import type { Db } from "#db/client.ts";
 import { outbox, waitlistEntries, waitlistStateCounts, type WaitlistRow } from "#db/schema.ts";
 import { ENTRY_STATES, type EntryState } from "#src/features/waitlist/lifecycle.ts";
-import { searchableText } from "#src/features/waitlist/schema.ts";
-import {
-  answersFilterDocuments,
-  readStoredAnswers,
-  type AnswersFilter,
-} from "#src/features/waitlist/answers.ts";
+import { readStoredAnswers } from "#src/features/waitlist/answers.ts";
+import { entryFilterCondition } from "#server/waitlist/entry-filter-sql.ts";
 import type {
   AdminEntry,
   AdminListPage,
@@ -56,27 +52,9 @@ function parseCursor(cursor: string): { at: string; id: number } | null {
 
 const cursorOf = (row: { cursorAt: string; id: number }) => `${row.cursorAt}_${row.id}`;
 
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
 function sourceOf(row: WaitlistRow): string | null {
   const utm = [row.utmSource, row.utmMedium, row.utmCampaign].filter(Boolean).join(" / ");
   return utm || row.referrer || null;
-}
-
-/**
- * Entries whose answers match the filter: any of a question's chosen answers, every question
- * filtered by (the GIN index answers each `@>`). Undefined when nothing is filtered by.
- */
-export function answersCondition(filter: AnswersFilter): SQL | undefined {
-  const questions = answersFilterDocuments(filter);
-  if (questions.length === 0) return undefined;
-  return and(
-    ...questions.map((documents) =>
-      or(...documents.map((doc) => sql`${waitlistEntries.answers} @> ${doc}::jsonb`)),
-    ),
-  );
 }
 
 /** Where a page starts, as a condition and an order; the newest page when there is no cursor. */
@@ -92,20 +70,9 @@ function keyset(position: ListPosition) {
 
 export async function listPage(
   db: Db,
-  { query, answers, state, position, limit }: AdminListQuery,
+  { filter, position, limit }: AdminListQuery,
 ): Promise<AdminListPage> {
-  // A NUL or broken UTF-8 in a search is a search for nothing, not an outage (a test in
-  // tests/e2e/hostile-sessions.spec.ts).
-  const q = searchableText(query);
-  const pattern = `%${escapeLike(q)}%`;
-  const search: SQL | undefined = q
-    ? or(
-        ilike(waitlistEntries.name, pattern),
-        ilike(waitlistEntries.email, pattern),
-        ilike(waitlistEntries.company, pattern),
-      )
-    : undefined;
-  const answered = answersCondition(answers);
+  const narrowed = entryFilterCondition(filter, "waitlist_entries");
   const start = keyset(position);
   const order = start.newestFirst
     ? [desc(waitlistEntries.createdAt), desc(waitlistEntries.id)]
@@ -113,9 +80,7 @@ export async function listPage(
 
   const [fetched, counted] = await Promise.all([
     selectWithForwarding(db)
-      .where(
-        and(state ? eq(waitlistEntries.state, state) : undefined, search, answered, start.where),
-      )
+      .where(and(narrowed, start.where))
       .orderBy(...order)
       .limit(limit + 1),
     // Kept by the database as entries change (db/migrations/0008): no entry is read for them.

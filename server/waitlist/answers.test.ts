@@ -15,6 +15,7 @@ import {
   verifyAnswersToken,
 } from "#server/waitlist/answers-link.ts";
 import { createWaitlistService } from "#server/waitlist/service.ts";
+import { ANY_ENTRY } from "#src/features/waitlist/entry-filter.ts";
 import { databaseForThisFile } from "#tests/support/database.ts";
 import { testAnswers, testLedger, TEST_ERASURE_KEY } from "#tests/support/erasure-ledger.ts";
 
@@ -123,7 +124,11 @@ describe("the questions after confirming", () => {
     // The admin list filters by them: any of a question's choices, every question asked.
     const listed = (answers: Record<string, string[]>) =>
       service
-        .list({ query: "firm.example", answers, state: null, position: null, limit: 10 })
+        .list({
+          filter: { ...ANY_ENTRY, query: "firm.example", answers },
+          position: null,
+          limit: 10,
+        })
         .then((page) => page.entries.map((e) => e.email));
     expect(await listed({ role: ["manager", "owner"] })).toEqual(["ann@firm.example"]);
     expect(await listed({ role: ["owner"], firmSize: ["solo"] })).toEqual([]);

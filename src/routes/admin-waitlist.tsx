@@ -3,8 +3,7 @@ import { parseAdminForm } from "#src/features/waitlist/admin-form.ts";
 import { ExportTokensPanel } from "#src/features/auth/export-tokens-panel.tsx";
 import { AdminListView, type AdminActionReply } from "#src/features/waitlist/admin-list-view.tsx";
 import { summarize } from "#src/features/waitlist/admin-summary.ts";
-import { answersFilterOf } from "#src/features/waitlist/answers.ts";
-import { ENTRY_STATES, type EntryState } from "#src/features/waitlist/lifecycle.ts";
+import { entryFilterOf } from "#src/features/waitlist/entry-filter.ts";
 import type { ListPosition } from "#src/features/waitlist/types.ts";
 import { requireAdmin } from "#src/lib/guards.ts";
 import { SIGNED_IN_ONLY } from "#src/lib/route-handle.ts";
@@ -28,31 +27,26 @@ export const meta: Route.MetaFunction = (args) =>
 
 const UNAVAILABLE = "The waitlist is unavailable for a moment. Please try again in a minute.";
 
-/** The list's place from the address: search, state, and the cursor of a page past the first. */
+/** The list's place from the address: its filter, and the cursor of a page past the first. */
 function placeOf(url: URL) {
-  const query = url.searchParams.get("q")?.slice(0, 200) ?? "";
-  const asked = url.searchParams.get("state");
-  const state = ENTRY_STATES.includes(asked as EntryState) ? (asked as EntryState) : null;
   const after = url.searchParams.get("after");
   const before = url.searchParams.get("before");
   const position: ListPosition = after ? { after } : before ? { before } : null;
-  return { query, answers: answersFilterOf(url.searchParams), state, position };
+  return { filter: entryFilterOf(url.searchParams), position };
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const server = context.get(loadContext);
   const admin = await requireAdmin(server, "This account may not see the waitlist.");
-  const { query, answers, state, position } = placeOf(new URL(request.url));
+  const { filter, position } = placeOf(new URL(request.url));
   try {
     const [page, exportTokens] = await Promise.all([
-      server.waitlist.list({ query, answers, state, position, limit: PAGE_SIZE }),
+      server.waitlist.list({ filter, position, limit: PAGE_SIZE }),
       server.adminVerify.exportTokens(),
     ]);
     return {
       page,
-      query,
-      answers,
-      state,
+      filter,
       paged: position !== null,
       stepUpUntil: admin.stepUpUntil,
       exportTokens,

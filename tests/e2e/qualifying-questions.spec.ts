@@ -78,12 +78,12 @@ test("after confirming, a lead answers the questions; the admin sees the answers
       );
 
       // Filtered by where they practise: there. By a firm size they did not give: not there.
-      await admin.getByText("Filter by answers").click();
+      await admin.getByText("More filters: source, dates, answers").click();
       await admin.getByRole("checkbox", { name: "Texas" }).check();
       await admin.getByRole("button", { name: "Search" }).click();
       await expect(admin).toHaveURL(/[?&]practice=us-tx/);
       await expect(admin.getByRole("row", { name: /Quinn Asker/ })).toBeVisible();
-      await expect(admin.getByText("Filter by answers (1 set)")).toBeVisible();
+      await expect(admin.getByText("More filters: source, dates, answers (1 set)")).toBeVisible();
       expect(await axeViolations(admin)).toEqual([]);
 
       await admin.getByRole("checkbox", { name: "Just me" }).check();

@@ -19,12 +19,14 @@ import {
 } from "#src/features/waitlist/lifecycle.ts";
 import type { AdminEntry, AdminListPage } from "#src/features/waitlist/types.ts";
 import { QUESTIONS, type Answers } from "#src/content/qualifying-questions.ts";
+import { chosenLabels } from "#src/features/waitlist/answers.ts";
 import {
-  answersFilterParams,
-  chosenLabels,
-  type AnswersFilter,
-} from "#src/features/waitlist/answers.ts";
-import { AnswersFilterFields } from "#src/features/waitlist/answers-filter-fields.tsx";
+  describeFilter,
+  entryFilterParams,
+  narrows,
+  type EntryFilter,
+} from "#src/features/waitlist/entry-filter.ts";
+import { MoreFilters } from "#src/features/waitlist/more-filters.tsx";
 import { formatDateTime } from "#src/lib/date-time.ts";
 import { Button } from "#src/ui/button.tsx";
 import { AdminNav } from "#src/ui/admin-nav.tsx";
@@ -70,17 +72,9 @@ const ACTIONS_CELL =
   "md:sticky md:right-0 md:shadow-[inset_1px_0_0_var(--color-rule),-10px_0_12px_-12px_rgb(15_42_36/0.45)]";
 const CHECKBOX = "size-6 accent-ledger";
 
-/** What the list is narrowed to: the search, the state and the answers filtered by. */
-type Narrowed = { query: string; state: EntryState | null; answers: AnswersFilter };
-
-/** The link to the same list (search, state and answers kept) from another place in it. */
-function pageLink({ query, state, answers }: Narrowed, position: Record<string, string>) {
-  const params = new URLSearchParams([
-    ...(query ? [["q", query]] : []),
-    ...(state ? [["state", state]] : []),
-    ...answersFilterParams(answers),
-    ...Object.entries(position),
-  ]);
+/** The link to the same list (its filter kept) from another place in it. */
+function pageLink(filter: EntryFilter, position: Record<string, string>) {
+  const params = new URLSearchParams([...entryFilterParams(filter), ...Object.entries(position)]);
   const search = params.toString();
   return `/admin/waitlist${search ? `?${search}` : ""}`;
 }
@@ -178,19 +172,15 @@ function RowActions({ entry }: { entry: AdminEntry }) {
 
 export function AdminListView({
   page,
-  query,
-  answers,
-  state,
+  filter,
   paged,
   reply,
   stepUpUntil,
   children,
 }: {
   page: AdminListPage;
-  query: string;
-  /** The qualifying answers the list is filtered by (decision 043). */
-  answers: AnswersFilter;
-  state: EntryState | null;
+  /** What the list is narrowed to (decision 044). */
+  filter: EntryFilter;
   /** Whether this is a page past the newest (a cursor was given). */
   paged: boolean;
   reply: AdminActionReply | undefined;
@@ -200,8 +190,7 @@ export function AdminListView({
   children?: ReactNode;
 }) {
   const { entries, counts, older, newer } = page;
-  const narrowed = { query, state, answers };
-  const filtered = Object.keys(answers).length > 0;
+  const { query, state } = filter;
   const stepUp = useStepUp(stepUpUntil);
   const stepUpError = stepUp.error;
 
@@ -290,7 +279,7 @@ export function AdminListView({
           </select>
         </div>
         <Button type="submit">Search</Button>
-        <AnswersFilterFields filter={answers} />
+        <MoreFilters filter={filter} />
       </Form>
 
       <div
@@ -343,9 +332,7 @@ export function AdminListView({
           <table className="stacked-table w-full border-collapse text-left text-sm md:min-w-[60rem]">
             <caption className="sr-only">
               Waitlist entries, newest first
-              {query ? `, matching “${query}”` : ""}
-              {state ? `, ${STATE_LABEL[state].toLowerCase()} only` : ""}
-              {filtered ? ", filtered by answers" : ""}
+              {narrows(filter) ? `, ${describeFilter(filter)}` : ""}
             </caption>
             <thead className="bg-ledger-soft">
               <tr>
@@ -376,7 +363,7 @@ export function AdminListView({
               {entries.length === 0 ? (
                 <tr>
                   <td colSpan={11} className="px-4 py-8 text-center text-ink-soft">
-                    {query || state || filtered
+                    {narrows(filter)
                       ? "No entries match."
                       : paged
                         ? "No more entries."
@@ -443,17 +430,17 @@ export function AdminListView({
       <nav aria-label="Pages of the list" className="mt-4 flex flex-wrap gap-3">
         {paged ? (
           <Button asChild variant="secondary" size="sm">
-            <Link to={pageLink(narrowed, {})}>Newest</Link>
+            <Link to={pageLink(filter, {})}>Newest</Link>
           </Button>
         ) : null}
         {newer ? (
           <Button asChild variant="secondary" size="sm">
-            <Link to={pageLink(narrowed, { before: newer })}>Newer entries</Link>
+            <Link to={pageLink(filter, { before: newer })}>Newer entries</Link>
           </Button>
         ) : null}
         {older ? (
           <Button asChild variant="secondary" size="sm">
-            <Link to={pageLink(narrowed, { after: older })}>Older entries</Link>
+            <Link to={pageLink(filter, { after: older })}>Older entries</Link>
           </Button>
         ) : null}
       </nav>

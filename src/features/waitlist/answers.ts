@@ -75,7 +75,7 @@ export function readStoredAnswers(value: unknown): Answers {
 export const answeredAny = (answers: Answers) => Object.keys(answers).length > 0;
 
 /** What a person chose for a question, as labels; empty when they left it alone. */
-export function chosenLabels(answers: Answers, question: QuestionId): string[] {
+export function chosenLabels(answers: Answers | AnswersFilter, question: QuestionId): string[] {
   const value = (answers as Stored)[question];
   if (value === undefined) return [];
   return (Array.isArray(value) ? value : [value]).map((choice) => choiceLabel(question, choice));

@@ -1,7 +1,7 @@
 import type { AdminAction, EntryState, Refusal } from "#src/features/waitlist/lifecycle.ts";
 import type { EntryDetails, FieldErrors } from "#src/features/waitlist/schema.ts";
 import type { Answers } from "#src/content/qualifying-questions.ts";
-import type { AnswersFilter } from "#src/features/waitlist/answers.ts";
+import type { EntryFilter } from "#src/features/waitlist/entry-filter.ts";
 
 /** What the server's waitlist service answers; the page action and the JSON API both map it. */
 export type SubmitResult =
@@ -72,11 +72,8 @@ export type AdminEntry = {
 export type ListPosition = { after: string } | { before: string } | null;
 
 export type AdminListQuery = {
-  /** Part of a name or an email; "" for every entry. */
-  query: string;
-  /** The qualifying answers an entry must have given; {} for any. */
-  answers: AnswersFilter;
-  state: EntryState | null;
+  /** Which entries: every one is ANY_ENTRY (decision 044). */
+  filter: EntryFilter;
   position: ListPosition;
   limit: number;
 };
