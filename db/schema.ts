@@ -303,6 +303,8 @@ export const AUDIT_ACTIONS = [
   "broadcast-schedule",
   "suppression-add",
   "suppression-remove",
+  "audience-save",
+  "audience-delete",
 ] as const;
 
 /**
@@ -672,5 +674,23 @@ export const bounceReports = pgTable(
     ),
     check("bounce_reports_detail_check", sql`char_length(${t.detail}) <= 1000`),
     index("bounce_reports_received_at_idx").on(t.receivedAt),
+  ],
+);
+
+/** Saved audiences: a filter of the entry list under a name (db/migrations/0020, decision 044). */
+export const audiences = pgTable(
+  "audiences",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    name: text("name").notNull(),
+    /** The filter as the admin list's address writes it (src/features/waitlist/entry-filter.ts). */
+    filter: text("filter").notNull(),
+    createdBy: text("created_by").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check("audiences_name_check", sql`char_length(btrim(${t.name})) BETWEEN 1 AND 80`),
+    check("audiences_filter_check", sql`char_length(${t.filter}) <= 2000`),
+    uniqueIndex("audiences_name_key").on(sql`lower(btrim(${t.name}))`),
   ],
 );

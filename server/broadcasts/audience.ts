@@ -1,6 +1,6 @@
 /**
  * Who a broadcast goes to (decision 041): the kind's consent, then the entry states and the admin
- * list's search that the administrator chose. Written once as SQL, so the count shown before
+ * list's search that the administrator chose, and a saved audience when one was (decision 044). Written once as SQL, so the count shown before
  * sending, the recipients fixed when sending starts, and the check made as each mail is written
  * all mean the same people.
  */
@@ -8,6 +8,8 @@ import { sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { BROADCAST_KINDS } from "#db/schema.ts";
 import { searchableText } from "#src/features/waitlist/schema.ts";
+import { entryFilterOf } from "#src/features/waitlist/entry-filter.ts";
+import { entryFilterCondition } from "#server/waitlist/entry-filter-sql.ts";
 
 type Kind = (typeof BROADCAST_KINDS)[number];
 
@@ -27,6 +29,18 @@ export const AudienceSchema = z.object({
     .string()
     .max(200, "Keep the search under 200 characters.")
     .transform((s) => searchableText(s).trim()),
+  /**
+   * A saved audience it is aimed at too (decision 044): its name and its filter as they were when
+   * the draft was saved, so a later change of the list's audiences changes no broadcast.
+   */
+  saved: z
+    .object({
+      id: z.number().int().positive(),
+      name: z.string().max(80),
+      filter: z.string().max(2000),
+    })
+    .nullable()
+    .default(null),
 });
 export type Audience = z.infer<typeof AudienceSchema>;
 
@@ -47,5 +61,9 @@ export function audienceCondition(kind: Kind, audience: Audience): SQL {
     audience.search === ""
       ? sql`TRUE`
       : sql`(e.name ILIKE ${pattern} OR e.email ILIKE ${pattern} OR e.company ILIKE ${pattern})`;
-  return sql`e.confirmed_at IS NOT NULL AND e.state IN (${states}) AND ${consent} AND ${search}`;
+  // A broadcast saved before audiences existed has no `saved` at all.
+  const saved = audience.saved
+    ? entryFilterCondition(entryFilterOf(new URLSearchParams(audience.saved.filter)), "e")
+    : sql`TRUE`;
+  return sql`e.confirmed_at IS NOT NULL AND e.state IN (${states}) AND ${consent} AND ${search} AND ${saved}`;
 }

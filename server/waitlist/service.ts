@@ -14,6 +14,7 @@ import { createAnswerTimes } from "#server/http/answer-time.ts";
 import { listPage, selectWithForwarding } from "#server/waitlist/admin-list.ts";
 import { mailToEntry, siteLink } from "#server/waitlist/entry-mail.ts";
 import type { AnswersService } from "#server/waitlist/answers.ts";
+import { createAudiences } from "#server/waitlist/audiences.ts";
 import type { ErasureLedger } from "#server/audit/erasure-ledger.ts";
 import {
   confirmMailKey,
@@ -277,6 +278,8 @@ export function createWaitlistService({
       : link;
   }
 
+  const act = createAdminActions({ db, env, log, ledger, enqueued });
+
   return {
     onEnqueued(listener) {
       listeners.push(listener);
@@ -487,7 +490,8 @@ export function createWaitlistService({
       }
     },
 
-    act: createAdminActions({ db, env, log, ledger, enqueued }),
+    act,
+    audiences: createAudiences({ db, act }),
 
     checkInvitation(token) {
       return checkInvitation(db, token);

@@ -36,7 +36,9 @@ export type AuditAction =
   | "broadcast-cancel"
   /** An address put on the suppression list by an administrator, or taken off it. */
   | "suppression-add"
-  | "suppression-remove";
+  | "suppression-remove"
+  | "audience-save"
+  | "audience-delete";
 
 /** The audit log's "from" for what the site did by itself, with no request of anyone's. */
 export const AUTOMATIC = "automatic";

@@ -9,7 +9,13 @@ export type BroadcastStatus =
   "draft" | "scheduled" | "sending" | "paused" | "finished" | "cancelled";
 export const AUDIENCE_STATE_CHOICES = ["confirmed", "invited", "joined"] as const;
 export type AudienceState = (typeof AUDIENCE_STATE_CHOICES)[number];
-export type AudienceChoice = { states: AudienceState[]; search: string };
+/** A saved audience a broadcast also aims at, as it was when the draft was saved (decision 044). */
+export type SavedAudienceRef = { id: number; name: string; filter: string };
+export type AudienceChoice = {
+  states: AudienceState[];
+  search: string;
+  saved?: SavedAudienceRef | null;
+};
 
 /** Who did it and from where: every administrator action is an Activity row. */
 export type MailActor = { adminEmail: string; clientAddress: string };

@@ -22,7 +22,7 @@ import type { MailActor, MailRefusal } from "#src/lib/mail-ports.ts";
 import { pageMeta } from "#src/lib/meta.ts";
 import { SIGNED_IN_ONLY } from "#src/lib/route-handle.ts";
 import type { Route } from "./+types/admin-broadcast";
-import { loadContext } from "#src/load-context.ts";
+import { loadContext, type LoadContext } from "#src/load-context.ts";
 
 export const handle = SIGNED_IN_ONLY;
 
@@ -48,7 +48,14 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const admin = await requireAdmin(server, "This account may not see the broadcasts.");
   const id = idOf(params);
   if (id === 0) throw refusal(404, NO_SUCH);
-  const page = { adminEmail: admin.email, stepUpUntil: admin.stepUpUntil };
+  // The saved audiences a draft may aim at (decision 044).
+  const audiences = await server.waitlist.audiences
+    .list()
+    .then((all) => all.map(({ id: audienceId, name }) => ({ id: audienceId, name })))
+    .catch(() => {
+      throw failure(server, UNAVAILABLE);
+    });
+  const page = { adminEmail: admin.email, stepUpUntil: admin.stepUpUntil, audiences };
   if (id === null) return { ...page, broadcast: null, reach: null, progress: null };
   const found = await server.mail.broadcasts.get(id).catch(() => {
     throw failure(server, UNAVAILABLE);
@@ -79,8 +86,20 @@ function valuesOf(form: FormData): DraftValues {
     body: formText(form, "body"),
     states: form.getAll("states").filter((s): s is string => typeof s === "string"),
     search: formText(form, "search"),
+    audience: formText(form, "audience"),
     at: formText(form, "at"),
   };
+}
+
+/**
+ * The saved audience the composer's list names, as it is now: undefined for none, null when the
+ * choice names no audience there is.
+ */
+async function savedAudience(server: LoadContext, choice: string) {
+  if (choice === "") return undefined;
+  if (!/^[1-9]\d{0,14}$/.test(choice)) return null;
+  const found = await server.waitlist.audiences.get(Number(choice));
+  return found ? { id: Number(choice), ...found } : null;
 }
 
 /** "2026-12-01T09:30" typed as UTC; null when it is not a time. */
@@ -155,13 +174,20 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       return again.ok ? done("Sending has started.") : refused(again, 409);
     }
 
+    const aimedAt = await savedAudience(server, values.audience);
+    if (aimedAt === null)
+      return refused(
+        { ok: false, field: "audience", message: "That saved audience is no longer there." },
+        422,
+        values,
+      );
     const saved = await broadcasts.save(
       id,
       {
         kind: values.kind,
         subject: values.subject,
         body: values.body,
-        audience: { states: values.states, search: values.search },
+        audience: { states: values.states, search: values.search, saved: aimedAt ?? null },
       },
       actor,
     );

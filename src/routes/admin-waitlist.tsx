@@ -1,16 +1,20 @@
 import { data } from "react-router";
-import { parseAdminForm } from "#src/features/waitlist/admin-form.ts";
+import {
+  isAudienceAction,
+  parseAdminForm,
+  parseAudienceForm,
+} from "#src/features/waitlist/admin-form.ts";
 import { ExportTokensPanel } from "#src/features/auth/export-tokens-panel.tsx";
 import { AdminListView, type AdminActionReply } from "#src/features/waitlist/admin-list-view.tsx";
 import { summarize } from "#src/features/waitlist/admin-summary.ts";
 import { entryFilterOf } from "#src/features/waitlist/entry-filter.ts";
-import type { ListPosition } from "#src/features/waitlist/types.ts";
+import type { AdminMeta, ListPosition } from "#src/features/waitlist/types.ts";
 import { requireAdmin } from "#src/lib/guards.ts";
 import { SIGNED_IN_ONLY } from "#src/lib/route-handle.ts";
 import { failure } from "#src/lib/http-errors.ts";
 import type { Route } from "./+types/admin-waitlist";
 import { pageMeta } from "#src/lib/meta.ts";
-import { loadContext } from "#src/load-context.ts";
+import { loadContext, type LoadContext } from "#src/load-context.ts";
 
 /** Entries per page; a page is found by keyset (server/waitlist/admin-list.ts). */
 const PAGE_SIZE = 50;
@@ -40,13 +44,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const admin = await requireAdmin(server, "This account may not see the waitlist.");
   const { filter, position } = placeOf(new URL(request.url));
   try {
-    const [page, exportTokens] = await Promise.all([
+    const [page, exportTokens, audiences] = await Promise.all([
       server.waitlist.list({ filter, position, limit: PAGE_SIZE }),
       server.adminVerify.exportTokens(),
+      server.waitlist.audiences.list(),
     ]);
     return {
       page,
       filter,
+      audiences,
       paged: position !== null,
       stepUpUntil: admin.stepUpUntil,
       exportTokens,
@@ -61,7 +67,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const server = context.get(loadContext);
   const admin = await requireAdmin(server, "This account may not change the waitlist.");
-  const parsed = parseAdminForm(await request.formData());
+  const form = await request.formData();
+  const meta = {
+    adminEmail: admin.email,
+    clientAddress: server.clientAddress,
+    requestId: server.requestId,
+  };
+  if (isAudienceAction(form.get("act"))) return actOnAudience(server, form, meta, admin.stepUpUntil);
+  const parsed = parseAdminForm(form);
   if (!parsed.ok)
     return data<AdminActionReply>({ kind: "invalid", message: parsed.message }, { status: 400 });
   // A bulk invitation needs a passkey within the last 15 minutes (decision 039).
@@ -74,13 +87,55 @@ export async function action({ request, context }: Route.ActionArgs) {
       },
       { status: 401 },
     );
-  const result = await server.waitlist.act(parsed.request, {
-    adminEmail: admin.email,
-    clientAddress: server.clientAddress,
-    requestId: server.requestId,
-  });
+  const result = await server.waitlist.act(parsed.request, meta);
   if (result.kind === "unavailable") throw failure(server, UNAVAILABLE);
   return data<AdminActionReply>({ kind: "done", summary: summarize(result.outcomes) });
+}
+
+/** Save, delete, or invite a saved audience (decision 044). */
+async function actOnAudience(
+  server: LoadContext,
+  form: FormData,
+  meta: AdminMeta,
+  stepUpUntil: string | null,
+) {
+  const parsed = parseAudienceForm(form);
+  if (!parsed.ok)
+    return data<AdminActionReply>({ kind: "invalid", message: parsed.message }, { status: 400 });
+  const { request } = parsed;
+  const { audiences } = server.waitlist;
+  // An invitation batch needs a passkey within the last 15 minutes, as Invite selected does.
+  if (request.kind === "invite" && !stepUpUntil)
+    return data<AdminActionReply>(
+      {
+        kind: "step-up",
+        message:
+          "Confirm it's you: inviting an audience needs your passkey within the last 15 minutes. Press its Invite button again to use it.",
+      },
+      { status: 401 },
+    );
+  let result;
+  try {
+    result =
+      request.kind === "save"
+        ? await audiences.save(
+            request.name,
+            entryFilterOf(new URLSearchParams(request.filter)),
+            meta,
+          )
+        : request.kind === "delete"
+          ? await audiences.remove(request.id, meta)
+          : await audiences.invite(request.id, request.expected, meta);
+  } catch {
+    throw failure(server, UNAVAILABLE);
+  }
+  if ("kind" in result) {
+    if (result.kind === "unavailable") throw failure(server, UNAVAILABLE);
+    return data<AdminActionReply>({ kind: "done", summary: summarize(result.outcomes) });
+  }
+  return result.ok
+    ? data<AdminActionReply>({ kind: "done", summary: result.message })
+    : data<AdminActionReply>({ kind: "invalid", message: result.message }, { status: 409 });
 }
 
 export default function AdminWaitlist({ loaderData, actionData }: Route.ComponentProps) {

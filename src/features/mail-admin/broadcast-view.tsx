@@ -39,6 +39,8 @@ export type DraftValues = {
   body: string;
   states: string[];
   search: string;
+  /** The saved audience chosen, by id; "" for none. */
+  audience: string;
   /** "Send at (UTC)", as the datetime-local field gives it: 2026-12-01T09:30. */
   at: string;
 };
@@ -100,9 +102,10 @@ function audienceText(audience: AudienceChoice): string {
   const list =
     states.length > 1 ? `${states.slice(0, -1).join(", ")} and ${states.at(-1)}` : states[0];
   const who = `${list ? `${list[0]!.toUpperCase()}${list.slice(1)}` : "No"} entries`;
-  return audience.search
+  const searched = audience.search
     ? `${who} whose name, email or company contains “${audience.search}”`
     : who;
+  return audience.saved ? `${searched}, in the audience “${audience.saved.name}”` : searched;
 }
 
 function PageHead({
@@ -224,6 +227,8 @@ type ViewProps = {
   /** Until when this session's last passkey counts as a step-up (ISO 8601), or null. */
   stepUpUntil: string | null;
   reply: BroadcastReply | undefined;
+  /** The saved audiences a draft may aim at (decision 044). */
+  audiences: { id: number; name: string }[];
 };
 
 export function BroadcastView(props: ViewProps) {
@@ -276,7 +281,14 @@ function Reach({
   );
 }
 
-function Composer({ broadcast, reach, adminEmail, stepUpUntil, reply }: ViewProps) {
+function Composer({
+  broadcast,
+  reach,
+  adminEmail,
+  stepUpUntil,
+  reply,
+  audiences: savedAudiences,
+}: ViewProps) {
   const navigation = useNavigation();
   const stepUp = useStepUp(stepUpUntil);
   const busy = navigation.state === "submitting";
@@ -288,6 +300,7 @@ function Composer({ broadcast, reach, adminEmail, stepUpUntil, reply }: ViewProp
     body: broadcast?.body ?? "",
     states: broadcast?.audience.states ?? [],
     search: broadcast?.audience.search ?? "",
+    audience: broadcast?.audience.saved ? String(broadcast.audience.saved.id) : "",
     at: "",
   };
   const errorAt = (field: DraftField) => (refused?.field === field ? refused.message : undefined);
@@ -419,6 +432,27 @@ function Composer({ broadcast, reach, adminEmail, stepUpUntil, reply }: ViewProp
                 maxLength={200}
                 defaultValue={values.search}
               />
+            )}
+          </Field>
+          <Field
+            label="Saved audience"
+            hint="Optional: only its entries, as saved on the waitlist page, among those above."
+          >
+            {(props) => (
+              <select {...props} name="audience" defaultValue={values.audience}>
+                <option value="">None</option>
+                {savedAudiences.map((a) => (
+                  <option key={a.id} value={a.id}>
+                    {a.name}
+                  </option>
+                ))}
+                {/* A draft aimed at an audience deleted since keeps its aim until changed. */}
+                {values.audience !== "" &&
+                !savedAudiences.some((a) => String(a.id) === values.audience) &&
+                broadcast?.audience.saved ? (
+                  <option value={values.audience}>{broadcast.audience.saved.name} (deleted)</option>
+                ) : null}
+              </select>
             )}
           </Field>
         </fieldset>

@@ -40,6 +40,8 @@ const ACTION: Record<AuditAction, string> = {
   "broadcast-cancel": "Broadcast cancelled",
   "suppression-add": "Address suppressed",
   "suppression-remove": "Suppression removed",
+  "audience-save": "Audience saved",
+  "audience-delete": "Audience deleted",
 };
 
 /** What concerns an administrator's own access: named by its outcome, not an entry. */

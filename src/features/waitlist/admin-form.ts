@@ -48,3 +48,46 @@ export function parseAdminForm(form: FormData): Parsed {
     bulk: false,
   };
 }
+
+/** A saved audience's buttons (decision 044): save the list's filter, delete one, invite one. */
+type AudienceRequest =
+  | { kind: "save"; name: string; filter: string }
+  | { kind: "delete"; id: number }
+  | { kind: "invite"; id: number; expected: number };
+
+export const AUDIENCE_SAVE = "audience-save";
+export const audienceAction = (kind: "delete" | "invite", id: number) => `audience-${kind}:${id}`;
+const AUDIENCE_ACTION = /^audience-(delete|invite):(\d{1,15})$/;
+
+/** Whether a press is an audience's invitation batch, which needs a step-up. */
+export const isInviteAudience = (act: unknown): boolean =>
+  typeof act === "string" && /^audience-invite:\d{1,15}$/.test(act);
+
+/** Whether a press is one of the audiences' buttons. */
+export const isAudienceAction = (act: unknown): boolean =>
+  act === AUDIENCE_SAVE || (typeof act === "string" && AUDIENCE_ACTION.test(act));
+
+export function parseAudienceForm(
+  form: FormData,
+): { ok: true; request: AudienceRequest } | { ok: false; message: string } {
+  const act = form.get("act");
+  const text = (name: string) => {
+    const values = form.getAll(name);
+    return values.length === 1 && typeof values[0] === "string" ? values[0] : null;
+  };
+  if (act === AUDIENCE_SAVE) {
+    const name = text("audience_name");
+    const filter = text("audience_filter");
+    if (name === null || filter === null)
+      return { ok: false, message: "The form was not sent as the page wrote it." };
+    return { ok: true, request: { kind: "save", name, filter } };
+  }
+  const match = typeof act === "string" ? AUDIENCE_ACTION.exec(act) : null;
+  if (!match) return { ok: false, message: "The form was not sent as the page wrote it." };
+  const id = Number(match[2]);
+  if (match[1] === "delete") return { ok: true, request: { kind: "delete", id } };
+  const expected = text("expect");
+  if (expected === null || !/^\d{1,6}$/.test(expected))
+    return { ok: false, message: "The form was not sent as the page wrote it." };
+  return { ok: true, request: { kind: "invite", id, expected: Number(expected) } };
+}

@@ -10,14 +10,23 @@ import { Fragment, useEffect, useRef, type MouseEvent, type ReactNode } from "re
 import { Form, Link } from "react-router";
 import { stepUpIsFresh } from "#src/lib/passkey-ceremonies.ts";
 import { useStepUp } from "#src/lib/use-step-up.ts";
-import { INVITE_SELECTED, rowAction } from "#src/features/waitlist/admin-form.ts";
+import {
+  INVITE_SELECTED,
+  isInviteAudience,
+  rowAction,
+} from "#src/features/waitlist/admin-form.ts";
 import {
   actionsFor,
   ENTRY_STATES,
   type AdminAction,
   type EntryState,
 } from "#src/features/waitlist/lifecycle.ts";
-import type { AdminEntry, AdminListPage } from "#src/features/waitlist/types.ts";
+import type {
+  AdminEntry,
+  AdminListPage,
+  SavedAudience,
+} from "#src/features/waitlist/types.ts";
+import { AudiencesPanel } from "#src/features/waitlist/audiences-panel.tsx";
 import { QUESTIONS, type Answers } from "#src/content/qualifying-questions.ts";
 import { chosenLabels } from "#src/features/waitlist/answers.ts";
 import {
@@ -173,6 +182,7 @@ function RowActions({ entry }: { entry: AdminEntry }) {
 export function AdminListView({
   page,
   filter,
+  audiences,
   paged,
   reply,
   stepUpUntil,
@@ -181,6 +191,8 @@ export function AdminListView({
   page: AdminListPage;
   /** What the list is narrowed to (decision 044). */
   filter: EntryFilter;
+  /** The saved audiences, with what each holds now. */
+  audiences: SavedAudience[];
   /** Whether this is a page past the newest (a cursor was given). */
   paged: boolean;
   reply: AdminActionReply | undefined;
@@ -281,6 +293,12 @@ export function AdminListView({
         <Button type="submit">Search</Button>
         <MoreFilters filter={filter} />
       </Form>
+
+      <AudiencesPanel
+        audiences={audiences}
+        filter={filter}
+        stepUpForm={stepUp.form((submitter) => isInviteAudience(submitter?.value))}
+      />
 
       <div
         ref={status}

@@ -154,6 +154,39 @@ export type WaitlistPort = {
   checkAnswers: (token: string) => Promise<AnswersLink | null>;
   /** Saves the answers behind a working link, in place of the ones before. */
   saveAnswers: (token: string, answers: Answers) => Promise<"saved" | "gone" | "unavailable">;
+  /** Saved audiences (decision 044); ask only after requireAdmin. */
+  audiences: AudiencesPort;
+};
+
+/** A saved audience as the admin list shows it (decision 044). */
+export type SavedAudience = {
+  id: number;
+  name: string;
+  /** The filter's one spelling: the list's address text. */
+  filter: string;
+  createdBy: string;
+  createdAt: string;
+  /** How many entries it holds now. */
+  entries: number;
+  /** How many of them an invitation batch would invite: the confirmed ones. */
+  invitable: number;
+};
+
+/** What saving, deleting or a refused batch says. */
+export type AudienceReply = { ok: true; message: string } | { ok: false; message: string };
+
+/** The saved audiences, for administrators only. */
+export type AudiencesPort = {
+  list: () => Promise<SavedAudience[]>;
+  get: (id: number) => Promise<{ name: string; filter: string } | null>;
+  save: (name: string, filter: EntryFilter, meta: AdminMeta) => Promise<AudienceReply>;
+  remove: (id: number, meta: AdminMeta) => Promise<AudienceReply>;
+  /** Invites its confirmed entries when `expected` is how many there are now (at most 500). */
+  invite: (
+    id: number,
+    expected: number,
+    meta: AdminMeta,
+  ) => Promise<AudienceReply | AdminActionResult>;
 };
 
 /** What the page behind a live answers link shows. */
