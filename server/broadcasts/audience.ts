@@ -40,7 +40,7 @@ export const AudienceSchema = z.object({
       filter: z.string().max(2000),
     })
     .nullable()
-    .default(null),
+    .optional(),
 });
 export type Audience = z.infer<typeof AudienceSchema>;
 

@@ -24,10 +24,10 @@ import type {
 } from "#src/features/waitlist/types.ts";
 
 /** The most entries one invitation batch invites. */
-export const INVITE_BATCH_MAX = 500;
+const INVITE_BATCH_MAX = 500;
 
 /** The audiences the list shows; more are refused at saving. */
-export const AUDIENCES_MAX = 50;
+const AUDIENCES_MAX = 50;
 
 const filterOf = (text: string): EntryFilter => entryFilterOf(new URLSearchParams(text));
 
@@ -107,8 +107,7 @@ export function createAudiences({
           .values({ name: trimmed, filter: text, createdBy: meta.adminEmail })
           .onConflictDoNothing()
           .returning({ id: audiences.id });
-        if (!saved)
-          return { ok: false, message: `An audience is already named “${trimmed}”.` };
+        if (!saved) return { ok: false, message: `An audience is already named “${trimmed}”.` };
         await recordAudit(tx, [
           {
             adminEmail: meta.adminEmail,
@@ -169,5 +168,3 @@ export function createAudiences({
     },
   };
 }
-
-

@@ -161,7 +161,7 @@ export type Answers = {
   [Id in QuestionId]?: QuestionOf<Id>["pick"] extends "many" ? ChoiceOf<Id>[] : ChoiceOf<Id>;
 };
 
-export function questionOf(id: QuestionId): Question {
+function questionOf(id: QuestionId): Question {
   return QUESTIONS.find((q) => q.id === id)!;
 }
 

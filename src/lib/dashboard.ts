@@ -37,7 +37,7 @@ export const BROADCASTS_SHOWN = 10;
 type MailHealth = { sent: number; bounced: number; complained: number; suppressedNow: number };
 
 /** A broadcast begun in the last 30 days: its mails sent, and how many bounced or were complained of. */
-export type BroadcastHealth = {
+type BroadcastHealth = {
   id: number;
   subject: string;
   startedAt: string;

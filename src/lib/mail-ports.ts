@@ -10,7 +10,7 @@ export type BroadcastStatus =
 export const AUDIENCE_STATE_CHOICES = ["confirmed", "invited", "joined"] as const;
 export type AudienceState = (typeof AUDIENCE_STATE_CHOICES)[number];
 /** A saved audience a broadcast also aims at, as it was when the draft was saved (decision 044). */
-export type SavedAudienceRef = { id: number; name: string; filter: string };
+type SavedAudienceRef = { id: number; name: string; filter: string };
 export type AudienceChoice = {
   states: AudienceState[];
   search: string;

@@ -1,4 +1,4 @@
-import { data } from "react-router";
+import { data, type ShouldRevalidateFunction } from "react-router";
 import {
   isAudienceAction,
   parseAdminForm,
@@ -20,6 +20,15 @@ import { loadContext, type LoadContext } from "#src/load-context.ts";
 const PAGE_SIZE = 50;
 
 export const handle = SIGNED_IN_ONLY;
+
+/**
+ * After any press the list is read again, a refused one too (React Router skips that by default
+ * after a 4xx): a batch refused because its audience's number moved shows the number it has now.
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = ({
+  formMethod,
+  defaultShouldRevalidate,
+}) => formMethod === "POST" || defaultShouldRevalidate;
 
 export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
 export const meta: Route.MetaFunction = (args) =>
@@ -73,7 +82,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     clientAddress: server.clientAddress,
     requestId: server.requestId,
   };
-  if (isAudienceAction(form.get("act"))) return actOnAudience(server, form, meta, admin.stepUpUntil);
+  if (isAudienceAction(form.get("act")))
+    return actOnAudience(server, form, meta, admin.stepUpUntil);
   const parsed = parseAdminForm(form);
   if (!parsed.ok)
     return data<AdminActionReply>({ kind: "invalid", message: parsed.message }, { status: 400 });

@@ -74,11 +74,15 @@ test("an audience saved from the list: its count before its invitation batch, a 
 
       // A third Texan confirms after the page showed 2: the batch of 2 is refused, nothing sent.
       await leadIn(server, smtp, `tx-c-${run}@example-cpa.com`, "us-tx");
-      await audienceRow(page, name).getByRole("button", { name: `Invite 2 in ${name}` }).click();
+      await audienceRow(page, name)
+        .getByRole("button", { name: `Invite 2 in ${name}` })
+        .click();
       await expect(page.getByRole("alert")).toHaveText(
         `“${name}” now has 3 to invite, not 2. Check the number and press again.`,
       );
-      await expect(audienceRow(page, name)).toContainText("3 now, 3 confirmed and not yet invited.");
+      await expect(audienceRow(page, name)).toContainText(
+        "3 now, 3 confirmed and not yet invited.",
+      );
 
       // A draft broadcast aimed at it counts the same three (waitlist news, confirmed entries).
       await page.goto(`${server.url}/admin/broadcasts/new`);
@@ -93,16 +97,22 @@ test("an audience saved from the list: its count before its invitation batch, a 
 
       // Now the batch of 3: each invited, each mailed its invitation.
       await page.goto(`${server.url}/admin/waitlist?q=${run}`);
-      await audienceRow(page, name).getByRole("button", { name: `Invite 3 in ${name}` }).click();
+      await audienceRow(page, name)
+        .getByRole("button", { name: `Invite 3 in ${name}` })
+        .click();
       await expect(page.getByRole("status")).toHaveText("3 invited.");
-      await expect(audienceRow(page, name)).toContainText("3 now, 0 confirmed and not yet invited.");
+      await expect(audienceRow(page, name)).toContainText(
+        "3 now, 0 confirmed and not yet invited.",
+      );
       for (const email of [...texans, `tx-c-${run}@example-cpa.com`]) {
         const mails = await waitForMails(smtp, email, 2);
         expect(mails.at(-1)?.subject).toBe("Your invitation to Tieout");
       }
 
       // Deleted, it is gone from the list and the composer.
-      await audienceRow(page, name).getByRole("button", { name: `Delete the audience ${name}` }).click();
+      await audienceRow(page, name)
+        .getByRole("button", { name: `Delete the audience ${name}` })
+        .click();
       await expect(page.getByRole("status")).toHaveText(`Deleted the audience “${name}”.`);
       await expect(audienceRow(page, name)).toHaveCount(0);
       await page.goto(`${server.url}/admin/activity`);

@@ -10,22 +10,14 @@ import { Fragment, useEffect, useRef, type MouseEvent, type ReactNode } from "re
 import { Form, Link } from "react-router";
 import { stepUpIsFresh } from "#src/lib/passkey-ceremonies.ts";
 import { useStepUp } from "#src/lib/use-step-up.ts";
-import {
-  INVITE_SELECTED,
-  isInviteAudience,
-  rowAction,
-} from "#src/features/waitlist/admin-form.ts";
+import { INVITE_SELECTED, isInviteAudience, rowAction } from "#src/features/waitlist/admin-form.ts";
 import {
   actionsFor,
   ENTRY_STATES,
   type AdminAction,
   type EntryState,
 } from "#src/features/waitlist/lifecycle.ts";
-import type {
-  AdminEntry,
-  AdminListPage,
-  SavedAudience,
-} from "#src/features/waitlist/types.ts";
+import type { AdminEntry, AdminListPage, SavedAudience } from "#src/features/waitlist/types.ts";
 import { AudiencesPanel } from "#src/features/waitlist/audiences-panel.tsx";
 import { QUESTIONS, type Answers } from "#src/content/qualifying-questions.ts";
 import { chosenLabels } from "#src/features/waitlist/answers.ts";
@@ -111,14 +103,17 @@ function When({ iso }: { iso: string }) {
   );
 }
 
-/** An entry's answers, a line per question answered; nothing when it gave none. */
-function EntryAnswers({ answers }: { answers: Answers }) {
+/**
+ * An entry's answers, a line per question answered, under its use case (`spaced` when there is
+ * one); nothing when it gave none.
+ */
+function EntryAnswers({ answers, spaced }: { answers: Answers; spaced: boolean }) {
   const lines = QUESTIONS.map((q) => ({ q, labels: chosenLabels(answers, q.id) })).filter(
     (line) => line.labels.length > 0,
   );
   if (lines.length === 0) return null;
   return (
-    <ul className="space-y-0.5">
+    <ul aria-label="Answers" className={spaced ? "mt-2 space-y-0.5" : "space-y-0.5"}>
       {lines.map(({ q, labels }) => (
         <li key={q.id}>
           <span className="text-ink-soft">{q.short}:</span> {labels.join(", ")}
@@ -363,8 +358,7 @@ export function AdminListView({
                   "Email",
                   "State",
                   "Company",
-                  "Use case",
-                  "Answers",
+                  "Use case and answers",
                   "Source",
                   "Forwarded",
                 ].map((h) => (
@@ -380,7 +374,7 @@ export function AdminListView({
             <tbody>
               {entries.length === 0 ? (
                 <tr>
-                  <td colSpan={11} className="px-4 py-8 text-center text-ink-soft">
+                  <td colSpan={10} className="px-4 py-8 text-center text-ink-soft">
                     {narrows(filter)
                       ? "No entries match."
                       : paged
@@ -415,11 +409,12 @@ export function AdminListView({
                     <td className={CELL} data-label="Company">
                       {e.company}
                     </td>
-                    <td className={`${CELL} max-w-xs break-words`} data-label="Use case">
+                    <td
+                      className={`${CELL} max-w-xs break-words`}
+                      data-label="Use case and answers"
+                    >
                       {e.message}
-                    </td>
-                    <td className={`${CELL} min-w-48`} data-label="Answers">
-                      <EntryAnswers answers={e.answers} />
+                      <EntryAnswers answers={e.answers} spaced={Boolean(e.message)} />
                     </td>
                     <td className={`${CELL} wrap-anywhere`} data-label="Source">
                       {e.source}

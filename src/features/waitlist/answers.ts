@@ -71,9 +71,6 @@ export function readStoredAnswers(value: unknown): Answers {
   return answers;
 }
 
-/** Whether the person answered anything. */
-export const answeredAny = (answers: Answers) => Object.keys(answers).length > 0;
-
 /** What a person chose for a question, as labels; empty when they left it alone. */
 export function chosenLabels(answers: Answers | AnswersFilter, question: QuestionId): string[] {
   const value = (answers as Stored)[question];

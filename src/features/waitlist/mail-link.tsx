@@ -60,7 +60,7 @@ export function mailLinkMeta(purpose: LinkPurpose, args: Parameters<typeof pageM
 }
 
 /** What the questions after confirming are for, said before them. */
-export const QUESTIONS_INVITE =
+const QUESTIONS_INVITE =
   "A few questions help us choose the firms to invite first. Each one is optional, and you can change your answers later from the link in our next mail.";
 
 const UNAVAILABLE = "The waitlist is unavailable for a moment. Please try again in a minute.";

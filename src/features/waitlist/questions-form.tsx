@@ -12,7 +12,7 @@ import { Field } from "#src/ui/field.tsx";
 import { FormAlert } from "#src/ui/form-alert.tsx";
 
 /** Where the form posts, and the page behind the link in later mail. */
-export const ANSWERS_PATH = "/waitlist/answers";
+const ANSWERS_PATH = "/waitlist/answers";
 
 type Stored = Record<string, string | string[] | undefined>;
 

@@ -176,7 +176,7 @@ export type SavedAudience = {
 export type AudienceReply = { ok: true; message: string } | { ok: false; message: string };
 
 /** The saved audiences, for administrators only. */
-export type AudiencesPort = {
+type AudiencesPort = {
   list: () => Promise<SavedAudience[]>;
   get: (id: number) => Promise<{ name: string; filter: string } | null>;
   save: (name: string, filter: EntryFilter, meta: AdminMeta) => Promise<AudienceReply>;
