@@ -245,14 +245,16 @@ for (const [path, open] of Object.entries(OWNED_PAGES)) {
     }) => {
       test.setTimeout(300_000);
       const visit = open({ server, smtp });
-      const { pressed, mismatches } = await firstPressMismatches(
+      const { pressed, shared, mismatches } = await firstPressMismatches(
         browser,
         input,
         visit,
         scopeOf(path),
       );
       test.info().annotations.push({ type: "controls", description: String(pressed) });
-      expect(pressed, "controls found").toBeGreaterThan(0);
+      // A page whose own controls do not show at this width (a phone's empty log) still has the
+      // shared navigation, pressed on the dashboard: a page that drew nothing fails here.
+      expect(pressed + shared, "controls found").toBeGreaterThan(0);
       expect(mismatches, "controls whose first press did not work").toEqual([]);
     });
   }

@@ -286,15 +286,16 @@ async function pressAndSee(
 /**
  * Every control of the visit's page, found by role in the HTML the server sent, pressed twice: on
  * a page whose app is ready, and as the very first action on a page whose app is still far from
- * ready. Each press gets a visit of its own. Returns how many controls were pressed, and those
- * whose two outcomes differ, each with both outcomes.
+ * ready. Each press gets a visit of its own. Returns how many controls were pressed, how many
+ * links of a shared navigation were left to the page that presses them (`shared`), and the
+ * controls whose two outcomes differ, each with both outcomes.
  */
 export async function firstPressMismatches(
   browser: Browser,
   input: Input,
   open: OpenVisit,
   scope: Scope,
-): Promise<{ pressed: number; mismatches: string[] }> {
+): Promise<{ pressed: number; shared: number; mismatches: string[] }> {
   // What the visitor can press is what the server's HTML shows before the app runs.
   const context = await browser.newContext(INPUTS[input]);
   const page = await context.newPage();
@@ -302,6 +303,10 @@ export async function firstPressMismatches(
   await page.route(APP_ENTRY, () => {});
   await page.goto(visit.url);
   const controls = await discoverControls(page, scope);
+  const shared =
+    typeof scope === "string"
+      ? 0
+      : await page.locator(`${scope.within} ${scope.sharedNav} ${PRESSABLE_LINK}`).count();
   await context.close();
 
   const mismatches: string[] = [];
@@ -316,5 +321,5 @@ export async function firstPressMismatches(
         `${control.describe}\n--- on a ready page:\n${ready}\n--- first press:\n${first}`,
       );
   }
-  return { pressed: controls.length, mismatches };
+  return { pressed: controls.length, shared, mismatches };
 }

@@ -41,7 +41,8 @@ export function AudiencesPanel({
         Audiences
       </h2>
       {narrows(filter) ? (
-        <Form method="post" className="mt-3 flex flex-wrap items-end gap-3">
+        // A new audience empties the name field: the form is drawn anew when the list grows.
+        <Form key={audiences.length} method="post" className="mt-3 flex flex-wrap items-end gap-3">
           <input type="hidden" name="audience_filter" value={entryFilterText(filter)} />
           <div className="min-w-56 flex-1">
             <label htmlFor="audience-name" className="block text-sm font-semibold">
