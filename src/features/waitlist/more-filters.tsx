@@ -5,6 +5,7 @@
  * question's ticked answers, for every question with one ticked.
  */
 import { QUESTIONS } from "#src/content/qualifying-questions.ts";
+import { ChoiceBoxes } from "#src/features/waitlist/choice-boxes.tsx";
 import type { EntryFilter } from "#src/features/waitlist/entry-filter.ts";
 
 const INPUT = "mt-1 block min-h-11 w-full rounded-md border border-rule bg-white px-3";
@@ -53,18 +54,7 @@ export function MoreFilters({ filter }: { filter: EntryFilter }) {
                     : "mt-1"
                 }
               >
-                {question.choices.map((choice) => (
-                  <label key={choice.id} className="flex min-h-9 items-center gap-2 text-sm">
-                    <input
-                      type="checkbox"
-                      name={question.id}
-                      value={choice.id}
-                      defaultChecked={ticked.has(choice.id)}
-                      className="size-4 shrink-0 accent-ledger"
-                    />
-                    {choice.label}
-                  </label>
-                ))}
+                <ChoiceBoxes question={question} ticked={ticked} roomy={false} />
               </div>
             </fieldset>
           );

@@ -7,6 +7,7 @@
  */
 import { Form, Link } from "react-router";
 import { QUESTIONS, type Answers } from "#src/content/qualifying-questions.ts";
+import { ChoiceBoxes } from "#src/features/waitlist/choice-boxes.tsx";
 import { Button } from "#src/ui/button.tsx";
 import { Field } from "#src/ui/field.tsx";
 import { FormAlert } from "#src/ui/form-alert.tsx";
@@ -59,18 +60,7 @@ export function QuestionsForm({
           <fieldset key={question.id} className="space-y-2">
             <legend className="text-sm font-semibold text-ink">{question.label}</legend>
             <div className="grid gap-x-4 gap-y-1 sm:grid-cols-2">
-              {question.choices.map((choice) => (
-                <label key={choice.id} className="flex min-h-11 items-center gap-3 text-ink">
-                  <input
-                    type="checkbox"
-                    name={question.id}
-                    value={choice.id}
-                    defaultChecked={ticked.has(choice.id)}
-                    className="size-4 shrink-0 accent-ledger"
-                  />
-                  {choice.label}
-                </label>
-              ))}
+              <ChoiceBoxes question={question} ticked={ticked} roomy />
             </div>
           </fieldset>
         );
