@@ -119,6 +119,11 @@ async function fill(db: PGlite) {
     INSERT INTO mail_events (outbox_id, address_hash, kind, detail) VALUES (1, repeat('c', 64), 'complaint', 'ARF');
     INSERT INTO bounce_reports (raw_hash, via, outcome, kind, detail, raw)
       VALUES (repeat('d', 64), 'imap', 'unparsed', NULL, 'no report part', E'From: x\r\n\r\nbody');
+    -- Qualifying answers and a saved audience (decisions 043, 044).
+    UPDATE waitlist_entries SET answers = '{"firmSize": "2-5", "software": ["drake", "xero"]}',
+      answered_at = now() WHERE id = 1;
+    INSERT INTO audiences (name, filter, created_by)
+      VALUES (E'Texas \u2014 "firms"', 'state=confirmed&practice=us-tx', 'owner@example.com');
     -- An id handed out, then its row erased: the restored sequence must not hand it out again.
     INSERT INTO waitlist_entries (name, email) VALUES ('Erased', 'erased@example.com');
     DELETE FROM waitlist_entries WHERE email = 'erased@example.com';
@@ -141,6 +146,7 @@ test("a restored backup holds every row value for value, with the schema and seq
       admin_passkeys: 0,
       admin_recovery_codes: 0,
       admin_verification_failures: 0,
+      audiences: 1,
       bounce_reports: 1,
       broadcast_recipients: 1,
       broadcasts: 1,

@@ -45,11 +45,18 @@ test("an audience is saved once by name, lists what it holds, and its batch invi
     message: "An audience is already named “TEXAS FIRMS”.",
   });
   expect(await audiences.save("Everyone", ANY_ENTRY, meta)).toMatchObject({ ok: false });
+  expect(
+    await audiences.save("One person", { ...texas, query: "tex-1@example.com" }, meta),
+  ).toMatchObject({ ok: false, message: expect.stringMatching(/one person's address/) });
+  expect(
+    await audiences.save("A firm's domain", { ...texas, query: "@example.com" }, meta),
+  ).toMatchObject({ ok: true });
   expect(await audiences.save(" ", texas, meta)).toEqual({
     ok: false,
     message: "Name the audience.",
   });
-  const [listed] = await audiences.list();
+  const [domain, listed] = await audiences.list();
+  expect(domain?.name).toBe("A firm's domain");
   expect(listed).toMatchObject({
     name: "Texas firms",
     filter: "practice=us-tx",
@@ -97,6 +104,11 @@ test("an audience is saved once by name, lists what it holds, and its batch invi
   );
   expect(audit).toEqual([
     { action: "audience-save", outcome: `#${listed!.id} “Texas firms”: practice=us-tx` },
+    // The search is not in the log: it may name someone.
+    {
+      action: "audience-save",
+      outcome: `#${domain!.id} “A firm's domain”: a search and practice=us-tx`,
+    },
     { action: "audience-delete", outcome: `#${listed!.id} “Texas firms”: practice=us-tx` },
   ]);
 });

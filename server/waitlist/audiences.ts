@@ -31,6 +31,16 @@ const AUDIENCES_MAX = 50;
 
 const filterOf = (text: string): EntryFilter => entryFilterOf(new URLSearchParams(text));
 
+/**
+ * The filter as the append-only audit log keeps it: without the search's text, which may name
+ * someone (the log names entries by number only, decision 024).
+ */
+const auditedFilter = (filter: EntryFilter) => {
+  const rest = entryFilterText({ ...filter, query: "" });
+  const parts = [filter.query ? "a search" : "", rest].filter(Boolean);
+  return parts.join(" and ");
+};
+
 /** Entries of the filter that an invitation batch would invite: confirmed, oldest first. */
 const invitable = (filter: EntryFilter) =>
   sql`${entryFilterCondition(filter, "e")} AND e.state = 'confirmed' AND e.confirmed_at IS NOT NULL`;
@@ -92,6 +102,14 @@ export function createAudiences({
           ok: false,
           message: "Narrow the list first: an audience of every entry needs no name.",
         };
+      // An audience outlives any one entry: it may not name a person by address (an erasure
+      // would leave the address here). A domain is fine.
+      if (/[^\s@]@/.test(filter.query))
+        return {
+          ok: false,
+          message:
+            "An audience cannot search for one person's address: search by a name, a company or a domain (@example-cpa.com).",
+        };
       return db.transaction(async (tx): Promise<AudienceReply> => {
         const [{ n } = { n: 0 }] = await queryRows<{ n: number }>(
           tx,
@@ -113,7 +131,7 @@ export function createAudiences({
             adminEmail: meta.adminEmail,
             action: "audience-save",
             entryId: null,
-            outcome: `#${saved.id} “${trimmed}”: ${text}`,
+            outcome: `#${saved.id} “${trimmed}”: ${auditedFilter(filter)}`,
             clientAddress: meta.clientAddress,
           },
         ]);
@@ -133,7 +151,7 @@ export function createAudiences({
             adminEmail: meta.adminEmail,
             action: "audience-delete",
             entryId: null,
-            outcome: `#${id} “${gone.name}”: ${gone.filter}`,
+            outcome: `#${id} “${gone.name}”: ${auditedFilter(filterOf(gone.filter))}`,
             clientAddress: meta.clientAddress,
           },
         ]);
