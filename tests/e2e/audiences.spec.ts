@@ -55,6 +55,8 @@ test("an audience saved from the list: its count before its invitation batch, a 
       await page.getByText("More filters: source, dates, answers").click();
       await page.getByRole("checkbox", { name: "Texas" }).check();
       await page.getByRole("button", { name: "Search" }).click();
+      await expect(page).toHaveURL(/[?&]practice=us-tx/);
+      await expect(page.getByRole("row", { name: /Lee us-ny/ })).toHaveCount(0);
       await expect(page.getByRole("row", { name: /Lee us-tx/ })).toHaveCount(2);
 
       // Saved, it is listed with what it holds now, and the Activity log says so.
