@@ -60,6 +60,10 @@ test("an audience is saved once by name, lists what it holds, and its batch invi
     message: "Name the audience.",
   });
   const [domain, listed] = await audiences.list();
+  expect(await audiences.names()).toEqual([
+    { id: domain!.id, name: "A firm's domain" },
+    { id: listed!.id, name: "Texas firms" },
+  ]);
   expect(domain?.name).toBe("A firm's domain");
   expect(listed).toMatchObject({
     name: "Texas firms",

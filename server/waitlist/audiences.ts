@@ -86,6 +86,15 @@ export function createAudiences({
       );
     },
 
+    /** Every saved audience's id and name, by name: for the composer's list, without counts. */
+    async names(): Promise<{ id: number; name: string }[]> {
+      return db
+        .select({ id: audiences.id, name: audiences.name })
+        .from(audiences)
+        .orderBy(asc(sql`lower(${audiences.name})`))
+        .limit(AUDIENCES_MAX);
+    },
+
     /** The audience's filter, by id; null when there is none. */
     async get(id: number): Promise<{ name: string; filter: string } | null> {
       const [row] = await db.select().from(audiences).where(eq(audiences.id, id));

@@ -49,12 +49,9 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const id = idOf(params);
   if (id === 0) throw refusal(404, NO_SUCH);
   // The saved audiences a draft may aim at (decision 044).
-  const audiences = await server.waitlist.audiences
-    .list()
-    .then((all) => all.map(({ id: audienceId, name }) => ({ id: audienceId, name })))
-    .catch(() => {
-      throw failure(server, UNAVAILABLE);
-    });
+  const audiences = await server.waitlist.audiences.names().catch(() => {
+    throw failure(server, UNAVAILABLE);
+  });
   const page = { adminEmail: admin.email, stepUpUntil: admin.stepUpUntil, audiences };
   if (id === null) return { ...page, broadcast: null, reach: null, progress: null };
   const found = await server.mail.broadcasts.get(id).catch(() => {

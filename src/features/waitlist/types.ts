@@ -178,6 +178,8 @@ export type AudienceReply = { ok: true; message: string } | { ok: false; message
 /** The saved audiences, for administrators only. */
 type AudiencesPort = {
   list: () => Promise<SavedAudience[]>;
+  /** Their ids and names alone, for the broadcast composer's list. */
+  names: () => Promise<{ id: number; name: string }[]>;
   get: (id: number) => Promise<{ name: string; filter: string } | null>;
   save: (name: string, filter: EntryFilter, meta: AdminMeta) => Promise<AudienceReply>;
   remove: (id: number, meta: AdminMeta) => Promise<AudienceReply>;
