@@ -8,7 +8,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { BROADCAST_KINDS } from "#db/schema.ts";
 import { searchableText } from "#src/features/waitlist/schema.ts";
-import { entryFilterOf } from "#src/features/waitlist/entry-filter.ts";
+import { ANY_ENTRY, entryFilterOf } from "#src/features/waitlist/entry-filter.ts";
 import { entryFilterCondition } from "#server/waitlist/entry-filter-sql.ts";
 
 type Kind = (typeof BROADCAST_KINDS)[number];
@@ -44,8 +44,6 @@ export const AudienceSchema = z.object({
 });
 export type Audience = z.infer<typeof AudienceSchema>;
 
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
-
 /** The condition on waitlist_entries `e` for the kind's consent and the audience's choices. */
 export function audienceCondition(kind: Kind, audience: Audience): SQL {
   const states = sql.join(
@@ -56,11 +54,8 @@ export function audienceCondition(kind: Kind, audience: Audience): SQL {
     kind === "waitlist-news"
       ? sql`e.waitlist_news_stopped_at IS NULL`
       : sql`e.product_news_at IS NOT NULL`;
-  const pattern = `%${escapeLike(audience.search)}%`;
-  const search =
-    audience.search === ""
-      ? sql`TRUE`
-      : sql`(e.name ILIKE ${pattern} OR e.email ILIKE ${pattern} OR e.company ILIKE ${pattern})`;
+  // The admin list's search, as the list's own filter reads it (server/waitlist/entry-filter-sql.ts).
+  const search = entryFilterCondition({ ...ANY_ENTRY, query: audience.search }, "e");
   // A broadcast saved before audiences existed has no `saved` at all.
   const saved = audience.saved
     ? entryFilterCondition(entryFilterOf(new URLSearchParams(audience.saved.filter)), "e")

@@ -13,6 +13,7 @@ import { entryFilterCondition } from "#server/waitlist/entry-filter-sql.ts";
 import {
   entryFilterOf,
   entryFilterText,
+  INVITE_BATCH_MAX,
   type EntryFilter,
 } from "#src/features/waitlist/entry-filter.ts";
 import type {
@@ -22,9 +23,6 @@ import type {
   AudienceReply,
   SavedAudience,
 } from "#src/features/waitlist/types.ts";
-
-/** The most entries one invitation batch invites. */
-const INVITE_BATCH_MAX = 500;
 
 /** The audiences the list shows; more are refused at saving. */
 const AUDIENCES_MAX = 50;

@@ -61,7 +61,7 @@ const AUDIENCE_ACTION = /^audience-(delete|invite):(\d{1,15})$/;
 
 /** Whether a press is an audience's invitation batch, which needs a step-up. */
 export const isInviteAudience = (act: unknown): boolean =>
-  typeof act === "string" && /^audience-invite:\d{1,15}$/.test(act);
+  typeof act === "string" && AUDIENCE_ACTION.exec(act)?.[1] === "invite";
 
 /** Whether a press is one of the audiences' buttons. */
 export const isAudienceAction = (act: unknown): boolean =>

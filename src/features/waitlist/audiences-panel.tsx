@@ -10,15 +10,13 @@ import {
   describeFilter,
   entryFilterOf,
   entryFilterText,
+  INVITE_BATCH_MAX,
   narrows,
   type EntryFilter,
 } from "#src/features/waitlist/entry-filter.ts";
 import type { SavedAudience } from "#src/features/waitlist/types.ts";
 import type { useStepUp } from "#src/lib/use-step-up.ts";
 import { Button } from "#src/ui/button.tsx";
-
-/** The most one batch invites: the server's INVITE_BATCH_MAX, said on the page. */
-const BATCH_MAX = 500;
 
 const count = (n: number) => n.toLocaleString("en-US");
 
@@ -75,7 +73,7 @@ export function AudiencesPanel({
       ) : (
         <ul className="mt-4 divide-y divide-rule rounded-xl border border-rule bg-card">
           {audiences.map((a) => {
-            const batch = Math.min(a.invitable, BATCH_MAX);
+            const batch = Math.min(a.invitable, INVITE_BATCH_MAX);
             return (
               <li key={a.id} className="flex flex-wrap items-center justify-between gap-3 p-4">
                 <div className="min-w-0">
@@ -102,7 +100,7 @@ export function AudiencesPanel({
                       size="sm"
                       aria-label={`Invite ${count(batch)} in ${a.name}`}
                     >
-                      {a.invitable > BATCH_MAX
+                      {a.invitable > INVITE_BATCH_MAX
                         ? `Invite the first ${count(batch)} of ${count(a.invitable)}`
                         : `Invite ${count(batch)}`}
                     </Button>

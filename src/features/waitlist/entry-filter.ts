@@ -30,6 +30,9 @@ export type EntryFilter = {
   answers: AnswersFilter;
 };
 
+/** The most entries one audience's invitation batch invites, oldest first (decision 044). */
+export const INVITE_BATCH_MAX = 500;
+
 /** Every entry. */
 export const ANY_ENTRY: EntryFilter = {
   query: "",
