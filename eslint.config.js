@@ -123,7 +123,8 @@ const ZONES = [
   // (decision 014): the schema that validates, the result type, the reply, the
   // lifecycle that decides every change of an entry's state (decision 024), the reading of the
   // qualifying answers, stored and filtered by (decision 043), and the entry filter that the list,
-  // the audiences and the broadcasts share (decision 044).
+  // the audiences and the broadcasts share (decision 044), and the referral code that the link, the
+  // form and the store agree on (decision 045).
   {
     target: "./server",
     from: "./src/features",
@@ -134,6 +135,7 @@ const ZONES = [
       "./waitlist/lifecycle.ts",
       "./waitlist/answers.ts",
       "./waitlist/entry-filter.ts",
+      "./waitlist/referral.ts",
     ],
     message:
       "server/ may import only the shared waitlist contract from src/features (decision 017)",

@@ -70,6 +70,11 @@ export const waitlistEntries = pgTable(
       .notNull()
       .default(sql`'{}'::jsonb`),
     answeredAt: timestamp("answered_at", { withTimezone: true }),
+    /** The code of the link this entry may share, and who shared the link it came by (0021). */
+    referralCode: text("referral_code")
+      .notNull()
+      .default(sql`left(md5((gen_random_uuid())::text), 16)`),
+    referredBy: bigint("referred_by", { mode: "number" }),
   },
   (t) => [
     check("waitlist_entries_state_check", sql`${t.state} IN (${sqlList(WAITLIST_STATES)})`),
@@ -78,6 +83,16 @@ export const waitlistEntries = pgTable(
       sql`jsonb_typeof(${t.answers}) = 'object' AND octet_length(${t.answers}::text) <= 2000`,
     ),
     index("waitlist_entries_answers_idx").using("gin", sql`${t.answers} jsonb_path_ops`),
+    check("waitlist_entries_referral_code_check", sql`${t.referralCode} ~ '^[0-9a-f]{16}$'`),
+    uniqueIndex("waitlist_entries_referral_code_key").on(t.referralCode),
+    foreignKey({
+      name: "waitlist_entries_referred_by_fkey",
+      columns: [t.referredBy],
+      foreignColumns: [t.id],
+    }).onDelete("set null"),
+    index("waitlist_entries_referred_by_idx")
+      .on(t.referredBy)
+      .where(sql`${t.referredBy} IS NOT NULL`),
     uniqueIndex("waitlist_entries_email_key").on(sql`lower(${t.email})`),
     // Keyset pagination of the admin list, newest first, with and without a state (0008).
     index("waitlist_entries_newest_idx").on(t.createdAt, t.id),

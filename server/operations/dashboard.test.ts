@@ -77,6 +77,46 @@ describe("the dashboard's figures", () => {
     expect((await createDashboard(db).overview(365)).funnel.entries).toBe(3);
   });
 
+  test("referrals of a period: entries through a shared link, and whose links brought the most", async () => {
+    const { db } = database();
+    await db.execute(sql`DELETE FROM waitlist_entries`);
+    await db.execute(sql`
+      INSERT INTO waitlist_entries (id, name, email, created_at) OVERRIDING SYSTEM VALUE VALUES
+        (1, 'Ada', 'ada@example.com', now() - interval '100 days'),
+        (2, 'Bea', 'bea@example.com', now() - interval '100 days')`);
+    await db.execute(sql`
+      INSERT INTO waitlist_entries (name, email, referred_by, created_at, state, confirmed_at)
+      VALUES
+        ('R1', 'r1@example.com', 1, now(), 'confirmed', now()),
+        ('R2', 'r2@example.com', 1, now(), 'waiting', NULL),
+        ('R3', 'r3@example.com', 2, now(), 'confirmed', now()),
+        ('Old', 'old@example.com', 2, now() - interval '60 days', 'confirmed', now())`);
+
+    const { referrals } = await createDashboard(db).overview(30);
+    expect(referrals).toEqual({
+      entries: 3,
+      confirmed: 2,
+      referrerCount: 2,
+      referrers: [
+        { id: 1, name: "Ada", email: "ada@example.com", entries: 2, confirmed: 1 },
+        { id: 2, name: "Bea", email: "bea@example.com", entries: 1, confirmed: 1 },
+      ],
+    });
+    const year = (await createDashboard(db).overview(365)).referrals;
+    // Over a year both brought two; the one whose entries confirmed more comes first.
+    expect(year.referrers.map((r) => [r.email, r.entries, r.confirmed])).toEqual([
+      ["bea@example.com", 2, 2],
+      ["ada@example.com", 2, 1],
+    ]);
+    // An erased referrer leaves its entries unattributed: they no longer count as referred.
+    await db.execute(sql`DELETE FROM waitlist_entries WHERE id = 1`);
+    expect((await createDashboard(db).overview(30)).referrals).toMatchObject({
+      entries: 1,
+      referrerCount: 1,
+    });
+    await db.execute(sql`DELETE FROM waitlist_entries`);
+  });
+
   test("each broadcast of the last 30 days with its own sent, bounced and complained", async () => {
     const { db } = database();
     await db.execute(sql`TRUNCATE broadcasts, broadcast_recipients, mail_events CASCADE`);

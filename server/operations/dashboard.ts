@@ -7,6 +7,7 @@ import { sql } from "drizzle-orm";
 import { queryRows, type Db } from "#db/client.ts";
 import {
   BROADCASTS_SHOWN,
+  REFERRERS_SHOWN,
   type DashboardPeriod,
   type DashboardPort,
   type SourceRow,
@@ -33,11 +34,19 @@ export function createDashboard(db: Db): DashboardPort {
       const createdIn = sql`created_at >= ${start}::timestamp AT TIME ZONE 'UTC'
         AND created_at < (${end} + 1)::timestamp AT TIME ZONE 'UTC'`;
 
-      const [perDay, viewsBySource, entriesBySource, mail, lastFailure, broadcasts] =
-        await Promise.all([
-          queryRows<{ day: string; entries: number }>(
-            db,
-            sql`SELECT to_char(d, 'YYYY-MM-DD') AS day, coalesce(n, 0)::int AS entries
+      const [
+        perDay,
+        viewsBySource,
+        entriesBySource,
+        mail,
+        lastFailure,
+        broadcasts,
+        referred,
+        referrers,
+      ] = await Promise.all([
+        queryRows<{ day: string; entries: number }>(
+          db,
+          sql`SELECT to_char(d, 'YYYY-MM-DD') AS day, coalesce(n, 0)::int AS entries
             FROM generate_series(${isoDay(leadsFrom)}::date, ${end}, interval '1 day') AS d
             LEFT JOIN (
               SELECT (created_at AT TIME ZONE 'UTC')::date AS day, count(*) AS n
@@ -46,38 +55,38 @@ export function createDashboard(db: Db): DashboardPort {
               GROUP BY 1
             ) AS c ON c.day = d::date
             ORDER BY d`,
-          ),
-          queryRows<{ source: string; views: number }>(
-            db,
-            sql`SELECT source, sum(views)::bigint AS views FROM page_views
+        ),
+        queryRows<{ source: string; views: number }>(
+          db,
+          sql`SELECT source, sum(views)::bigint AS views FROM page_views
             WHERE day BETWEEN ${start} AND ${end} GROUP BY source`,
-          ),
-          queryRows<{
-            source: string;
-            entries: number;
-            confirmed: number;
-            invited: number;
-            joined: number;
-          }>(
-            db,
-            sql`SELECT source, count(*)::int AS entries,
+        ),
+        queryRows<{
+          source: string;
+          entries: number;
+          confirmed: number;
+          invited: number;
+          joined: number;
+        }>(
+          db,
+          sql`SELECT source, count(*)::int AS entries,
               count(confirmed_at)::int AS confirmed,
               count(*) FILTER (WHERE state IN ('invited', 'joined'))::int AS invited,
               count(*) FILTER (WHERE state = 'joined')::int AS joined
             FROM waitlist_entries WHERE ${createdIn} GROUP BY source`,
-          ),
-          queryRows<{
-            sent30: number;
-            bounced30: number;
-            complained30: number;
-            suppressed: number;
-            waiting: number;
-            sent: number;
-            failed: number;
-            oldest: Date | string | null;
-          }>(
-            db,
-            sql`SELECT
+        ),
+        queryRows<{
+          sent30: number;
+          bounced30: number;
+          complained30: number;
+          suppressed: number;
+          waiting: number;
+          sent: number;
+          failed: number;
+          oldest: Date | string | null;
+        }>(
+          db,
+          sql`SELECT
             (SELECT count(*)::int FROM outbox
               WHERE status = 'sent' AND sent_at > now() - interval '30 days') AS sent30,
             (SELECT count(*)::int FROM mail_events
@@ -92,24 +101,24 @@ export function createDashboard(db: Db): DashboardPort {
               WHERE status = 'sent' AND sent_at > now() - interval '1 day') AS sent,
             (SELECT count(*)::int FROM outbox
               WHERE status = 'failed' AND failed_at > now() - interval '1 day') AS failed`,
-          ),
-          queryRows<{ at: Date | string | null; reason: string | null }>(
-            db,
-            sql`SELECT failed_at AS at, last_error AS reason FROM outbox WHERE status = 'failed'
+        ),
+        queryRows<{ at: Date | string | null; reason: string | null }>(
+          db,
+          sql`SELECT failed_at AS at, last_error AS reason FROM outbox WHERE status = 'failed'
             ORDER BY failed_at DESC NULLS LAST, id DESC LIMIT 1`,
-          ),
-          // Each broadcast's own rates (decision 041): what came back about its mails, by the
-          // outbox row each names.
-          queryRows<{
-            id: number;
-            subject: string;
-            started_at: Date | string;
-            sent: number;
-            bounced: number;
-            complained: number;
-          }>(
-            db,
-            sql`SELECT b.id, b.subject, b.started_at,
+        ),
+        // Each broadcast's own rates (decision 041): what came back about its mails, by the
+        // outbox row each names.
+        queryRows<{
+          id: number;
+          subject: string;
+          started_at: Date | string;
+          sent: number;
+          bounced: number;
+          complained: number;
+        }>(
+          db,
+          sql`SELECT b.id, b.subject, b.started_at,
               count(DISTINCT o.id) FILTER (WHERE o.status = 'sent')::int AS sent,
               count(DISTINCT m.outbox_id) FILTER (WHERE m.kind IN ('hard-bounce', 'soft-bounce'))::int
                 AS bounced,
@@ -122,8 +131,33 @@ export function createDashboard(db: Db): DashboardPort {
             LEFT JOIN mail_events m ON m.outbox_id = r.outbox_id
             GROUP BY b.id, b.subject, b.started_at
             ORDER BY b.started_at DESC, b.id DESC`,
-          ),
-        ]);
+        ),
+        // Referrals (decision 045): entries of the period that came through a shared link, on
+        // the partial index of referred_by.
+        queryRows<{ entries: number; confirmed: number; referrers: number }>(
+          db,
+          sql`SELECT count(*)::int AS entries, count(confirmed_at)::int AS confirmed,
+              count(DISTINCT referred_by)::int AS referrers
+            FROM waitlist_entries WHERE referred_by IS NOT NULL AND ${createdIn}`,
+        ),
+        queryRows<{
+          id: number;
+          name: string;
+          email: string;
+          entries: number;
+          confirmed: number;
+        }>(
+          db,
+          sql`SELECT r.id::int AS id, r.name, r.email, c.entries, c.confirmed
+            FROM (SELECT referred_by, count(*)::int AS entries,
+                    count(confirmed_at)::int AS confirmed
+                  FROM waitlist_entries WHERE referred_by IS NOT NULL AND ${createdIn}
+                  GROUP BY referred_by) c
+            JOIN waitlist_entries r ON r.id = c.referred_by
+            ORDER BY c.entries DESC, c.confirmed DESC, r.id
+            LIMIT ${REFERRERS_SHOWN}`,
+        ),
+      ]);
 
       const sources = new Map<string, SourceRow>();
       const row = (source: string) => {
@@ -160,6 +194,18 @@ export function createDashboard(db: Db): DashboardPort {
           confirmed: sum((e) => e.confirmed),
           invited: sum((e) => e.invited),
           joined: sum((e) => e.joined),
+        },
+        referrals: {
+          entries: Number(referred[0]?.entries ?? 0),
+          confirmed: Number(referred[0]?.confirmed ?? 0),
+          referrerCount: Number(referred[0]?.referrers ?? 0),
+          referrers: referrers.map((r) => ({
+            id: Number(r.id),
+            name: r.name,
+            email: r.email,
+            entries: Number(r.entries),
+            confirmed: Number(r.confirmed),
+          })),
         },
         mail: {
           health: {

@@ -54,6 +54,9 @@ const CSV_COLUMNS = [
   "utm_content",
   "Referrer",
   "Landing page",
+  // Referrals (decision 045): whose link brought the entry, and how many entries its own brought.
+  "Referred by",
+  "Referrals",
   "Forwarded",
   // The qualifying answers (decision 043), a column per question, choices joined by "; ".
   ...QUESTIONS.map((q) => q.short),
@@ -140,6 +143,8 @@ export default async function admin(
         r.utmContent,
         r.referrer,
         r.landingPath,
+        r.referredByEmail,
+        r.referrals,
         r.forwardStatus,
         ...QUESTIONS.map((q) => chosenLabels(readStoredAnswers(r.answers), q.id).join("; ")),
       ]),

@@ -28,6 +28,12 @@ export function selectWithForwarding(db: Db) {
       forwardStatus: sql<ForwardStatus>`coalesce(${outbox.status}, 'none')`,
       forwardAttempts: sql<number>`coalesce(${outbox.attempts}, 0)::int`,
       forwardLastError: outbox.lastError,
+      // Referrals (decision 045): the address of the entry whose link brought this one, and how many
+      // entries this one's link brought, on the index of referred_by.
+      referredByEmail: sql<
+        string | null
+      >`(SELECT r.email FROM waitlist_entries r WHERE r.id = ${waitlistEntries.referredBy})`,
+      referrals: sql<number>`(SELECT count(*) FROM waitlist_entries r WHERE r.referred_by = ${waitlistEntries.id})::int`,
       cursorAt: sql<string>`to_char(${waitlistEntries.createdAt} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
     })
     .from(waitlistEntries)
@@ -113,6 +119,8 @@ export async function listPage(
       forwardAttempts: row.forwardAttempts,
       forwardLastError: row.forwardLastError,
       answers: readStoredAnswers(row.answers),
+      referredBy: row.referredByEmail,
+      referrals: row.referrals,
     })),
     counts,
     // Going back from a later page there are older rows (the one we came from, at least); going

@@ -56,8 +56,48 @@ test("a row that cannot be written fails alone: the rest of its batch is stored"
     "also-fine@example.com",
     "fine-in-bad-batch@example.com",
   ]);
-  await expect(insert({ name: "Fine", email: "fine-in-bad-batch@example.com" })).resolves.toEqual({
-    created: false,
-    paused: false,
-  });
+  await expect(
+    insert({ name: "Fine", email: "fine-in-bad-batch@example.com" }),
+  ).resolves.toMatchObject({ created: false, paused: false });
+});
+
+test("every address is told its entry's referral code, and an entry made through a code names its sharer", async () => {
+  const insert = createInsertBatcher(database.db);
+  const sharer = await insert({ name: "Sharer", email: "sharer@example.com" });
+  expect(sharer.referralCode).toMatch(/^[0-9a-f]{16}$/);
+  const code = sharer.referralCode!;
+  // In one batch: two entries through the link, one through a code nobody has, and the sharer's
+  // own address again through its own link (already there, so nothing changes).
+  const [colleague, other, unknown, again] = await Promise.all([
+    insert({ name: "Colleague", email: "colleague@example.com", referral: code }),
+    insert({ name: "Other", email: "other-colleague@example.com", referral: code }),
+    insert({ name: "Unknown", email: "unknown-code@example.com", referral: "ffffffffffffffff" }),
+    insert({ name: "Sharer", email: "SHARER@example.com", referral: code }),
+  ]);
+  expect(again).toEqual({ created: false, paused: false, referralCode: code });
+  const codes = [colleague, other, unknown].map((w) => w?.referralCode);
+  expect(new Set([...codes, code]).size).toBe(4);
+  const rows = await queryRows<{ email: string; referrer: string | null }>(
+    database.db,
+    sql`SELECT e.email, r.email AS referrer FROM waitlist_entries e
+        LEFT JOIN waitlist_entries r ON r.id = e.referred_by
+        WHERE e.email IN ('sharer@example.com', 'colleague@example.com',
+          'other-colleague@example.com', 'unknown-code@example.com')
+        ORDER BY e.email`,
+  );
+  expect(rows).toEqual([
+    { email: "colleague@example.com", referrer: "sharer@example.com" },
+    { email: "other-colleague@example.com", referrer: "sharer@example.com" },
+    { email: "sharer@example.com", referrer: null },
+    { email: "unknown-code@example.com", referrer: null },
+  ]);
+  // Erasing the sharer leaves the entries it brought, naming nobody.
+  await database.db.execute(sql`DELETE FROM waitlist_entries WHERE email = 'sharer@example.com'`);
+  const left = await queryRows<{ n: number }>(
+    database.db,
+    sql`SELECT count(*)::int AS n FROM waitlist_entries
+        WHERE email IN ('colleague@example.com', 'other-colleague@example.com')
+          AND referred_by IS NULL`,
+  );
+  expect(left).toEqual([{ n: 2 }]);
 });

@@ -1,7 +1,15 @@
+import { inArray, sql } from "drizzle-orm";
 import { waitlistEntries, type WaitlistRow } from "#db/schema.ts";
 import type { Db } from "#db/client.ts";
 
-export type NewEntry = typeof waitlistEntries.$inferInsert & { email: string };
+/**
+ * A submission to store: its row, and the referral code of the link the visit began on, if any
+ * (decision 045). A new entry records the entry whose code it is; an unknown code records nothing.
+ */
+export type NewEntry = Omit<typeof waitlistEntries.$inferInsert, "referredBy" | "referralCode"> & {
+  email: string;
+  referral?: string | null;
+};
 
 /**
  * Writes what a batch of submissions causes (their outbox rows) in the transaction that stores
@@ -11,8 +19,12 @@ export type NewEntry = typeof waitlistEntries.$inferInsert & { email: string };
  */
 export type OnWritten = (tx: Db, batch: NewEntry[], created: WaitlistRow[]) => Promise<boolean[]>;
 
-/** What became of one submission: a new row or not, and whether its mail is paused. */
-export type Written = { created: boolean; paused: boolean };
+/**
+ * What became of one submission: a new row or not, whether its mail is paused, and the referral
+ * code of the address's entry (new or already there), for the link it may share: null only when
+ * the entry was erased between its write and the read of its code.
+ */
+export type Written = { created: boolean; paused: boolean; referralCode: string | null };
 
 const nothingPaused: OnWritten = (_tx, batch) => Promise.resolve(batch.map(() => false));
 
@@ -35,16 +47,41 @@ export function createInsertBatcher(db: Db, onWritten: OnWritten = nothingPaused
   }[] = [];
   let writing = false;
 
-  /** One statement, one commit; the addresses it created, in lower case, and who is paused. */
-  function insertRows(entries: NewEntry[]): Promise<{ created: Set<string>; paused: boolean[] }> {
+  /**
+   * One statement, one commit; the addresses it created, in lower case, who is paused, and the
+   * referral code of each address's entry.
+   */
+  function insertRows(
+    entries: NewEntry[],
+  ): Promise<{ created: Set<string>; paused: boolean[]; codes: Map<string, string> }> {
     return db.transaction(async (tx) => {
       const rows = await tx
         .insert(waitlistEntries)
-        .values(entries)
+        .values(
+          entries.map(({ referral, ...entry }) => ({
+            ...entry,
+            // Found in the same statement: a code no entry has (or one erased since) names nobody.
+            referredBy: referral
+              ? sql`(SELECT r.id FROM waitlist_entries r WHERE r.referral_code = ${referral})`
+              : null,
+          })),
+        )
         .onConflictDoNothing()
         .returning();
       const paused = await onWritten(tx, entries, rows);
-      return { created: new Set(rows.map((row) => row.email.toLowerCase())), paused };
+      const addresses = entries.map((entry) => entry.email.toLowerCase());
+      const codes = new Map(
+        (
+          await tx
+            .select({
+              address: sql<string>`lower(${waitlistEntries.email})`,
+              code: waitlistEntries.referralCode,
+            })
+            .from(waitlistEntries)
+            .where(inArray(sql`lower(${waitlistEntries.email})`, addresses))
+        ).map((row) => [row.address, row.code]),
+      );
+      return { created: new Set(rows.map((row) => row.email.toLowerCase())), paused, codes };
     });
   }
 
@@ -53,13 +90,15 @@ export function createInsertBatcher(db: Db, onWritten: OnWritten = nothingPaused
       const batch = queue.slice(0, MAX_BATCH);
       queue = queue.slice(MAX_BATCH);
       try {
-        const { created, paused } = await insertRows(batch.map((item) => item.entry));
-        batch.forEach((item, i) =>
+        const { created, paused, codes } = await insertRows(batch.map((item) => item.entry));
+        batch.forEach((item, i) => {
+          const address = item.entry.email.toLowerCase();
           item.resolve({
-            created: created.delete(item.entry.email.toLowerCase()),
+            created: created.delete(address),
             paused: paused[i] === true,
-          }),
-        );
+            referralCode: codes.get(address) ?? null,
+          });
+        });
       } catch (error) {
         if (batch.length === 1) {
           batch[0]?.reject(error);
@@ -68,8 +107,12 @@ export function createInsertBatcher(db: Db, onWritten: OnWritten = nothingPaused
         // One row that cannot be written must not cost the others their place: each on its own.
         for (const item of batch) {
           try {
-            const { created, paused } = await insertRows([item.entry]);
-            item.resolve({ created: created.size === 1, paused: paused[0] === true });
+            const { created, paused, codes } = await insertRows([item.entry]);
+            item.resolve({
+              created: created.size === 1,
+              paused: paused[0] === true,
+              referralCode: codes.get(item.entry.email.toLowerCase()) ?? null,
+            });
           } catch (alone) {
             item.reject(alone);
           }

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { and, desc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "#db/client.ts";
@@ -23,7 +24,7 @@ import {
   forwardKey,
   slackKey,
 } from "#server/waitlist/erasure.ts";
-import { createInsertBatcher } from "#server/waitlist/insert-batcher.ts";
+import { createInsertBatcher, type Written } from "#server/waitlist/insert-batcher.ts";
 import {
   checkInvitation,
   join,
@@ -48,6 +49,7 @@ import {
   parseWaitlistEntry,
 } from "#src/features/waitlist/schema.ts";
 import { isDisposableEmail } from "#server/waitlist/disposable.ts";
+import { shareLinkOf } from "#src/features/waitlist/referral.ts";
 import type {
   AdminEntry,
   LinkPurpose,
@@ -64,6 +66,10 @@ type ExportRow = WaitlistRow & {
   forwardStatus: ForwardStatus;
   forwardAttempts: number;
   forwardLastError: string | null;
+  /** The address of the entry whose link brought this one (decision 045). */
+  referredByEmail: string | null;
+  /** How many entries this one's link brought. */
+  referrals: number;
 };
 
 export type WaitlistService = WaitlistPort & {
@@ -301,7 +307,11 @@ export function createWaitlistService({
             : undefined;
         if (typeof honeypot === "string" && honeypot.trim() !== "") {
           log.info({ event: "waitlist.honeypot", reqId: meta.requestId }, "waitlist bot ignored");
-          return { kind: "ignored" };
+          // A link like any other, naming nobody: the bot learns nothing from it.
+          return {
+            kind: "ignored",
+            shareUrl: shareLinkOf(env.siteUrl, randomBytes(8).toString("hex")),
+          };
         }
 
         const parsed = parseWaitlistEntry(input);
@@ -333,7 +343,7 @@ export function createWaitlistService({
         }
         // Success is answered only after this row has committed (group commit, see insert-batcher),
         // and a known address no sooner than a new one (server/http/answer-time.ts).
-        let written = { created: false, paused: false };
+        let written: Written = { created: false, paused: false, referralCode: null };
         await answerTimes.submit(async () => {
           written = await insertEntry({
             name: entry.name,
@@ -347,15 +357,17 @@ export function createWaitlistService({
             utmContent: entry.utm_content,
             referrer: entry.referrer,
             landingPath: entry.landing_path,
+            referral: entry.ref,
           });
           // Only a new address's full write (its row, tokens and mail) sets the pace: anything
           // else, a repeat or a paused one, answers no sooner than such a write takes.
           return written.created && !written.paused;
         });
         enqueued();
+        const shareUrl = written.referralCode && shareLinkOf(env.siteUrl, written.referralCode);
         // Paused is told whether the address is new or not: the window alone decides it.
-        if (written.paused) return { kind: "paused" };
-        return { kind: written.created ? "created" : "exists" };
+        if (written.paused) return { kind: "paused", shareUrl };
+        return { kind: written.created ? "created" : "exists", shareUrl };
       } catch (error) {
         log.error(
           { err: error, event: "waitlist.unavailable", reqId: meta.requestId },
@@ -387,6 +399,7 @@ export function createWaitlistService({
         let member = false;
         let erased: string | null = null;
         let answersToken: string | undefined;
+        let referralCode: string | undefined;
         const done = await db.transaction(async (tx) => {
           // One statement takes the token: of two presses at once, only one finds it unused.
           const [used] = await tx
@@ -431,6 +444,7 @@ export function createWaitlistService({
             // The questions after confirming, for an entry that may answer them: a confirmed
             // address still on its way in (decision 043).
             const now = confirmed ?? entry;
+            referralCode = now?.referralCode;
             if (now?.confirmedAt && (now.state === "confirmed" || now.state === "invited"))
               answersToken = answers.tokenFor(now);
           } else {
@@ -461,7 +475,11 @@ export function createWaitlistService({
         if (!done) return { kind: "gone" };
         if (member) return { kind: "member" };
         if (purpose === "confirm")
-          return answersToken ? { kind: "confirmed", answersToken } : { kind: "confirmed" };
+          return {
+            kind: "confirmed",
+            ...(answersToken ? { answersToken } : {}),
+            ...(referralCode ? { shareUrl: shareLinkOf(env.siteUrl, referralCode) } : {}),
+          };
         return { kind: "removed" };
       } catch (error) {
         log.error(

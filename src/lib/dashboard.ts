@@ -59,6 +59,18 @@ type MailFlow = {
   lastFailure: { at: string | null; reason: string | null } | null;
 };
 
+/** Entries that shared links brought (decision 045), in the period. */
+export const REFERRERS_SHOWN = 10;
+type Referrals = {
+  /** Entries made in the period through someone's shared link, and of them confirmed. */
+  entries: number;
+  confirmed: number;
+  /** The entries whose links brought those, most first, at most REFERRERS_SHOWN. */
+  referrers: { id: number; name: string; email: string; entries: number; confirmed: number }[];
+  /** How many entries' links brought anyone in the period (the table may show fewer). */
+  referrerCount: number;
+};
+
 export type DashboardOverview = {
   period: { days: DashboardPeriod; from: string; to: string };
   /** The last 30 days, oldest first, every day present. */
@@ -66,6 +78,7 @@ export type DashboardOverview = {
   /** Sorted by entries, then views; at most 50. */
   sources: SourceRow[];
   funnel: Funnel;
+  referrals: Referrals;
   mail: MailFlow;
 };
 

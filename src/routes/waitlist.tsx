@@ -10,6 +10,7 @@ import {
   SUBMIT_ERROR,
   WaitlistForm,
   WaitlistThanks,
+  type Joined,
   type WaitlistValues,
 } from "#src/features/waitlist/waitlist-form.tsx";
 import { formText } from "#src/lib/form-text.ts";
@@ -92,10 +93,12 @@ function attributionOfPost(request: Request, landing: string): Attribution {
 }
 
 export default function Waitlist({ actionData }: Route.ComponentProps) {
-  const [joinedInPlace, setJoinedInPlace] = useState<{ paused: boolean } | null>(null);
-  const joined = joinedInPlace !== null || actionData?.ok === true;
-  const paused =
-    joinedInPlace?.paused ?? (actionData?.ok === true && actionData.status === "paused");
+  const [joinedInPlace, setJoinedInPlace] = useState<Joined | null>(null);
+  const joined: Joined | null =
+    joinedInPlace ??
+    (actionData?.ok === true
+      ? { paused: actionData.status === "paused", shareUrl: actionData.shareUrl }
+      : null);
   const failed = actionData && !actionData.ok ? actionData : undefined;
   return (
     <Container className="py-10 sm:py-16">
@@ -129,7 +132,7 @@ export default function Waitlist({ actionData }: Route.ComponentProps) {
           className="rounded-2xl border border-rule bg-card p-6 shadow-[0_20px_50px_-35px_rgba(15,42,36,0.5)] sm:p-8"
         >
           {joined ? (
-            <WaitlistThanks paused={paused} />
+            <WaitlistThanks {...joined} />
           ) : (
             <>
               <h2 id="request-access" className="font-serif text-2xl font-semibold">
@@ -142,7 +145,7 @@ export default function Waitlist({ actionData }: Route.ComponentProps) {
                 values={failed?.values}
                 errors={failed?.errors}
                 formError={failed?.message}
-                onJoined={(pausedNow) => setJoinedInPlace({ paused: pausedNow })}
+                onJoined={setJoinedInPlace}
               />
             </>
           )}

@@ -121,10 +121,12 @@ test("the dashboard shows the day's entries, where they came from, the funnel an
     expect(await axeViolations(view)).toEqual([]);
 
     // The period is a plain form: it works the same without JavaScript.
-    await view.getByLabel("Period for the funnel and the sources").selectOption("7");
+    await view.getByLabel("Period for the funnel, the sources and the referrals").selectOption("7");
     await view.getByRole("button", { name: "Show" }).click();
     await expect(view).toHaveURL(/\/admin\?period=7$/);
-    await expect(view.getByLabel("Period for the funnel and the sources")).toHaveValue("7");
+    await expect(
+      view.getByLabel("Period for the funnel, the sources and the referrals"),
+    ).toHaveValue("7");
 
     await view.getByRole("link", { name: "Entries" }).click();
     await expect(view.getByRole("heading", { level: 1, name: "Waitlist" })).toBeVisible();

@@ -130,7 +130,14 @@ function LeadsChart({ days }: { days: DashboardOverview["leadsPerDay"] }) {
   );
 }
 
-export function DashboardView({ period, leadsPerDay, sources, funnel, mail }: DashboardOverview) {
+export function DashboardView({
+  period,
+  leadsPerDay,
+  sources,
+  funnel,
+  referrals,
+  mail,
+}: DashboardOverview) {
   const steps = [
     { name: "Page loads", n: funnel.views },
     { name: "Waitlist entries", n: funnel.entries },
@@ -193,7 +200,7 @@ export function DashboardView({ period, leadsPerDay, sources, funnel, mail }: Da
       <Form method="get" className="mt-10 flex flex-wrap items-end gap-3">
         <div>
           <label htmlFor="period" className="block text-sm font-semibold">
-            Period for the funnel and the sources
+            Period for the funnel, the sources and the referrals
           </label>
           <select
             id="period"
@@ -260,6 +267,50 @@ export function DashboardView({ period, leadsPerDay, sources, funnel, mail }: Da
                 <td className={NUMBER}>{count(s.entries)}</td>
                 <td className={NUMBER}>{count(s.confirmed)}</td>
                 <td className={NUMBER}>{count(s.joined)}</td>
+              </tr>
+            ))
+          )}
+        </Table>
+      </Section>
+
+      <Section id="referrals-heading" title="Referrals">
+        <p className="mt-1 text-ink-soft">
+          Entries made through another entry&apos;s shared link, in the period. A signal for
+          choosing whom to invite: it moves nobody on the list.
+        </p>
+        <CountTiles
+          label="Referrals in the period"
+          className="mt-4"
+          items={[
+            { n: referrals.entries, what: "entries through a shared link" },
+            { n: referrals.confirmed, what: "of them confirmed" },
+            { n: referrals.referrerCount, what: "shared links that brought someone" },
+          ]}
+        />
+        <Table
+          label="Whose links brought the most"
+          headings={["Shared by", "Entries brought", "Confirmed"]}
+          wide
+        >
+          {referrals.referrers.length === 0 ? (
+            <tr>
+              <td colSpan={3} className="px-4 py-8 text-center text-ink-soft">
+                No one joined through a shared link in this period.
+              </td>
+            </tr>
+          ) : (
+            referrals.referrers.map((r) => (
+              <tr key={r.id} className="border-t border-rule">
+                <th scope="row" className={`${CELL} font-normal [overflow-wrap:anywhere]`}>
+                  <Link
+                    to={`/admin/waitlist?q=${encodeURIComponent(r.email)}`}
+                    className="underline underline-offset-2"
+                  >
+                    {r.name} &lt;{r.email}&gt;
+                  </Link>
+                </th>
+                <td className={NUMBER}>{count(r.entries)}</td>
+                <td className={NUMBER}>{count(r.confirmed)}</td>
               </tr>
             ))
           )}

@@ -123,6 +123,29 @@ function EntryAnswers({ answers, spaced }: { answers: Answers; spaced: boolean }
   );
 }
 
+/**
+ * Whose shared link brought the entry, and how many its own link brought (decision 045): a signal
+ * for choosing whom to invite, under the entry's source. Nothing when neither.
+ */
+function Referrals({ entry, spaced }: { entry: AdminEntry; spaced: boolean }) {
+  if (entry.referredBy === null && entry.referrals === 0) return null;
+  return (
+    <ul aria-label="Referrals" className={spaced ? "mt-2 space-y-0.5" : "space-y-0.5"}>
+      {entry.referredBy !== null ? (
+        <li>
+          <span className="text-ink-soft">Referred by</span> {entry.referredBy}
+        </li>
+      ) : null}
+      {entry.referrals > 0 ? (
+        <li>
+          <span className="text-ink-soft">Referred:</span>{" "}
+          {entry.referrals === 1 ? "1 entry" : `${entry.referrals.toLocaleString("en-US")} entries`}
+        </li>
+      ) : null}
+    </ul>
+  );
+}
+
 function RowActions({ entry }: { entry: AdminEntry }) {
   const actions = actionsFor({ state: entry.state, confirmed: entry.confirmedAt !== null });
   const who = entry.email;
@@ -418,6 +441,7 @@ export function AdminListView({
                     </td>
                     <td className={`${CELL} wrap-anywhere`} data-label="Source">
                       {e.source}
+                      <Referrals entry={e} spaced={Boolean(e.source)} />
                     </td>
                     <td
                       className={CELL}

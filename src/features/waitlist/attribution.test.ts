@@ -28,6 +28,18 @@ describe("attributionOfLanding", () => {
     });
   });
 
+  test("a shared link's referral code is kept; anything that is not a code is left out", () => {
+    const code = "0123456789abcdef";
+    expect(attributionOfLanding([`${SITE}/waitlist?ref=${code.toUpperCase()}`, ""], here)).toEqual({
+      ref: code,
+      landing_path: "/waitlist",
+    });
+    for (const ref of ["", "0123", `${code}0`, "0123456789abcdeg", "%00"])
+      expect(attributionOfLanding([`${SITE}/waitlist?ref=${ref}`, ""], here)).toEqual({
+        landing_path: "/waitlist",
+      });
+  });
+
   test("without a note (storage off) or with one it did not write, the page itself is the landing", () => {
     const arrived = { href: `${SITE}/waitlist?utm_source=z`, referrer: "https://search.example" };
     const expected = {

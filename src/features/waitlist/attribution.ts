@@ -1,15 +1,17 @@
 import { LANDING_NOTE_KEY } from "#src/lib/hydration-protocol.ts";
+import { REFERRAL_PARAM, referralCodeOf } from "#src/features/waitlist/referral.ts";
 
 /** Campaign parameters kept with a waitlist entry. No zod here: this module runs on every page. */
 const UTM_KEYS = ["utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content"] as const;
 
 export type Attribution = Partial<
-  Record<(typeof UTM_KEYS)[number] | "referrer" | "landing_path", string>
+  Record<(typeof UTM_KEYS)[number] | "referrer" | "landing_path" | typeof REFERRAL_PARAM, string>
 >;
 
 /**
- * utm_* of a URL, its path, and the referring page when it is another site. The path keeps of its
- * query only the campaign: a landing on a mail's link must not carry the link's token into a lead.
+ * utm_* of a URL, the referral code of a shared link (decision 045), its path, and the referring
+ * page when it is another site. The path keeps of its query only the campaign: a landing on a
+ * mail's link must not carry the link's token into a lead.
  */
 function attributionFrom(url: URL, referrer: string | null): Attribution {
   const found: Attribution = {};
@@ -17,6 +19,8 @@ function attributionFrom(url: URL, referrer: string | null): Attribution {
     const value = url.searchParams.get(key);
     if (value) found[key] = value.slice(0, 500);
   }
+  const referral = referralCodeOf(url.searchParams.get(REFERRAL_PARAM));
+  if (referral) found[REFERRAL_PARAM] = referral;
   if (referrer) {
     try {
       if (new URL(referrer).origin !== url.origin) found.referrer = referrer.slice(0, 2000);

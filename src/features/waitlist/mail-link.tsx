@@ -17,6 +17,7 @@ import { FormAlert } from "#src/ui/form-alert.tsx";
 import { GoneLinkCard, MailLinkCard } from "#src/ui/mail-link-card.tsx";
 import { PRODUCT_NEWS_FIELD, ProductNewsBox } from "#src/ui/product-news-box.tsx";
 import { QuestionsForm } from "#src/features/waitlist/questions-form.tsx";
+import { ShareLink } from "#src/features/waitlist/share-link.tsx";
 
 /**
  * What the page shows: the button for a live link, or the outcome of pressing it. A confirm
@@ -34,7 +35,7 @@ export type MailLinkView =
       /** The product news box as it was sent, when the form comes back with errors. */
       productNews?: boolean;
     }
-  | { kind: "confirmed"; answersToken?: string }
+  | { kind: "confirmed"; answersToken?: string; shareUrl?: string }
   | { kind: "removed" }
   | { kind: "member" }
   | { kind: "gone" };
@@ -150,7 +151,10 @@ export function MailLinkPage({ purpose, view }: { purpose: LinkPurpose; view: Ma
           title="Your address is confirmed"
           back={back}
           more={
-            view.answersToken ? <QuestionsForm token={view.answersToken} answers={{}} /> : undefined
+            <>
+              {view.answersToken ? <QuestionsForm token={view.answersToken} answers={{}} /> : null}
+              {view.shareUrl ? <ShareLink url={view.shareUrl} headingLevel={2} /> : null}
+            </>
           }
         >
           Thank you. You are on the {SITE.name} waitlist, and we will email you when your spot

@@ -8,19 +8,22 @@ import {
 
 describe("waitlistReply: one answer per outcome, for the JSON API and the page alike", () => {
   test("a new address, one already listed and a bot get the same status and body (nothing to enumerate)", () => {
-    const created = waitlistReply({ kind: "created" });
-    expect(created).toMatchObject({ status: 202, body: WAITLIST_SUCCESS });
-    expect(waitlistReply({ kind: "exists" })).toEqual(created);
-    expect(waitlistReply({ kind: "ignored" })).toEqual(created);
+    const shareUrl = "https://tieout.ai/waitlist?ref=0123456789abcdef";
+    const created = waitlistReply({ kind: "created", shareUrl });
+    expect(created).toMatchObject({ status: 202, body: { ...WAITLIST_SUCCESS, shareUrl } });
+    expect(waitlistReply({ kind: "exists", shareUrl })).toEqual(created);
+    expect(waitlistReply({ kind: "ignored", shareUrl })).toEqual(created);
   });
 
   test("paused mail is accepted but says so, and never claims a mail was sent", () => {
-    const paused = waitlistReply({ kind: "paused" });
-    expect(paused).toMatchObject({ status: 202, body: WAITLIST_PAUSED });
+    const paused = waitlistReply({ kind: "paused", shareUrl: null });
+    expect(paused).toMatchObject({ status: 202, body: { ...WAITLIST_PAUSED, shareUrl: null } });
     expect(paused.body).toMatchObject({ ok: true, status: "paused" });
     expect(paused.body.message).toMatch(/paused for today/);
     expect(paused.body.message).not.toMatch(/we've emailed|is on its way|check your inbox/i);
-    expect(waitlistReply({ kind: "created" }).body).toMatchObject({ status: "accepted" });
+    expect(waitlistReply({ kind: "created", shareUrl: null }).body).toMatchObject({
+      status: "accepted",
+    });
   });
 
   test("invalid fields come back with the schema's own messages", () => {

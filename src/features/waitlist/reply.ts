@@ -16,10 +16,11 @@ const RATE_LIMITED_MESSAGE = "Too many requests. Please wait a minute and try ag
 export const UNAVAILABLE_MESSAGE =
   "The waitlist is unavailable for a moment. Please try again in a minute.";
 
+/** An accepted submission's answer, with the link the person may share (decision 045). */
+type Accepted = (typeof WAITLIST_SUCCESS | typeof WAITLIST_PAUSED) & { shareUrl: string | null };
+
 export type WaitlistReply =
-  | typeof WAITLIST_SUCCESS
-  | typeof WAITLIST_PAUSED
-  | { ok: false; message: string; errors?: FieldErrors; formErrors?: string[] };
+  Accepted | { ok: false; message: string; errors?: FieldErrors; formErrors?: string[] };
 
 export function waitlistReply(result: SubmitResult): {
   status: number;
@@ -30,14 +31,16 @@ export function waitlistReply(result: SubmitResult): {
   switch (result.kind) {
     // One status and one body whether the address is new, already there or a bot's: nobody can
     // learn who is on the list (decision 023). Accepted: a confirmation mail follows for a new one.
+    // The share link is the entry's, new or not: it was made with the entry, never from the
+    // address, so the same address gets the same link each time (decision 045).
     case "created":
     case "exists":
     case "ignored":
-      return { status: 202, headers, body: WAITLIST_SUCCESS };
+      return { status: 202, headers, body: { ...WAITLIST_SUCCESS, shareUrl: result.shareUrl } };
     // Accepted too (the entry is kept), but nothing was mailed, and the answer says so. It depends
     // on the mailbox's count for the day alone, never on whether the address is on the list.
     case "paused":
-      return { status: 202, headers, body: WAITLIST_PAUSED };
+      return { status: 202, headers, body: { ...WAITLIST_PAUSED, shareUrl: result.shareUrl } };
     case "invalid":
       return {
         status: 422,

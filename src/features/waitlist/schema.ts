@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { CONTROL_CHARACTER } from "#src/lib/form-text.ts";
+import { referralCodeOf } from "#src/features/waitlist/referral.ts";
 
 // zod would probe for eval to compile faster parsers; the site's CSP forbids eval, so don't ask.
 z.config({ jitless: true });
@@ -85,6 +86,11 @@ const WaitlistEntrySchema = z.object({
   utm_content: attribution(WAITLIST_LIMITS.attribution),
   referrer: attribution(2000),
   landing_path: attribution(2000),
+  // The code of the shared link the visit began on (decision 045): a code, or nothing.
+  ref: z
+    .unknown()
+    .optional()
+    .transform((v) => referralCodeOf(v)),
 });
 
 type WaitlistEntry = z.infer<typeof WaitlistEntrySchema>;

@@ -4,16 +4,23 @@ import type { Answers } from "#src/content/qualifying-questions.ts";
 import type { EntryFilter } from "#src/features/waitlist/entry-filter.ts";
 
 /** What the server's waitlist service answers; the page action and the JSON API both map it. */
+/**
+ * An accepted submission's link to share (decision 045): the address's entry's referral link, the
+ * same whether the entry is new or was there before. Null only when the entry was erased as it was
+ * written.
+ */
+type Shared = { shareUrl: string | null };
+
 export type SubmitResult =
-  | { kind: "created" }
-  | { kind: "exists" }
+  | ({ kind: "created" } & Shared)
+  | ({ kind: "exists" } & Shared)
   /**
    * Stored (or already there), but the mailbox has had its confirmation mails from the waitlist
    * for today: nothing is mailed now. Decided before the address is looked up (decision 036).
    */
-  | { kind: "paused" }
-  /** The honeypot was filled: answered like a success, nothing stored. */
-  | { kind: "ignored" }
+  | ({ kind: "paused" } & Shared)
+  /** The honeypot was filled: answered like a success (a link that names nobody), nothing stored. */
+  | ({ kind: "ignored" } & Shared)
   | { kind: "invalid"; fieldErrors: FieldErrors; formErrors: string[] }
   | { kind: "rate-limited"; retryAfterSeconds: number }
   | { kind: "unavailable" };
@@ -23,8 +30,11 @@ export type SubmitResult =
  * a remove link whose entry has joined, which it leaves to the account (decision 029).
  */
 export type LinkResult =
-  /** Confirmed; `answersToken` opens the qualifying questions, when its entry may answer them. */
-  | { kind: "confirmed"; answersToken?: string }
+  /**
+   * Confirmed; `answersToken` opens the qualifying questions, when its entry may answer them, and
+   * `shareUrl` is the entry's referral link (decision 045).
+   */
+  | { kind: "confirmed"; answersToken?: string; shareUrl?: string }
   /**
    * The confirm link's corrections did not pass the schema: nothing was confirmed or saved, and
    * the link still works. What was typed comes back with a message per field.
@@ -63,6 +73,10 @@ export type AdminEntry = {
   forwardLastError: string | null;
   /** The qualifying questions' answers (decision 043); empty when none were given. */
   answers: Answers;
+  /** The address of the entry whose shared link brought this one (decision 045). */
+  referredBy: string | null;
+  /** How many entries came through this entry's shared link. */
+  referrals: number;
 };
 
 /**

@@ -15,10 +15,14 @@ import { Button } from "#src/ui/button.tsx";
 import { EmailField } from "#src/ui/email-field.tsx";
 import { Field } from "#src/ui/field.tsx";
 import { useNotify } from "#src/ui/notices.tsx";
+import { ShareLink } from "#src/features/waitlist/share-link.tsx";
 
 export const SUBMIT_ERROR = "There was an error submitting your request. Please try again.";
 
 export type WaitlistValues = { name: string; email: string; company: string; message: string };
+
+/** An accepted submission, as the thank-you view shows it. */
+export type Joined = { paused: boolean; shareUrl: string | null };
 
 const FIELD_ORDER = ["name", "email", "company", "message"] as const;
 
@@ -36,8 +40,11 @@ export function WaitlistForm({
   values?: WaitlistValues;
   errors?: FieldErrors;
   formError?: string;
-  /** Told once the submission is accepted; `paused` when mail to the address is paused today. */
-  onJoined: (paused: boolean) => void;
+  /**
+   * Told once the submission is accepted: `paused` when mail to the address is paused today, and
+   * the link the person may share (decision 045).
+   */
+  onJoined: (joined: Joined) => void;
 }) {
   const notify = useNotify();
   const [busy, setBusy] = useState(false);
@@ -88,7 +95,9 @@ export function WaitlistForm({
             title: "Thank you!",
             description: "You've been added to our waitlist. We'll be in touch soon.",
           });
-        onJoined(paused);
+        const shareUrl =
+          body.ok === true && typeof body.shareUrl === "string" ? body.shareUrl : null;
+        onJoined({ paused, shareUrl });
         return;
       }
       if (response.status === 422 && body.ok === false && body.errors) {
@@ -177,7 +186,7 @@ export function WaitlistForm({
  * The view after an accepted submission. The words are the same for a new address and one already
  * on the list; `paused` (decision 036) says that no mail was sent, and never that one is coming.
  */
-export function WaitlistThanks({ paused = false }: { paused?: boolean }) {
+export function WaitlistThanks({ paused, shareUrl }: Joined) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
   return (
@@ -213,6 +222,7 @@ export function WaitlistThanks({ paused = false }: { paused?: boolean }) {
           confirmed already, it keeps its place and no mail is sent.
         </p>
       )}
+      {shareUrl ? <ShareLink url={shareUrl} headingLevel={3} /> : null}
       <Button asChild className="mt-7 w-full">
         <Link to="/login">Back to Login</Link>
       </Button>
