@@ -159,8 +159,17 @@ test("past the waitlist's three mails a day the entry is kept and the page says 
   const fresh = await submitToWaitlist(server.url, { name: "X", email: `${local}+9@${domain}` });
   expect(known.status).toBe(202);
   expect(fresh.status).toBe(202);
-  const body = (await known.json()) as { status: string; message: string };
-  expect(await fresh.json()).toEqual(body);
+  // Each with its own entry's link to share (decision 045); everything else the same.
+  const { shareUrl: knownLink, ...body } = (await known.json()) as {
+    status: string;
+    message: string;
+    shareUrl: string;
+  };
+  const { shareUrl: freshLink, ...freshBody } = (await fresh.json()) as typeof body & {
+    shareUrl: string;
+  };
+  expect(freshBody).toEqual(body);
+  for (const link of [knownLink, freshLink]) expect(link).toMatch(/\/waitlist\?ref=[0-9a-f]{16}$/);
   expect(body.status).toBe("paused");
   expect(body.message).not.toMatch(CLAIMS_A_MAIL);
   await settle();
