@@ -32,6 +32,7 @@ const SERVER_LAYERS = [
   "broadcasts",
   "subprocessors",
   "waitlist",
+  "webhooks",
   "outbox",
   "mail",
   "audit",

@@ -124,6 +124,12 @@ async function fill(db: PGlite) {
       answered_at = now() WHERE id = 1;
     INSERT INTO audiences (name, filter, created_by)
       VALUES (E'Texas \u2014 "firms"', 'state=confirmed&practice=us-tx', 'owner@example.com');
+    -- A webhook endpoint, its event list an array, and an attempt of its log (decision 046).
+    INSERT INTO webhook_endpoints (url, description, events, secret, created_by)
+      VALUES ('https://hooks.example.com/in?a=1', E'The CRM \u2014 "main"',
+        ARRAY['entry.created', 'entry.removed'], 'whsec_c2VjcmV0', 'owner@example.com');
+    INSERT INTO webhook_attempts (endpoint_id, message_id, event_type, status_code, duration_ms, outcome, error)
+      VALUES (1, 'msg_1', 'entry.created', 503, 12, 'retry', 'answered 503');
     -- An id handed out, then its row erased: the restored sequence must not hand it out again.
     INSERT INTO waitlist_entries (name, email) VALUES ('Erased', 'erased@example.com');
     DELETE FROM waitlist_entries WHERE email = 'erased@example.com';
@@ -163,6 +169,8 @@ test("a restored backup holds every row value for value, with the schema and seq
       subprocessor_tokens: 0,
       waitlist_entries: 3,
       waitlist_tokens: 2,
+      webhook_attempts: 1,
+      webhook_endpoints: 1,
     },
     leftOut: [],
   });

@@ -164,7 +164,7 @@ export const sessions = pgTable(
   ],
 );
 
-export const OUTBOX_CHANNELS = ["email", "forward", "slack"] as const;
+export const OUTBOX_CHANNELS = ["email", "forward", "slack", "webhook"] as const;
 export const OUTBOX_STATUSES = ["pending", "sent", "failed", "suppressed"] as const;
 
 /** Every delivery that follows a change: db/migrations/0005_outbox.sql and 0007, decision 022. */
@@ -320,6 +320,12 @@ export const AUDIT_ACTIONS = [
   "suppression-remove",
   "audience-save",
   "audience-delete",
+  "webhook-add",
+  "webhook-remove",
+  "webhook-rotate",
+  "webhook-enable",
+  "webhook-disable",
+  "webhook-test",
 ] as const;
 
 /**
@@ -707,5 +713,58 @@ export const audiences = pgTable(
     check("audiences_name_check", sql`char_length(btrim(${t.name})) BETWEEN 1 AND 80`),
     check("audiences_filter_check", sql`char_length(${t.filter}) <= 2000`),
     uniqueIndex("audiences_name_key").on(sql`lower(btrim(${t.name}))`),
+  ],
+);
+
+/** Signed webhooks' endpoints (db/migrations/0022, decision 046). */
+export const webhookEndpoints = pgTable(
+  "webhook_endpoints",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    url: text("url").notNull(),
+    description: text("description").notNull().default(""),
+    events: text("events").array().notNull(),
+    secret: text("secret").notNull(),
+    previousSecret: text("previous_secret"),
+    previousSecretUntil: timestamp("previous_secret_until", { withTimezone: true }),
+    failingSince: timestamp("failing_since", { withTimezone: true }),
+    disabledAt: timestamp("disabled_at", { withTimezone: true }),
+    disabledReason: text("disabled_reason"),
+    createdBy: text("created_by").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check(
+      "webhook_endpoints_url_check",
+      sql`${t.url} LIKE 'https://%' AND char_length(${t.url}) <= 2000`,
+    ),
+    check("webhook_endpoints_description_check", sql`char_length(${t.description}) <= 200`),
+    check("webhook_endpoints_events_check", sql`cardinality(${t.events}) >= 1`),
+    check("webhook_endpoints_secret_check", sql`${t.secret} LIKE 'whsec_%'`),
+  ],
+);
+
+/** Every attempt to deliver to an endpoint: its delivery log. */
+export const webhookAttempts = pgTable(
+  "webhook_attempts",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    endpointId: bigint("endpoint_id", { mode: "number" }).notNull(),
+    messageId: text("message_id").notNull(),
+    eventType: text("event_type").notNull(),
+    at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+    statusCode: integer("status_code"),
+    durationMs: integer("duration_ms").notNull(),
+    outcome: text("outcome", { enum: ["delivered", "retry", "failed"] }).notNull(),
+    error: text("error"),
+  },
+  (t) => [
+    check("webhook_attempts_outcome_check", sql`${t.outcome} IN ('delivered', 'retry', 'failed')`),
+    foreignKey({
+      name: "webhook_attempts_endpoint_id_fkey",
+      columns: [t.endpointId],
+      foreignColumns: [webhookEndpoints.id],
+    }).onDelete("cascade"),
+    index("webhook_attempts_endpoint_idx").on(t.endpointId, t.at.desc()),
   ],
 );

@@ -1,7 +1,8 @@
 // What the end-to-end tests need from Debian: Chromium (Playwright's own download cannot reach
 // its host here), a PostgreSQL server (the multi-instance tests), LibreOffice with poppler
 // (the DPA download is opened as a customer would), and Dovecot (the bounce mailbox reader is
-// tested against a real IMAP server, tests/support/dovecot.ts). Installed when missing, so
+// tested against a real IMAP server, tests/support/dovecot.ts), and openssl (the webhook tests'
+// HTTPS receiver makes its own certificate, tests/support/webhook-receiver.ts). Installed when missing, so
 // `npm test` works on a fresh machine.
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
@@ -25,6 +26,7 @@ if (!existsSync(process.env.CHROMIUM_PATH ?? "/usr/bin/chromium")) missing.push(
 if (!hasPostgres()) missing.push("postgresql");
 if (!existsSync("/usr/bin/soffice")) missing.push("libreoffice-writer-nogui");
 if (!existsSync("/usr/bin/pdftotext")) missing.push("poppler-utils");
+if (!existsSync("/usr/bin/openssl")) missing.push("openssl");
 const needsDovecot = !existsSync("/usr/sbin/dovecot");
 if (needsDovecot) missing.push("dovecot-imapd");
 

@@ -60,6 +60,7 @@ export type AppOptions = {
   | "privacyRequests"
   | "deliveries"
   | "mail"
+  | "webhooks"
   | "dashboard"
   | "account"
   | "activity"
@@ -138,6 +139,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     privacyRequests: options.privacyRequests,
     deliveries: options.deliveries,
     mail: options.mail,
+    webhooks: options.webhooks,
     dashboard: options.dashboard,
     activity: options.activity,
     adminGuard,

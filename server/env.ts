@@ -403,6 +403,7 @@ const VariablesSchema = z.object({
   MAIL_CATCHER_SMTP_PORT: variable(port(1025)),
   MAIL_CATCHER_WEB_PORT: variable(port(1080)),
   PAGE_VIEWS: variable(z.enum(["on", "off"]).default("on")),
+  WEBHOOKS_ALLOW_PRIVATE: variable(z.enum(["true", "false"]).default("false")),
   METRICS_TOKEN: variable(
     z
       .string()
@@ -649,6 +650,11 @@ function toEnv(v: Variables) {
       catcher: { smtpPort: v.MAIL_CATCHER_SMTP_PORT, webPort: v.MAIL_CATCHER_WEB_PORT },
     },
     slackWebhookUrl: v.SLACK_WEBHOOK_URL,
+    /**
+     * Webhook endpoints may be on loopback, private and link-local addresses (decision 046): for
+     * local use and tests only. Off, such a host is refused at saving and at every delivery.
+     */
+    webhooksAllowPrivate: v.WEBHOOKS_ALLOW_PRIVATE === "true",
     /** Page views counted per day, page and source, without cookies (server/operations/page-views.ts). */
     pageViews: v.PAGE_VIEWS === "on",
     /**

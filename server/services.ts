@@ -37,6 +37,8 @@ import { createSubprocessorSubscriptions } from "#server/subprocessors/subscript
 import { createWaitlistService, type WaitlistService } from "#server/waitlist/service.ts";
 import { createAnswersService } from "#server/waitlist/answers.ts";
 import { answersLinkKey } from "#server/waitlist/answers-link.ts";
+import { createWebhookDelivery } from "#server/webhooks/deliver.ts";
+import { createWebhookEndpoints } from "#server/webhooks/endpoints.ts";
 
 /**
  * `localRelay`: where mail goes when SMTP_URL is unset (start-up's local catcher). Without either,
@@ -125,6 +127,18 @@ export async function openServices(
           handle: (raw, envelope) => inbox.handle(raw, "smtp", envelope.rcptTo),
         })
       : undefined;
+  // Signed webhooks (decision 046): delivered by the outbox, endpoints kept by the admin.
+  const webhookDelivery = createWebhookDelivery({
+    db: database.db,
+    env,
+    log,
+    onEnqueued: () => wakeOutbox(),
+  });
+  const webhooks = createWebhookEndpoints({
+    db: database.db,
+    env,
+    onEnqueued: () => wakeOutbox(),
+  });
   const outbox = startOutboxWorker({
     db: database.db,
     suppressions,
@@ -135,6 +149,7 @@ export async function openServices(
         : undefined,
       forward: env.waitlistForward,
       slackWebhookUrl: env.slackWebhookUrl,
+      webhook: webhookDelivery,
     },
     log,
     onOutcome: (channel, result) => metrics.deliveries.inc({ channel, result }),
@@ -202,6 +217,7 @@ export async function openServices(
     pageViews,
     deliveries: createDeliveries(database.db),
     mail,
+    webhooks,
     dashboard: createDashboard(database.db),
     activity: createActivity(database.db),
     /** Records an export in the audit log; it throws when the log cannot be written. */

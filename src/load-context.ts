@@ -3,6 +3,7 @@
  * travels in React Router's context under one key: a loader or action reads it first with
  * `context.get(loadContext)` and passes it to the guards and helpers (decision 038).
  */
+import type { WebhooksPort } from "#src/lib/webhooks.ts";
 import { createContext } from "react-router";
 import type { WaitlistPort } from "#src/features/waitlist/types.ts";
 import type { AccountPort } from "#src/lib/account.ts";
@@ -63,6 +64,8 @@ export type LoadContext = {
    * the suppression list only after requireAdmin.
    */
   mail: MailPort;
+  /** Signed webhooks' endpoints (decision 046); ask only after requireAdmin. */
+  webhooks: WebhooksPort;
 };
 
 /**

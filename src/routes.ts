@@ -26,6 +26,8 @@ export default [
   route("admin/broadcasts/new", "routes/admin-broadcast.tsx", { id: "routes/admin-broadcast-new" }),
   route("admin/broadcasts/:id", "routes/admin-broadcast.tsx", { id: "routes/admin-broadcast" }),
   route("admin/suppressions", "routes/admin-suppressions.tsx"),
+  route("admin/webhooks", "routes/admin-webhooks.tsx"),
+  route("admin/webhooks/:id", "routes/admin-webhook.tsx"),
   route("contact", "routes/contact.tsx"),
   route("terms-of-service", "routes/terms-of-service.tsx"),
   route("privacy-policy", "routes/privacy-policy.tsx"),

@@ -13,6 +13,8 @@ export class DeliveryError extends Error {
      * mail, which the suppression list remembers (decision 041).
      */
     readonly recipientRefused = false,
+    /** How long the receiver asked to be left alone (a webhook's Retry-After), at least. */
+    readonly retryAfterMs?: number,
   ) {
     super(message);
   }

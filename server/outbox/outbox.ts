@@ -39,10 +39,24 @@ export type ForwardPayload = {
 
 export type SlackPayload = { text: string };
 
+/**
+ * One event for one endpoint (decision 046): the Standard Webhooks body's `type`, `timestamp` and
+ * `data`, its message id (the `webhook-id` header, the same for every endpoint and every retry),
+ * and the endpoint, whose URL and secret are read when it is sent.
+ */
+export type WebhookPayload = {
+  endpointId: number;
+  msgId: string;
+  type: string;
+  timestamp: string;
+  data: Record<string, unknown>;
+};
+
 export type OutboxMessage =
   | { key: string; channel: "email"; email: EmailInput }
   | { key: string; channel: "forward"; payload: ForwardPayload }
-  | { key: string; channel: "slack"; payload: SlackPayload };
+  | { key: string; channel: "slack"; payload: SlackPayload }
+  | { key: string; channel: "webhook"; payload: WebhookPayload };
 
 export type EmailInput = {
   /**

@@ -24,7 +24,12 @@ import { DeliveryError } from "#server/outbox/delivery-error.ts";
 import type { EmailSender } from "#server/outbox/email.ts";
 import { categoryOf, stoppedBy, type Suppression } from "#server/mail/suppression-policy.ts";
 import type { Suppressions } from "#server/mail/suppressions.ts";
-import type { EmailPayload, ForwardPayload, SlackPayload } from "#server/outbox/outbox.ts";
+import type {
+  EmailPayload,
+  ForwardPayload,
+  SlackPayload,
+  WebhookPayload,
+} from "#server/outbox/outbox.ts";
 import { forwardEntry, notifySlack } from "#server/outbox/webhooks.ts";
 
 type Channel = (typeof OUTBOX_CHANNELS)[number];
@@ -41,7 +46,30 @@ export type OutboxTiming = {
   maxDelayMs: number;
   /** After this long since it was enqueued, a message that still fails is marked failed. */
   giveUpMs: number;
+  /**
+   * Webhooks (decision 046) keep their own schedule, as Standard Webhooks suggests: the wait after
+   * each failed attempt in turn (the last repeats), over about three days, then given up.
+   */
+  webhookScheduleMs?: readonly number[];
+  webhookGiveUpMs?: number;
 };
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+/** 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 20 h: about 71.6 hours in all. */
+const WEBHOOK_SCHEDULE_MS = [
+  5 * SECOND,
+  5 * MINUTE,
+  30 * MINUTE,
+  2 * HOUR,
+  5 * HOUR,
+  10 * HOUR,
+  14 * HOUR,
+  20 * HOUR,
+  20 * HOUR,
+];
+const WEBHOOK_GIVE_UP_MS = 72 * HOUR;
 
 const OUTBOX_TIMING: OutboxTiming = {
   batch: 10,
@@ -55,10 +83,22 @@ const OUTBOX_TIMING: OutboxTiming = {
 /** How long after a request's wake the worker looks for messages (see wakeSoon). */
 const WAKE_DELAY_MS = 100;
 
-/** ±25% jitter, so messages that failed together do not all retry together. */
-function retryDelayMs(attempts: number, timing: OutboxTiming): number {
-  const plain = Math.min(timing.maxDelayMs, timing.firstDelayMs * 2 ** Math.max(0, attempts - 1));
-  return Math.round(plain * (0.75 + Math.random() * 0.5));
+/**
+ * ±25% jitter, so messages that failed together do not all retry together. A webhook follows its
+ * schedule, and waits at least as long as its receiver's Retry-After asked.
+ */
+function retryDelayMs(
+  channel: Channel,
+  attempts: number,
+  timing: OutboxTiming,
+  retryAfterMs = 0,
+): number {
+  const schedule = timing.webhookScheduleMs ?? WEBHOOK_SCHEDULE_MS;
+  const plain =
+    channel === "webhook"
+      ? schedule[Math.min(schedule.length - 1, Math.max(0, attempts - 1))]!
+      : Math.min(timing.maxDelayMs, timing.firstDelayMs * 2 ** Math.max(0, attempts - 1));
+  return Math.max(retryAfterMs, Math.round(plain * (0.75 + Math.random() * 0.5)));
 }
 
 /** "24 h", "1 min", "30 s": how long the outbox tried, as a give-up reason states it. */
@@ -90,6 +130,8 @@ export type Destinations = {
   returnPath?: (outboxId: number) => string;
   forward: Env["waitlistForward"];
   slackWebhookUrl: string | undefined;
+  /** Signed webhooks (server/webhooks/deliver.ts); always there in the site, absent in tests. */
+  webhook?: (payload: WebhookPayload) => Promise<void>;
 };
 
 export type OutboxWorker = { wake: () => void; stop: () => Promise<void> };
@@ -118,13 +160,18 @@ export function startOutboxWorker({
     ...(destinations.email ? ["email"] : []),
     ...(destinations.forward ? ["forward"] : []),
     ...(destinations.slackWebhookUrl ? ["slack"] : []),
+    ...(destinations.webhook ? ["webhook"] : []),
   ];
   if (channels.length === 0) return { wake() {}, stop: () => Promise.resolve() };
   const channelList = sql.join(
     channels.map((c) => sql`${c}`),
     sql`, `,
   );
-  const giveUpAfter = sql`make_interval(secs => ${timing.giveUpMs / 1000})`;
+  const webhookGiveUpMs = timing.webhookGiveUpMs ?? WEBHOOK_GIVE_UP_MS;
+  // Each row's own: a webhook's is longer (its schedule spans about three days).
+  const giveUpAfter = sql`make_interval(secs => CASE WHEN channel = 'webhook'
+    THEN ${webhookGiveUpMs / 1000}::double precision
+    ELSE ${timing.giveUpMs / 1000}::double precision END)`;
   // Given up by the claim: a row tried before and due again after its time is up. Its last_error
   // holds the latest outcome recorded; none means no attempt ever recorded one (each sender
   // stopped mid-send). A row never tried (its channel was not configured, or no instance ran)
@@ -132,7 +179,8 @@ export function startOutboxWorker({
   const abandoned = sql`(attempts > 0 AND now() >= created_at + ${giveUpAfter})`;
   const abandonedReason = sql`'gave up after ' || attempts
     || CASE WHEN attempts = 1 THEN ' attempt' ELSE ' attempts' END
-    || ' over ' || ${describeSpan(timing.giveUpMs)}::text
+    || ' over ' || CASE WHEN channel = 'webhook' THEN ${describeSpan(webhookGiveUpMs)}::text
+      ELSE ${describeSpan(timing.giveUpMs)}::text END
     || coalesce('; last error recorded: ' || last_error,
                 ': no outcome was recorded (the sender stopped mid-send)')`;
   let stopped = false;
@@ -151,6 +199,8 @@ export function startOutboxWorker({
         return forwardEntry(destinations.forward!, row.payload as ForwardPayload);
       case "slack":
         return notifySlack(destinations.slackWebhookUrl!, row.payload as SlackPayload);
+      case "webhook":
+        return destinations.webhook!(row.payload as WebhookPayload);
     }
   }
 
@@ -159,9 +209,13 @@ export function startOutboxWorker({
     return category === "waitlist-news" || category === "product-news";
   };
 
-  /** The body, headers and files of a mail that will not be sent again (see below). */
+  /**
+   * The body, headers and files of a mail that will not be sent again (see below), and a webhook's
+   * data (an entry's name and address), once it is delivered or given up.
+   */
   const stripped = sql`CASE WHEN channel = 'email'
-    THEN payload - 'text' - 'html' - 'headers' - 'attachments' ELSE payload END`;
+    THEN payload - 'text' - 'html' - 'headers' - 'attachments'
+    WHEN channel = 'webhook' THEN payload - 'data' ELSE payload END`;
 
   /**
    * True when the suppression list holds the mail back; then it is marked so, never sent. `listed`
@@ -200,7 +254,7 @@ export function startOutboxWorker({
       const failure =
         error instanceof DeliveryError ? error : new DeliveryError((error as Error).message, false);
       const reason = failure.message.slice(0, 500);
-      const delay = retryDelayMs(row.attempts, timing);
+      const delay = retryDelayMs(row.channel, row.attempts, timing, failure.retryAfterMs);
       const retryAt = sql`now() + make_interval(secs => ${delay / 1000})`;
       const final = sql`(${failure.permanent} OR ${retryAt} > created_at + ${giveUpAfter})`;
       const [after] = await db.transaction(async (tx) => {
@@ -210,6 +264,8 @@ export function startOutboxWorker({
           UPDATE outbox SET last_error = ${reason},
             status = CASE WHEN ${final} THEN 'failed' ELSE 'pending' END,
             failed_at = CASE WHEN ${final} THEN now() END,
+            payload = CASE WHEN ${final} AND channel = 'webhook' THEN payload - 'data'
+              ELSE payload END,
             next_attempt_at = ${retryAt}
           WHERE ${ours}
           RETURNING status`,
@@ -257,6 +313,8 @@ export function startOutboxWorker({
           status = CASE WHEN ${abandoned} THEN 'failed' ELSE 'pending' END,
           failed_at = CASE WHEN ${abandoned} THEN now() END,
           last_error = CASE WHEN ${abandoned} THEN ${abandonedReason} ELSE last_error END,
+          payload = CASE WHEN ${abandoned} AND channel = 'webhook' THEN payload - 'data'
+            ELSE payload END,
           attempts = CASE WHEN ${abandoned} THEN attempts ELSE attempts + 1 END,
           next_attempt_at = CASE WHEN ${abandoned} THEN next_attempt_at
             ELSE now() + make_interval(secs => ${timing.leaseMs / 1000}) END

@@ -3,6 +3,7 @@
  * Request, the load context the routes read (src/load-context.ts), and the response finished for
  * production (inline stylesheet, loader, CSP hashes) with the cache headers that say who may keep it.
  */
+import type { WebhooksPort } from "#src/lib/webhooks.ts";
 import type { FastifyRequest } from "fastify";
 import {
   createRequestHandler,
@@ -57,6 +58,7 @@ export type PageRendererOptions = {
   privacyRequests: PrivacyRequestsPort;
   deliveries: DeliveriesPort;
   mail: MailPort;
+  webhooks: WebhooksPort;
   dashboard: DashboardPort;
   activity: ActivityPort;
   adminGuard: AdminGuard;
@@ -262,6 +264,7 @@ export function createPageRenderer(options: PageRendererOptions) {
       privacyRequests: options.privacyRequests,
       deliveries: options.deliveries,
       mail: options.mail,
+      webhooks: options.webhooks,
       dashboard: options.dashboard,
       activity: options.activity,
       adminAccess: adminAccessFor(req, session),

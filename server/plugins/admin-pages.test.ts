@@ -3,6 +3,7 @@
  * as `npm run dev` loads them), on a real PGlite database, with real accounts in the Firebase Auth
  * emulator: the one admin guard decides what a page answers, and what an administrator sees.
  */
+import { createWebhookEndpoints } from "#server/webhooks/endpoints.ts";
 import { sql } from "drizzle-orm";
 import Fastify, { type FastifyInstance } from "fastify";
 import { pino } from "pino";
@@ -118,6 +119,7 @@ beforeAll(async () => {
         secrets: ["a key for this file's tests, 32 characters or more"],
         onEnqueued: () => {},
       }).port,
+      webhooks: createWebhookEndpoints({ db: database().db, env: deps.env, onEnqueued: () => {} }),
       dashboard: createDashboard(database().db),
       activity: createActivity(database().db),
       adminGuard,

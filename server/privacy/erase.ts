@@ -4,6 +4,7 @@
  * (server/account/account.ts), and their replay after a restore (server/privacy/replay-erasures.ts) all
  * erase through here, inside the caller's transaction.
  */
+import { enqueueWebhookEvents } from "#server/webhooks/events.ts";
 import { and, eq, inArray, ne, or, sql } from "drizzle-orm";
 import type { Db } from "#db/client.ts";
 import { outbox, privacyRequests, sessions, waitlistEntries } from "#db/schema.ts";
@@ -39,8 +40,15 @@ export async function closeRequest(
       tokenHash: null,
     })
     .where(and(eq(privacyRequests.id, id), eq(privacyRequests.state, "open")))
-    .returning({ id: privacyRequests.id });
+    .returning({ id: privacyRequests.id, kind: privacyRequests.kind });
   if (!closed) return false;
+  // The request's number, kind and outcome: nothing of the person it was about (decision 046).
+  await enqueueWebhookEvents(tx, [
+    {
+      type: "privacy_request.completed",
+      data: { id: closed.id, kind: closed.kind, outcome, completed_at: new Date().toISOString() },
+    },
+  ]);
   await recordAudit(tx, [
     {
       adminEmail: by.adminEmail,

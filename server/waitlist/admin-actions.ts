@@ -5,6 +5,7 @@
  * mails in the outbox (decision 022) and one audit row per entry. Either all of it commits or none.
  * Entries are locked while they are read, so two admins pressing Invite at once send one mail.
  */
+import { enqueueWebhookEvents, entryData } from "#server/webhooks/events.ts";
 import { and, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import { queryRows, type Db } from "#db/client.ts";
@@ -108,17 +109,20 @@ export function createAdminActions({
             out.tokens,
           ),
         );
-      await tx
+      const [declined] = await tx
         .update(waitlistEntries)
         .set({ state: "declined", declinedAt: sql`now()`, adminMails: told ? n : row.adminMails })
-        .where(eq(waitlistEntries.id, row.id));
+        .where(eq(waitlistEntries.id, row.id))
+        .returning();
+      if (declined)
+        await enqueueWebhookEvents(tx, [{ type: "entry.declined", data: entryData(declined) }]);
       return told ? "declined-told" : asked ? "declined-not-told" : "declined";
     }
 
     // Invite and resend: a fresh link ends the one before it.
     await endInvitations(tx, row.id);
     out.messages.push(invitation(row, n, out.tokens));
-    await tx
+    const [invited] = await tx
       .update(waitlistEntries)
       .set({
         state: "invited",
@@ -126,7 +130,10 @@ export function createAdminActions({
         inviteSentAt: sql`now()`,
         adminMails: n,
       })
-      .where(eq(waitlistEntries.id, row.id));
+      .where(eq(waitlistEntries.id, row.id))
+      .returning();
+    if (invited)
+      await enqueueWebhookEvents(tx, [{ type: "entry.invited", data: entryData(invited) }]);
     return request.action === "invite" ? "invited" : "resent";
   }
 

@@ -4,6 +4,7 @@
  * The owner's removal link and the admin's Remove both erase through here. The admin audit log
  * names the entry by id only and is kept (decision 024).
  */
+import { enqueueWebhookEvents, forgetWebhookMessages } from "#server/webhooks/events.ts";
 import { and, count, eq, inArray, sql } from "drizzle-orm";
 import { queryRows, type Db } from "#db/client.ts";
 import { outbox, waitlistEntries, waitlistTokens } from "#db/schema.ts";
@@ -91,6 +92,16 @@ export async function eraseEntries(
       waitlistEntries.id,
       entries.map((e) => e.id),
     ),
+  );
+  // Webhooks (decision 046): what is still held about the entries goes, and each endpoint that
+  // asked hears of the erasure by the entry's number alone.
+  await forgetWebhookMessages(
+    tx,
+    entries.map((e) => e.id),
+  );
+  await enqueueWebhookEvents(
+    tx,
+    entries.map((e) => ({ type: "entry.removed" as const, data: { id: e.id } })),
   );
   return entries.map(({ id, email }) => ({ id, email }));
 }

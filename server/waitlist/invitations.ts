@@ -4,6 +4,7 @@
  * the address it was sent to), else by the account that joined before, else by the account's
  * verified address. What may join is the lifecycle's call (src/features/waitlist/lifecycle.ts).
  */
+import { enqueueWebhookEvents, entryData } from "#server/webhooks/events.ts";
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import type { Db } from "#db/client.ts";
 import { waitlistEntries, waitlistTokens, type WaitlistRow } from "#db/schema.ts";
@@ -44,10 +45,12 @@ function liveInvitation(token: string) {
 /** The entry becomes joined by this account; its invitation links stop working. */
 async function markJoined(tx: Db, row: WaitlistRow, uid: string) {
   await endInvitations(tx, row.id);
-  await tx
+  const [joined] = await tx
     .update(waitlistEntries)
     .set({ state: "joined", joinedAt: sql`now()`, joinedUid: uid })
-    .where(eq(waitlistEntries.id, row.id));
+    .where(eq(waitlistEntries.id, row.id))
+    .returning();
+  if (joined) await enqueueWebhookEvents(tx, [{ type: "entry.joined", data: entryData(joined) }]);
 }
 
 export async function checkInvitation(db: Db, token: string): Promise<{ email: string } | null> {

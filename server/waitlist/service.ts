@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { enqueueWebhookEvents, entryData } from "#server/webhooks/events.ts";
 import { and, desc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "#db/client.ts";
@@ -249,6 +250,10 @@ export function createWaitlistService({
     messages.push(...(await resends(tx, env, [...repeats], tokens)));
     if (tokens.length > 0) await tx.insert(waitlistTokens).values(tokens);
     await enqueue(tx, messages);
+    await enqueueWebhookEvents(
+      tx,
+      created.map((row) => ({ type: "entry.created" as const, data: entryData(row) })),
+    );
     return allowed.map((mayMail) => !mayMail);
   });
 
@@ -439,7 +444,12 @@ export function createWaitlistService({
                 .where(eq(waitlistEntries.id, entry.id))
                 .returning();
               // Committed with the confirmation, under one key per entry: never a second notice.
-              if (confirmed) notices = await enqueue(tx, messagesOnConfirm(confirmed, env));
+              if (confirmed)
+                notices =
+                  (await enqueue(tx, messagesOnConfirm(confirmed, env))) +
+                  (await enqueueWebhookEvents(tx, [
+                    { type: "entry.confirmed", data: entryData(confirmed) },
+                  ]));
             }
             // The questions after confirming, for an entry that may answer them: a confirmed
             // address still on its way in (decision 043).

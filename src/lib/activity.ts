@@ -38,7 +38,14 @@ export type AuditAction =
   | "suppression-add"
   | "suppression-remove"
   | "audience-save"
-  | "audience-delete";
+  | "audience-delete"
+  /** A webhook endpoint added, removed, its secret rotated, disabled, enabled, or tested (046). */
+  | "webhook-add"
+  | "webhook-remove"
+  | "webhook-rotate"
+  | "webhook-enable"
+  | "webhook-disable"
+  | "webhook-test";
 
 /** The audit log's "from" for what the site did by itself, with no request of anyone's. */
 export const AUTOMATIC = "automatic";

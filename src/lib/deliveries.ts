@@ -5,7 +5,7 @@
  */
 
 /** A mail, the post to the operator's collector, or the Slack notice. */
-export type DeliveryChannel = "email" | "forward" | "slack";
+export type DeliveryChannel = "email" | "forward" | "slack" | "webhook";
 
 type Delivery = {
   id: number;

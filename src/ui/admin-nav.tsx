@@ -1,6 +1,6 @@
 /**
  * The admin pages' own navigation, the same on each: the dashboard, the entries, the activity log,
- * the deliveries, the privacy requests, the broadcasts and the suppression list. The page the
+ * the deliveries, the privacy requests, the broadcasts, the suppression list and the webhooks. The page the
  * administrator is on is marked, not linked.
  */
 import type { ReactNode } from "react";
@@ -15,6 +15,7 @@ const ADMIN_PAGES = [
   { to: "/admin/privacy", name: "Privacy requests" },
   { to: "/admin/broadcasts", name: "Broadcasts" },
   { to: "/admin/suppressions", name: "Suppressions" },
+  { to: "/admin/webhooks", name: "Webhooks" },
 ] as const;
 
 export type AdminPage = (typeof ADMIN_PAGES)[number]["to"];

@@ -118,3 +118,36 @@ export function renderAdminNotice(siteUrl: string, event: AdminNotice): Rendered
       ]);
   }
 }
+
+/**
+ * A webhook endpoint the site stopped delivering to (decision 046): it answered 410 Gone, or every
+ * delivery failed for five days. Nothing more is sent to it until an administrator enables it.
+ */
+export function renderWebhookDisabled({
+  siteUrl,
+  endpointUrl,
+  reason,
+}: {
+  siteUrl: string;
+  endpointUrl: string;
+  reason: string;
+}): Rendered {
+  const title = `A ${SITE.name} webhook endpoint was disabled`;
+  const lines = [
+    `The site stopped delivering events to ${endpointUrl}: ${reason}.`,
+    `Events from now on are not queued for it. When the receiver works again, enable the endpoint on the Webhooks page of the admin (${siteUrl}/admin/webhooks); the events it missed are listed in its delivery log.`,
+  ];
+  return {
+    subject: title,
+    html: renderMailHtml(
+      title,
+      <>
+        {lines.map((line) => (
+          <MailText key={line}>{line}</MailText>
+        ))}
+        <MailFooter>{why(siteUrl)}</MailFooter>
+      </>,
+    ),
+    text: [...lines.flatMap((line) => [line, ""]), ...textFooter([why(siteUrl)])].join("\n"),
+  };
+}

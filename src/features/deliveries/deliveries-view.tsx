@@ -19,6 +19,7 @@ const CHANNEL: Record<DeliveryChannel, { name: string; to: string }> = {
   email: { name: "Email", to: "" },
   forward: { name: "Form collector", to: "The form collector" },
   slack: { name: "Slack notice", to: "The Slack channel" },
+  webhook: { name: "Webhook", to: "A webhook endpoint" },
 };
 
 const count = (n: number) => n.toLocaleString("en-US");

@@ -42,7 +42,23 @@ const ACTION: Record<AuditAction, string> = {
   "suppression-remove": "Suppression removed",
   "audience-save": "Audience saved",
   "audience-delete": "Audience deleted",
+  "webhook-add": "Webhook endpoint added",
+  "webhook-remove": "Webhook endpoint removed",
+  "webhook-rotate": "Webhook secret rotated",
+  "webhook-enable": "Webhook endpoint enabled",
+  "webhook-disable": "Webhook endpoint disabled",
+  "webhook-test": "Webhook test event sent",
 };
+
+/** What concerns a webhook endpoint: named by its outcome (the endpoint's number and address). */
+const WEBHOOK_ACTIONS = new Set<AuditAction>([
+  "webhook-add",
+  "webhook-remove",
+  "webhook-rotate",
+  "webhook-enable",
+  "webhook-disable",
+  "webhook-test",
+]);
 
 /** What concerns an administrator's own access: named by its outcome, not an entry. */
 const ACCESS_ACTIONS = new Set<AuditAction>([
@@ -76,6 +92,7 @@ function actor(row: ActivityPage["rows"][number]): string {
 function subject(row: ActivityPage["rows"][number]): string {
   if (row.requestId !== null) return `Request ${row.requestId}`;
   if (ACCESS_ACTIONS.has(row.action)) return "Admin access";
+  if (WEBHOOK_ACTIONS.has(row.action)) return "Webhooks";
   if (row.action === "account-delete") return row.entryId === null ? "No entry" : `#${row.entryId}`;
   if (row.action === "erasure-replay")
     return row.entryId === null ? "An address" : `#${row.entryId}`;
