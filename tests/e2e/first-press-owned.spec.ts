@@ -38,7 +38,13 @@ import { submitToWaitlist } from "#tests/support/waitlist-db.ts";
 
 /** Administrators who have no passkey yet, one for each visit to /admin/verify (decision 039). */
 const NEW_ADMINS = Array.from({ length: 40 }, (_, i) => `press-admin-${i + 1}@tieout.test`);
-test.use({ ownServerEnv: { ADMIN_EMAILS: [E2E_ADMIN_EMAIL, ...NEW_ADMINS].join(",") } });
+test.use({
+  ownServerEnv: {
+    ADMIN_EMAILS: [E2E_ADMIN_EMAIL, ...NEW_ADMINS].join(","),
+    // Each webhook visit adds an endpoint of its own on a closed local port (decision 046).
+    WEBHOOKS_ALLOW_PRIVATE: "true",
+  },
+});
 
 /** This worker's server and the mail it sends. */
 type Site = { server: RunningServer; smtp: TestSmtp };
@@ -191,6 +197,41 @@ const adminBroadcastVisit =
     };
   };
 
+/** Each visit's endpoint rows on the list of webhooks, then the run of masks (as for drafts). */
+const LISTED_ENDPOINTS = /^( *)- row "https:\/\/127\.0\.0\.1:9\/[^\n]*(?:\n\1 +[^\n]*)*/gm;
+
+/**
+ * A webhook endpoint of this visit's own, added as the form adds one, on a closed port of this
+ * machine: its page's buttons test, rotate, disable and remove it alone; the list shows it among
+ * the others, each masked. Resolves with the visit's page: the list, or the endpoint's own.
+ */
+const adminWebhookVisit =
+  (page: "list" | "endpoint") =>
+  ({ server }: Site): OpenVisit =>
+  async (context) => {
+    const tag = `press${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+    const { cookie } = await signInBrowserVerified(context, server, await ensureAdmin());
+    const url = `https://127.0.0.1:9/${tag}`;
+    const added = await fetch(`${server.url}/admin/webhooks`, {
+      method: "POST",
+      headers: { cookie, "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams([
+        ["intent", "add"],
+        ["url", url],
+        ["description", ""],
+        ["events", "entry.created"],
+      ]),
+    });
+    const html = await added.text();
+    expect(added.status, "the endpoint's adding").toBe(200);
+    const [, id] = new RegExp(`href="/admin/webhooks/(\\d+)"[^>]*>${url}<`).exec(html) ?? [];
+    expect(id, "the added endpoint's link").toBeDefined();
+    return {
+      url: `${server.url}/admin/webhooks${page === "list" ? "" : `/${id}`}`,
+      masks: [tag, LISTED_ENDPOINTS, MASK_RUNS, FIGURES],
+    };
+  };
+
 /**
  * An administrator signed in with the password who has no passkey yet, on /admin/verify: its one
  * control mails a code. Each visit is another administrator's, so no visit's code is another's.
@@ -225,6 +266,8 @@ const OWNED_PAGES: Record<string, (site: Site) => OpenVisit> = {
   "/admin/broadcasts/new": adminVisit("/admin/broadcasts/new"),
   "/admin/broadcasts/:id": adminBroadcastVisit,
   "/admin/suppressions": adminVisit("/admin/suppressions"),
+  "/admin/webhooks": adminWebhookVisit("list"),
+  "/admin/webhooks/:id": adminWebhookVisit("endpoint"),
 };
 
 /*
