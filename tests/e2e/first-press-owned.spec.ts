@@ -199,6 +199,14 @@ const adminBroadcastVisit =
 
 /** Each visit's endpoint rows on the list of webhooks, then the run of masks (as for drafts). */
 const LISTED_ENDPOINTS = /^( *)- row "https:\/\/127\.0\.0\.1:9\/[^\n]*(?:\n\1 +[^\n]*)*/gm;
+/**
+ * An endpoint's delivery log, whose rows depend on whether the outbox has tried a test event yet,
+ * and the ids and secrets each visit makes anew.
+ */
+const DELIVERY_LOG = /^( *)- region "Delivery log":(?:\n\1 +[^\n]*)*/gm;
+const MADE_ANEW = /(?:msg_[\w-]+|whsec_[\w+/=]+)/g;
+/** Whether the test event's failed attempt (a closed port) came before the page was read. */
+const FAILING = /Enabled(?:, failing since [^\n"]*)?/g;
 
 /**
  * A webhook endpoint of this visit's own, added as the form adds one, on a closed port of this
@@ -212,6 +220,20 @@ const adminWebhookVisit =
     const tag = `press${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
     const { cookie } = await signInBrowserVerified(context, server, await ensureAdmin());
     const url = `https://127.0.0.1:9/${tag}`;
+    // The visits before this one leave their endpoints: removed first, as an administrator removes
+    // one, so every visit's list holds its own endpoint alone (and the limit of 20 is never met).
+    const listed = await (
+      await fetch(`${server.url}/admin/webhooks`, { headers: { cookie } })
+    ).text();
+    for (const [, before] of listed.matchAll(/href="\/admin\/webhooks\/(\d+)"/g)) {
+      const removed = await fetch(`${server.url}/admin/webhooks/${before}`, {
+        method: "POST",
+        headers: { cookie, "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ intent: "remove" }),
+        redirect: "manual",
+      });
+      expect(removed.status, "an earlier visit's endpoint removed").toBe(303);
+    }
     const added = await fetch(`${server.url}/admin/webhooks`, {
       method: "POST",
       headers: { cookie, "Content-Type": "application/x-www-form-urlencoded" },
@@ -228,7 +250,7 @@ const adminWebhookVisit =
     expect(id, "the added endpoint's link").toBeDefined();
     return {
       url: `${server.url}/admin/webhooks${page === "list" ? "" : `/${id}`}`,
-      masks: [tag, LISTED_ENDPOINTS, MASK_RUNS, FIGURES],
+      masks: [tag, LISTED_ENDPOINTS, DELIVERY_LOG, MADE_ANEW, FAILING, MASK_RUNS, FIGURES],
     };
   };
 
