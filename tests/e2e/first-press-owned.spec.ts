@@ -98,9 +98,15 @@ function mailLinkVisit(
       const email = uniqueEmail("press-link");
       await ask(server, email);
       const link = await mailLink(smtp, email, `${path}?token=`);
-      return { url: link, masks: [new URL(link).searchParams.get("token")!, email] };
+      return {
+        url: link,
+        masks: [new URL(link).searchParams.get("token")!, email, REFERRAL_LINK],
+      };
     };
 }
+
+/** The link to share on the page that says an address is confirmed: each lead's own (045). */
+const REFERRAL_LINK = /ref(?:=|%3D)[0-9a-f]{16}/g;
 
 const joinWaitlist = async (server: RunningServer, email: string) => {
   expect((await submitToWaitlist(server.url, { name: "Lee Link", email })).status).toBe(202);
