@@ -35,8 +35,6 @@ const config: KnipConfig = {
     "pg_dump",
     // util-linux's, for db/data-dir-lock.test.ts's process in a PID namespace of its own (skipped without it).
     "unshare",
-    // Debian's openssl, for the certificate of the webhook tests' HTTPS receiver (tests/support).
-    "openssl",
   ],
   ignoreDependencies: [
     // Started by path (node_modules/firebase-tools/lib/bin/firebase.js) in scripts/auth-emulator.mjs.

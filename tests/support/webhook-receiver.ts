@@ -1,55 +1,24 @@
 /**
  * A real HTTPS receiver for signed webhooks (decision 046): a certificate of its own for localhost,
- * made once per process with openssl, which the site trusts through Node's NODE_EXTRA_CA_CERTS,
+ * made with the TLS proxy's helper, which the site trusts through Node's NODE_EXTRA_CA_CERTS,
  * and a server that keeps every request and answers with the statuses a test lines up (200 once
  * they run out). Signatures are checked by the test with the `standardwebhooks` package.
  */
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, renameSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:https";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { createLocalhostCertificate } from "#tests/support/tls-proxy.ts";
 
-const DIR = path.join(tmpdir(), "tieout-webhook-receiver");
-/** The certificate the site's process is told to trust (NODE_EXTRA_CA_CERTS). */
-export const RECEIVER_CERT = path.join(DIR, "cert.pem");
-const KEY = path.join(DIR, "key.pem");
-
-/** Makes the certificate (valid for localhost and 127.0.0.1) unless this machine has one. */
-function ensureCertificate() {
-  if (existsSync(RECEIVER_CERT) && existsSync(KEY)) return;
-  mkdirSync(DIR, { recursive: true });
-  const tmpKey = `${KEY}.${process.pid}`;
-  const tmpCert = `${RECEIVER_CERT}.${process.pid}`;
-  execFileSync(
-    "openssl",
-    [
-      "req",
-      "-x509",
-      "-newkey",
-      "ec",
-      "-pkeyopt",
-      "ec_paramgen_curve:prime256v1",
-      "-nodes",
-      "-days",
-      "3650",
-      "-subj",
-      "/CN=localhost",
-      "-addext",
-      "subjectAltName=DNS:localhost,IP:127.0.0.1",
-      "-keyout",
-      tmpKey,
-      "-out",
-      tmpCert,
-    ],
-    { stdio: "ignore" },
-  );
-  // Renamed into place, so a process reading them never finds half a file.
-  renameSync(tmpKey, KEY);
-  renameSync(tmpCert, RECEIVER_CERT);
-}
-ensureCertificate();
+/**
+ * This process's certificate for localhost (valid for a day: a fresh one per test process), which
+ * the site's process is told to trust (NODE_EXTRA_CA_CERTS).
+ */
+const { keyFile: KEY, certFile: RECEIVER_CERT_FILE } = createLocalhostCertificate(
+  mkdtempSync(path.join(tmpdir(), "tieout-webhook-receiver-")),
+);
+export const RECEIVER_CERT = RECEIVER_CERT_FILE;
 
 export type Received = { path: string; headers: Record<string, string>; body: string };
 
