@@ -9,6 +9,7 @@ import {
   boolean,
   bigint,
   check,
+  customType,
   date,
   foreignKey,
   index,
@@ -24,6 +25,33 @@ import {
 
 /** `'a', 'b'`: one list for a column's TypeScript type and its CHECK constraint. */
 const sqlList = (values: readonly string[]) => sql.raw(values.map((v) => `'${v}'`).join(", "));
+
+/** PostgreSQL's bytes, as Node's Buffer. */
+const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => "bytea" });
+
+/** An uploaded sheet between its preview and its import, and what came of it (0023). */
+export const waitlistImports = pgTable(
+  "waitlist_imports",
+  {
+    id: text("id").primaryKey(),
+    fileName: text("file_name").notNull(),
+    content: bytea("content"),
+    uploadedBy: text("uploaded_by").notNull(),
+    uploadedAt: timestamp("uploaded_at", { withTimezone: true }).notNull().defaultNow(),
+    basis: text("basis", { enum: ["confirmed", "unconfirmed"] }),
+    statement: text("statement"),
+    importedAt: timestamp("imported_at", { withTimezone: true }),
+    importedBy: text("imported_by"),
+    outcome: text("outcome"),
+  },
+  (t) => [
+    check("waitlist_imports_id_check", sql`${t.id} ~ '^[0-9a-f]{32}$'`),
+    check("waitlist_imports_file_name_check", sql`char_length(${t.fileName}) BETWEEN 1 AND 255`),
+    check("waitlist_imports_content_check", sql`octet_length(${t.content}) < 5242880`),
+    check("waitlist_imports_basis_check", sql`${t.basis} IN ('confirmed', 'unconfirmed')`),
+    check("waitlist_imports_statement_check", sql`char_length(${t.statement}) <= 1000`),
+  ],
+);
 
 /**
  * An entry's way from the list to the product (decisions 023, 024). Which change each state allows
@@ -75,6 +103,8 @@ export const waitlistEntries = pgTable(
       .notNull()
       .default(sql`left(md5((gen_random_uuid())::text), 16)`),
     referredBy: bigint("referred_by", { mode: "number" }),
+    /** The import the entry came by (0023): its evidence of consent when it came confirmed. */
+    importId: text("import_id"),
   },
   (t) => [
     check("waitlist_entries_state_check", sql`${t.state} IN (${sqlList(WAITLIST_STATES)})`),
@@ -89,6 +119,11 @@ export const waitlistEntries = pgTable(
       name: "waitlist_entries_referred_by_fkey",
       columns: [t.referredBy],
       foreignColumns: [t.id],
+    }).onDelete("set null"),
+    foreignKey({
+      name: "waitlist_entries_import_id_fkey",
+      columns: [t.importId],
+      foreignColumns: [waitlistImports.id],
     }).onDelete("set null"),
     index("waitlist_entries_referred_by_idx")
       .on(t.referredBy)
@@ -326,6 +361,7 @@ export const AUDIT_ACTIONS = [
   "webhook-enable",
   "webhook-disable",
   "webhook-test",
+  "import",
 ] as const;
 
 /**
@@ -511,6 +547,7 @@ export const CONSENT_PLACES = [
   "unsubscribe-page",
   "one-click",
   "restore",
+  "import",
 ] as const;
 
 /** Every consent given or withdrawn, with when and where: db/migrations/0018. */

@@ -91,7 +91,7 @@ export type WaitlistService = WaitlistPort & {
  * The entry's n-th confirmation mail (decisions 023, 036), with a fresh confirm link and a fresh
  * removal link, whose tokens' hashes `tokens` receives, to be stored in the same transaction.
  */
-function confirmationMail(
+export function confirmationMail(
   row: { id: number; email: string },
   env: Env,
   tokens: TokenRow[],

@@ -45,7 +45,9 @@ export type AuditAction =
   | "webhook-rotate"
   | "webhook-enable"
   | "webhook-disable"
-  | "webhook-test";
+  | "webhook-test"
+  /** A sheet imported into the waitlist (issue 37, part 5). */
+  | "import";
 
 /** The audit log's "from" for what the site did by itself, with no request of anyone's. */
 export const AUTOMATIC = "automatic";

@@ -48,6 +48,7 @@ const ACTION: Record<AuditAction, string> = {
   "webhook-enable": "Webhook endpoint enabled",
   "webhook-disable": "Webhook endpoint disabled",
   "webhook-test": "Webhook test event sent",
+  import: "Sheet imported",
 };
 
 /** What concerns a webhook endpoint: named by its outcome (the endpoint's number and address). */

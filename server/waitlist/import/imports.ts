@@ -1,0 +1,226 @@
+/**
+ * Imports (issue 37, part 5): an administrator's sheet, staged, previewed, then imported whole or
+ * not at all. Staging keeps the file (at most a day) so the import reads exactly what was
+ * previewed; the import plans it again inside its transaction, against the list and the
+ * suppression list as they are then, and writes nothing when the outcome differs from the preview
+ * the administrator saw. Entries keep their sign-up dates. By the consent basis stated:
+ * "confirmed" entries come confirmed, with the statement and the file's name as their evidence (the
+ * import row, and a consent event each); "unconfirmed" ones come waiting, each mailed a
+ * confirmation link as a form's entry would be. Every entry made is an `entry.created` webhook
+ * event, and the import is one Activity row.
+ */
+import { randomBytes } from "node:crypto";
+import { sql } from "drizzle-orm";
+import { queryRows, type Db } from "#db/client.ts";
+import { consentEvents, waitlistEntries, waitlistTokens, type WaitlistRow } from "#db/schema.ts";
+import { recordAudit } from "#server/audit/audit-log.ts";
+import type { Env } from "#server/env.ts";
+import type { Suppressions } from "#server/mail/suppressions.ts";
+import { enqueue, type OutboxMessage } from "#server/outbox/outbox.ts";
+import { planImport, type Mapping, type Plan } from "#server/waitlist/import/plan.ts";
+import { readSheet, type Sheet } from "#server/waitlist/import/sheet.ts";
+import { confirmationMail } from "#server/waitlist/service.ts";
+import type { TokenRow } from "#server/waitlist/tokens.ts";
+import { enqueueWebhookEvents, entryData } from "#server/webhooks/events.ts";
+
+export type ConsentBasis = "confirmed" | "unconfirmed";
+
+type Actor = { adminEmail: string; clientAddress: string };
+
+/** Rows inserted per statement: well under PostgreSQL's limit of parameters. */
+const CHUNK = 500;
+
+export type ImportResult =
+  { ok: true; counts: Plan["counts"]; created: number } | { ok: false; message: string };
+
+export function createImports({
+  db,
+  env,
+  suppressions,
+  onEnqueued,
+}: {
+  db: Db;
+  env: Env;
+  suppressions: Pick<Suppressions, "byAddress">;
+  onEnqueued: () => void;
+}) {
+  /** The file's addresses (lower case) on the list, and on the suppression list. */
+  async function known(tx: Db, sheet: Sheet, mapping: Mapping) {
+    const column = mapping.email;
+    const addresses = [
+      ...new Set(
+        column === undefined
+          ? []
+          : sheet.rows.map((row) => (row[column] ?? "").trim().toLowerCase()).filter(Boolean),
+      ),
+    ];
+    const existing = new Set<string>();
+    for (let i = 0; i < addresses.length; i += CHUNK) {
+      const part = addresses.slice(i, i + CHUNK);
+      const rows = await queryRows<{ address: string }>(
+        tx,
+        sql`SELECT lower(email) AS address FROM waitlist_entries
+            WHERE lower(email) IN (${sql.join(
+              part.map((a) => sql`${a}`),
+              sql`, `,
+            )})`,
+      );
+      for (const row of rows) existing.add(row.address);
+    }
+    const suppressed = new Set((await suppressions.byAddress(addresses, tx)).keys());
+    return { existing, suppressed };
+  }
+
+  async function staged(tx: Db, id: string): Promise<{ fileName: string; sheet: Sheet } | null> {
+    if (!/^[0-9a-f]{32}$/.test(id)) return null;
+    const [row] = await queryRows<{ file_name: string; content: Buffer | Uint8Array }>(
+      tx,
+      sql`SELECT file_name, content FROM waitlist_imports
+          WHERE id = ${id} AND imported_at IS NULL AND content IS NOT NULL
+            AND uploaded_at > now() - interval '1 day'
+          FOR UPDATE`,
+    );
+    if (!row) return null;
+    const read = readSheet(new Uint8Array(row.content));
+    return read.ok ? { fileName: row.file_name, sheet: read.sheet } : null;
+  }
+
+  return {
+    /** Reads and keeps an uploaded file; its id names it for the preview and the import. */
+    async stage(
+      file: { name: string; bytes: Uint8Array },
+      actor: Actor,
+    ): Promise<{ ok: true; id: string; sheet: Sheet } | { ok: false; message: string }> {
+      const name = file.name.trim().slice(0, 255) || "upload.csv";
+      const read = readSheet(file.bytes);
+      if (!read.ok) return read;
+      const id = randomBytes(16).toString("hex");
+      await db.execute(sql`
+        INSERT INTO waitlist_imports (id, file_name, content, uploaded_by)
+        VALUES (${id}, ${name}, ${Buffer.from(file.bytes)}, ${actor.adminEmail})`);
+      return { ok: true, id, sheet: read.sheet };
+    },
+
+    /** What importing the staged file with this mapping would do now; null when it is gone. */
+    async preview(id: string, mapping: Mapping) {
+      return db.transaction(async (tx) => {
+        const found = await staged(tx, id);
+        if (!found) return null;
+        const plan = planImport(found.sheet, mapping, {
+          ...(await known(tx, found.sheet, mapping)),
+          now: new Date(),
+        });
+        return { fileName: found.fileName, headers: found.sheet.headers, plan };
+      });
+    },
+
+    /**
+     * Imports the staged file: all of it, in one transaction, or nothing. `expected` is the
+     * preview's counts; when the list changed since (an address joined meanwhile), nothing is
+     * written and the message says to preview again.
+     */
+    async run(
+      id: string,
+      mapping: Mapping,
+      basis: ConsentBasis,
+      statement: string,
+      expected: Plan["counts"],
+      actor: Actor,
+    ): Promise<ImportResult> {
+      const said = statement.replace(/\s+/g, " ").trim();
+      if (basis === "confirmed" && said === "")
+        return {
+          ok: false,
+          message:
+            "Say how these people confirmed with you before (for example, the double opt-in of the form service the sheet comes from): it is kept as the evidence of their consent.",
+        };
+      if (said.length > 1000)
+        return { ok: false, message: "The statement must be at most 1,000 characters." };
+      const result = await db.transaction(
+        async (tx): Promise<ImportResult & { mails?: number }> => {
+          const found = await staged(tx, id);
+          if (!found)
+            return {
+              ok: false,
+              message:
+                "This upload is no longer there (imported already, or older than a day): upload the file again.",
+            };
+          const plan = planImport(found.sheet, mapping, {
+            ...(await known(tx, found.sheet, mapping)),
+            now: new Date(),
+          });
+          const same = (Object.keys(expected) as (keyof Plan["counts"])[]).every(
+            (k) => expected[k] === plan.counts[k],
+          );
+          if (!same)
+            return {
+              ok: false,
+              message:
+                "The list changed since the preview (someone joined, or was suppressed): nothing was imported. Look at the preview again, then import.",
+            };
+          const fresh = plan.rows.flatMap((r) => (r.kind === "new" ? [r.entry] : []));
+          const created: WaitlistRow[] = [];
+          for (let i = 0; i < fresh.length; i += CHUNK) {
+            const rows = await tx
+              .insert(waitlistEntries)
+              .values(
+                fresh.slice(i, i + CHUNK).map((entry) => ({
+                  name: entry.name,
+                  email: entry.email,
+                  company: entry.company,
+                  message: entry.message,
+                  importId: id,
+                  ...(entry.createdAt ? { createdAt: entry.createdAt } : {}),
+                  ...(basis === "confirmed"
+                    ? { state: "confirmed" as const, confirmedAt: sql`now()` }
+                    : {}),
+                })),
+              )
+              .returning();
+            created.push(...rows);
+          }
+          // Checked against the preview's count: an address that arrived meanwhile would fail the
+          // unique index above and roll everything back, so this holds, but it is said, not assumed.
+          if (created.length !== fresh.length)
+            throw new Error("an import wrote fewer entries than planned");
+          const tokens: TokenRow[] = [];
+          const messages: OutboxMessage[] =
+            basis === "unconfirmed"
+              ? created.map((row) => confirmationMail(row, env, tokens, 1))
+              : [];
+          if (basis === "confirmed")
+            for (let i = 0; i < created.length; i += CHUNK)
+              await tx.insert(consentEvents).values(
+                created.slice(i, i + CHUNK).map((row) => ({
+                  entryId: row.id,
+                  kind: "waitlist-news" as const,
+                  given: true,
+                  place: "import" as const,
+                })),
+              );
+          for (let i = 0; i < tokens.length; i += CHUNK)
+            await tx.insert(waitlistTokens).values(tokens.slice(i, i + CHUNK));
+          const mails = await enqueue(tx, messages);
+          const hooks = await enqueueWebhookEvents(
+            tx,
+            created.map((row) => ({ type: "entry.created" as const, data: entryData(row) })),
+          );
+          const c = plan.counts;
+          const outcome = `${found.fileName}: ${c.new} new (${basis === "confirmed" ? "confirmed before" : "mailed to confirm"}), ${c.exists} already there, ${c.duplicate} merged, ${c.suppressed} suppressed, ${c.invalid} invalid`;
+          await tx.execute(sql`
+          UPDATE waitlist_imports SET content = NULL, imported_at = now(),
+            imported_by = ${actor.adminEmail}, basis = ${basis}, statement = ${said || null},
+            outcome = ${outcome}
+          WHERE id = ${id}`);
+          await recordAudit(tx, [
+            { ...actor, action: "import", entryId: null, outcome: outcome.slice(0, 500) },
+          ]);
+          return { ok: true, counts: c, created: created.length, mails: mails + hooks };
+        },
+      );
+      if (result.ok && (result.mails ?? 0) > 0) onEnqueued();
+      if (!result.ok) return result;
+      return { ok: true, counts: result.counts, created: result.created };
+    },
+  };
+}
