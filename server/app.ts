@@ -2,6 +2,8 @@
  * The HTTP server, composed: Fastify's limits, then one plugin per job, in the order a request
  * meets them. Each plugin's file says what it does; the README's architecture section draws it.
  */
+import adminImport from "#server/plugins/admin-import.ts";
+import { importsPort } from "#server/waitlist/import/imports.ts";
 import { randomUUID } from "node:crypto";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { ServerBuild } from "react-router";
@@ -61,6 +63,7 @@ export type AppOptions = {
   | "deliveries"
   | "mail"
   | "webhooks"
+  | "imports"
   | "dashboard"
   | "account"
   | "activity"
@@ -124,6 +127,10 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     verification: options.adminVerification,
     requireAdmin: adminGuard.requireAdmin,
   });
+  await app.register(adminImport, {
+    imports: options.imports,
+    requireAdmin: adminGuard.requireAdmin,
+  });
   await app.register(broadcastPreview, {
     mail: options.mail,
     requireAdmin: adminGuard.requireAdmin,
@@ -140,6 +147,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     deliveries: options.deliveries,
     mail: options.mail,
     webhooks: options.webhooks,
+    imports: importsPort(options.imports),
     dashboard: options.dashboard,
     activity: options.activity,
     adminGuard,

@@ -4,6 +4,7 @@
  * the outbox worker that delivers mail and webhooks and what the admin sees of it, privacy
  * requests, the admin audit log, sessions and who may have one, token checks.
  */
+import { createImports } from "#server/waitlist/import/imports.ts";
 import type { FastifyBaseLogger } from "fastify";
 import { serveBackups } from "#db/backup-socket.ts";
 import { openDatabase } from "#db/client.ts";
@@ -155,6 +156,13 @@ export async function openServices(
     onOutcome: (channel, result) => metrics.deliveries.inc({ channel, result }),
   });
   service.onEnqueued(() => outbox.wake());
+  // Imports of an administrator's sheet (issue 37, part 5).
+  const imports = createImports({
+    db: database.db,
+    env,
+    suppressions,
+    onEnqueued: () => outbox.wake(),
+  });
   wakeOutbox = () => outbox.wake();
   // Broadcasts (decision 041): a turn a second hands the outbox what the rate allows.
   const broadcastPump = startBroadcastPump({ broadcasts, env, log });
@@ -218,6 +226,7 @@ export async function openServices(
     deliveries: createDeliveries(database.db),
     mail,
     webhooks,
+    imports,
     dashboard: createDashboard(database.db),
     activity: createActivity(database.db),
     /** Records an export in the audit log; it throws when the log cannot be written. */

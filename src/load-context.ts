@@ -3,6 +3,7 @@
  * travels in React Router's context under one key: a loader or action reads it first with
  * `context.get(loadContext)` and passes it to the guards and helpers (decision 038).
  */
+import type { ImportsPort } from "#src/lib/imports.ts";
 import type { WebhooksPort } from "#src/lib/webhooks.ts";
 import { createContext } from "react-router";
 import type { WaitlistPort } from "#src/features/waitlist/types.ts";
@@ -66,6 +67,8 @@ export type LoadContext = {
   mail: MailPort;
   /** Signed webhooks' endpoints (decision 046); ask only after requireAdmin. */
   webhooks: WebhooksPort;
+  /** Imports of an administrator's sheet (issue 37, part 5); ask only after requireAdmin. */
+  imports: ImportsPort;
 };
 
 /**

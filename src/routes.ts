@@ -28,6 +28,8 @@ export default [
   route("admin/suppressions", "routes/admin-suppressions.tsx"),
   route("admin/webhooks", "routes/admin-webhooks.tsx"),
   route("admin/webhooks/:id", "routes/admin-webhook.tsx"),
+  route("admin/import", "routes/admin-import.tsx"),
+  route("admin/import/:id", "routes/admin-import-preview.tsx"),
   route("contact", "routes/contact.tsx"),
   route("terms-of-service", "routes/terms-of-service.tsx"),
   route("privacy-policy", "routes/privacy-policy.tsx"),

@@ -3,6 +3,7 @@
  * Request, the load context the routes read (src/load-context.ts), and the response finished for
  * production (inline stylesheet, loader, CSP hashes) with the cache headers that say who may keep it.
  */
+import type { ImportsPort } from "#src/lib/imports.ts";
 import type { WebhooksPort } from "#src/lib/webhooks.ts";
 import type { FastifyRequest } from "fastify";
 import {
@@ -59,6 +60,7 @@ export type PageRendererOptions = {
   deliveries: DeliveriesPort;
   mail: MailPort;
   webhooks: WebhooksPort;
+  imports: ImportsPort;
   dashboard: DashboardPort;
   activity: ActivityPort;
   adminGuard: AdminGuard;
@@ -265,6 +267,7 @@ export function createPageRenderer(options: PageRendererOptions) {
       deliveries: options.deliveries,
       mail: options.mail,
       webhooks: options.webhooks,
+      imports: options.imports,
       dashboard: options.dashboard,
       activity: options.activity,
       adminAccess: adminAccessFor(req, session),

@@ -3,6 +3,7 @@
  * as `npm run dev` loads them), on a real PGlite database, with real accounts in the Firebase Auth
  * emulator: the one admin guard decides what a page answers, and what an administrator sees.
  */
+import { createImports, importsPort } from "#server/waitlist/import/imports.ts";
 import { createWebhookEndpoints } from "#server/webhooks/endpoints.ts";
 import { sql } from "drizzle-orm";
 import Fastify, { type FastifyInstance } from "fastify";
@@ -81,6 +82,13 @@ beforeAll(async () => {
   const ledger = testLedger(log);
   store = deps.store;
   const adminGuard = createAdminGuard(deps);
+  const mail = openMail({
+    db: database().db,
+    env: deps.env,
+    log,
+    secrets: ["a key for this file's tests, 32 characters or more"],
+    onEnqueued: () => {},
+  });
   server = Fastify();
   await server.register(errors);
   await server.register(session, deps);
@@ -112,14 +120,16 @@ beforeAll(async () => {
         store: deps.store,
       }),
       deliveries: createDeliveries(database().db),
-      mail: openMail({
-        db: database().db,
-        env: deps.env,
-        log,
-        secrets: ["a key for this file's tests, 32 characters or more"],
-        onEnqueued: () => {},
-      }).port,
+      mail: mail.port,
       webhooks: createWebhookEndpoints({ db: database().db, env: deps.env, onEnqueued: () => {} }),
+      imports: importsPort(
+        createImports({
+          db: database().db,
+          env: deps.env,
+          suppressions: mail.suppressions,
+          onEnqueued: () => {},
+        }),
+      ),
       dashboard: createDashboard(database().db),
       activity: createActivity(database().db),
       adminGuard,

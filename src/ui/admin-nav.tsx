@@ -1,6 +1,7 @@
 /**
  * The admin pages' own navigation, the same on each: the dashboard, the entries, the activity log,
- * the deliveries, the privacy requests, the broadcasts, the suppression list and the webhooks. The page the
+ * the deliveries, the privacy requests, the broadcasts, the suppression list, the webhooks and
+ * the import. The page the
  * administrator is on is marked, not linked.
  */
 import type { ReactNode } from "react";
@@ -16,6 +17,7 @@ const ADMIN_PAGES = [
   { to: "/admin/broadcasts", name: "Broadcasts" },
   { to: "/admin/suppressions", name: "Suppressions" },
   { to: "/admin/webhooks", name: "Webhooks" },
+  { to: "/admin/import", name: "Import" },
 ] as const;
 
 export type AdminPage = (typeof ADMIN_PAGES)[number]["to"];

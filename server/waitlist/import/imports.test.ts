@@ -74,7 +74,7 @@ describe("an import", () => {
       await imports.run(id, MAPPING, "confirmed", "", preview!.plan.counts, actor),
     ).toMatchObject({
       ok: false,
-      message: expect.stringMatching(/^Say how these people confirmed/) as unknown as string,
+      message: expect.stringMatching(/^Say how these people confirmed/) as string,
     });
 
     const done = await imports.run(
@@ -137,7 +137,7 @@ describe("an import", () => {
       await imports.run(id, MAPPING, "confirmed", "Again.", preview!.plan.counts, actor),
     ).toMatchObject({
       ok: false,
-      message: expect.stringMatching(/no longer there/) as unknown as string,
+      message: expect.stringMatching(/no longer there/) as string,
     });
   });
 
@@ -182,7 +182,7 @@ describe("an import", () => {
     );
     expect(refused).toMatchObject({
       ok: false,
-      message: expect.stringMatching(/The list changed since the preview/) as unknown as string,
+      message: expect.stringMatching(/The list changed since the preview/) as string,
     });
     expect(
       await queryRows(

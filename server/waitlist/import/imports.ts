@@ -17,21 +17,48 @@ import { recordAudit } from "#server/audit/audit-log.ts";
 import type { Env } from "#server/env.ts";
 import type { Suppressions } from "#server/mail/suppressions.ts";
 import { enqueue, type OutboxMessage } from "#server/outbox/outbox.ts";
-import { planImport, type Mapping, type Plan } from "#server/waitlist/import/plan.ts";
+import {
+  guessMapping,
+  planImport,
+  type Plan,
+  type RowOutcome,
+} from "#server/waitlist/import/plan.ts";
+import type {
+  ConsentBasis,
+  ImportOutcome,
+  ImportsPort,
+  Mapping,
+  PreviewRow,
+} from "#src/lib/imports.ts";
 import { readSheet, type Sheet } from "#server/waitlist/import/sheet.ts";
 import { confirmationMail } from "#server/waitlist/service.ts";
 import type { TokenRow } from "#server/waitlist/tokens.ts";
 import { enqueueWebhookEvents, entryData } from "#server/webhooks/events.ts";
-
-export type ConsentBasis = "confirmed" | "unconfirmed";
 
 type Actor = { adminEmail: string; clientAddress: string };
 
 /** Rows inserted per statement: well under PostgreSQL's limit of parameters. */
 const CHUNK = 500;
 
-export type ImportResult =
-  { ok: true; counts: Plan["counts"]; created: number } | { ok: false; message: string };
+type ImportResult = ImportOutcome;
+
+/** Rows a preview lists; the counts cover them all. */
+const PREVIEW_ROWS = 500;
+
+const DETAIL: Record<RowOutcome["kind"], (r: RowOutcome) => string> = {
+  new: () => "New: added to the list",
+  exists: () => "Already on the list: left as it is",
+  duplicate: (r) => (r.kind === "duplicate" ? `Merged into row ${r.of}, the same address` : ""),
+  suppressed: () => "Suppressed (it bounced, complained or was stopped): not imported",
+  invalid: (r) => (r.kind === "invalid" ? `Not imported: ${r.reason}` : ""),
+};
+
+const previewRow = (r: RowOutcome): PreviewRow => ({
+  row: r.row,
+  email: r.kind === "new" ? r.entry.email : r.email,
+  kind: r.kind,
+  detail: DETAIL[r.kind](r),
+});
 
 export function createImports({
   db,
@@ -101,16 +128,20 @@ export function createImports({
       return { ok: true, id, sheet: read.sheet };
     },
 
-    /** What importing the staged file with this mapping would do now; null when it is gone. */
-    async preview(id: string, mapping: Mapping) {
+    /**
+     * What importing the staged file with this mapping (the headers' own when null) would do now;
+     * null when it is gone.
+     */
+    async preview(id: string, asked: Mapping | null) {
       return db.transaction(async (tx) => {
         const found = await staged(tx, id);
         if (!found) return null;
+        const mapping = asked ?? guessMapping(found.sheet.headers);
         const plan = planImport(found.sheet, mapping, {
           ...(await known(tx, found.sheet, mapping)),
           now: new Date(),
         });
-        return { fileName: found.fileName, headers: found.sheet.headers, plan };
+        return { fileName: found.fileName, headers: found.sheet.headers, mapping, plan };
       });
     },
 
@@ -222,5 +253,27 @@ export function createImports({
       if (!result.ok) return result;
       return { ok: true, counts: result.counts, created: result.created };
     },
+  };
+}
+
+export type Imports = ReturnType<typeof createImports>;
+
+/** What the admin pages ask of imports. */
+export function importsPort(imports: Imports): ImportsPort {
+  return {
+    async preview(id, mapping) {
+      const found = await imports.preview(id, mapping);
+      if (!found) return null;
+      return {
+        id,
+        fileName: found.fileName,
+        headers: found.headers,
+        mapping: found.mapping,
+        counts: found.plan.counts,
+        rows: found.plan.rows.slice(0, PREVIEW_ROWS).map(previewRow),
+        total: found.plan.rows.length,
+      };
+    },
+    run: (...args) => imports.run(...args),
   };
 }

@@ -7,12 +7,12 @@
 import { isDisposableEmail } from "#server/waitlist/disposable.ts";
 import { DISPOSABLE_MESSAGE, parseWaitlistEntry } from "#src/features/waitlist/schema.ts";
 import type { Sheet } from "#server/waitlist/import/sheet.ts";
-
-export const IMPORT_FIELDS = ["email", "name", "company", "message", "createdAt"] as const;
-export type ImportField = (typeof IMPORT_FIELDS)[number];
-
-/** Which column (by its index) holds each field; a field left out is not imported. */
-export type Mapping = Partial<Record<ImportField, number>>;
+import {
+  IMPORT_FIELDS,
+  type ImportField,
+  type Mapping,
+  type OutcomeCounts,
+} from "#src/lib/imports.ts";
 
 /** Header words that name each field, as sign-up sheets and form services write them. */
 const NAMES: Record<ImportField, RegExp> = {
@@ -77,7 +77,7 @@ export function signUpTime(text: string): Date | null {
   return at;
 }
 
-export type PlannedEntry = {
+type PlannedEntry = {
   email: string;
   name: string;
   company: string | null;
@@ -92,10 +92,7 @@ export type RowOutcome =
   | { row: number; kind: "suppressed"; email: string }
   | { row: number; kind: "invalid"; email: string; reason: string };
 
-export type Plan = {
-  rows: RowOutcome[];
-  counts: Record<RowOutcome["kind"], number>;
-};
+export type Plan = { rows: RowOutcome[]; counts: OutcomeCounts };
 
 /**
  * Each row's outcome. `existing` and `suppressed` are the file's addresses (lower case) already on

@@ -9,7 +9,7 @@ import { parse } from "csv-parse/sync";
 /** The largest file taken: 5 MB, about 50,000 rows of a typical sign-up sheet. */
 export const IMPORT_MAX_BYTES = 5 * 1024 * 1024;
 /** Rows taken from one file, the header row apart. */
-export const IMPORT_MAX_ROWS = 20_000;
+const IMPORT_MAX_ROWS = 20_000;
 
 export type Sheet = { headers: string[]; rows: string[][] };
 
@@ -22,7 +22,7 @@ const SAVE_AS =
  * A cell a spreadsheet would run rather than show: one that starts with "=" or "@", or with "+"
  * or "-" followed by something other than a number (a phone number or a negative figure is fine).
  */
-export const FORMULA_CELL = /^\s*(?:[=@]|[+-](?![\d.\s]*$))/;
+const FORMULA_CELL = /^\s*(?:[=@]|[+-](?![\d.\s]*$))/;
 
 /** The delimiter of the header line: the one of comma, semicolon or tab it holds most of. */
 function delimiterOf(text: string): string {
@@ -60,14 +60,16 @@ export function readSheet(bytes: Uint8Array): SheetRead {
     };
   let records: string[][];
   try {
-    records = parse(text, {
+    const parsed: unknown = parse(text, {
       delimiter: delimiterOf(text),
       relax_column_count: true,
       relax_quotes: true,
       skip_empty_lines: true,
       trim: false,
       bom: true,
-    }) as string[][];
+    });
+    // Without `columns`, every record is an array of its cells as text.
+    records = parsed as string[][];
   } catch (error) {
     const line = (error as { lines?: number }).lines;
     return {
