@@ -128,6 +128,9 @@ async function fill(db: PGlite) {
     INSERT INTO webhook_endpoints (url, description, events, secret, created_by)
       VALUES ('https://hooks.example.com/in?a=1', E'The CRM \u2014 "main"',
         ARRAY['entry.created', 'entry.removed'], 'whsec_c2VjcmV0', 'owner@example.com');
+    -- A staged import, its file as bytes (issue 37, part 5).
+    INSERT INTO waitlist_imports (id, file_name, content, uploaded_by)
+      VALUES (repeat('a', 32), E'old \u2014 form.csv', '\x456d61696c0d0a'::bytea, 'owner@example.com');
     INSERT INTO webhook_attempts (endpoint_id, message_id, event_type, status_code, duration_ms, outcome, error)
       VALUES (1, 'msg_1', 'entry.created', 503, 12, 'retry', 'answered 503');
     -- An id handed out, then its row erased: the restored sequence must not hand it out again.
@@ -168,6 +171,7 @@ test("a restored backup holds every row value for value, with the schema and seq
       subprocessor_subscribers: 0,
       subprocessor_tokens: 0,
       waitlist_entries: 3,
+      waitlist_imports: 1,
       waitlist_tokens: 2,
       webhook_attempts: 1,
       webhook_endpoints: 1,

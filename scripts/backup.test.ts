@@ -75,7 +75,7 @@ test("a backup of a stopped site says what it wrote, restores into an empty DATA
     ),
   );
   expect(rows).toBe(
-    "Rows: admin_audit_log 0, admin_challenges 0, admin_export_tokens 0, admin_locks 0, admin_passkeys 0, admin_recovery_codes 0, admin_verification_failures 0, audiences 0, bounce_reports 0, broadcast_recipients 0, broadcasts 0, consent_events 0, mail_events 0, mail_suppressions 0, outbox 2, page_views 0, privacy_requests 0, rate_limit_windows 0, sessions 1, subprocessor_subscribers 0, subprocessor_tokens 0, waitlist_entries 2, waitlist_tokens 0, webhook_attempts 0, webhook_endpoints 0.",
+    "Rows: admin_audit_log 0, admin_challenges 0, admin_export_tokens 0, admin_locks 0, admin_passkeys 0, admin_recovery_codes 0, admin_verification_failures 0, audiences 0, bounce_reports 0, broadcast_recipients 0, broadcasts 0, consent_events 0, mail_events 0, mail_suppressions 0, outbox 2, page_views 0, privacy_requests 0, rate_limit_windows 0, sessions 1, subprocessor_subscribers 0, subprocessor_tokens 0, waitlist_entries 2, waitlist_imports 0, waitlist_tokens 0, webhook_attempts 0, webhook_endpoints 0.",
   );
   expect(statSync(backup).mode & 0o777).toBe(0o600);
   expect(readdirSync(work).filter((name) => name.includes(".partial"))).toEqual([]);
@@ -93,7 +93,7 @@ test("a backup of a stopped site says what it wrote, restores into an empty DATA
     ),
   );
   expect(lines.slice(1)).toEqual([
-    "Every row the backup counted is there: admin_audit_log 0, admin_challenges 0, admin_export_tokens 0, admin_locks 0, admin_passkeys 0, admin_recovery_codes 0, admin_verification_failures 0, audiences 0, bounce_reports 0, broadcast_recipients 0, broadcasts 0, consent_events 0, mail_events 0, mail_suppressions 0, outbox 2, page_views 0, privacy_requests 0, rate_limit_windows 0, sessions 1, subprocessor_subscribers 0, subprocessor_tokens 0, waitlist_entries 2, waitlist_tokens 0, webhook_attempts 0, webhook_endpoints 0.",
+    "Every row the backup counted is there: admin_audit_log 0, admin_challenges 0, admin_export_tokens 0, admin_locks 0, admin_passkeys 0, admin_recovery_codes 0, admin_verification_failures 0, audiences 0, bounce_reports 0, broadcast_recipients 0, broadcasts 0, consent_events 0, mail_events 0, mail_suppressions 0, outbox 2, page_views 0, privacy_requests 0, rate_limit_windows 0, sessions 1, subprocessor_subscribers 0, subprocessor_tokens 0, waitlist_entries 2, waitlist_imports 0, waitlist_tokens 0, webhook_attempts 0, webhook_endpoints 0.",
     "Ended what the backup held open, since it may have ended after the backup was taken: 1 session (everyone signs in again). Removal and unsubscribe links still work.",
     "Erasures: none carried out again (--no-erasures): anything erased after the backup was taken is back.",
     "Mail stopped: none stopped again (--no-erasures): an unsubscribe, bounce or complaint after the backup was taken no longer stops mail; look at the suppression list.",
@@ -113,7 +113,7 @@ test("a backup named .gz is gzip-compressed and restores the same", async () => 
   });
   expect(restored.code).toBe(0);
   expect(restored.stdout).toContain(
-    "Every row the backup counted is there: admin_audit_log 0, admin_challenges 0, admin_export_tokens 0, admin_locks 0, admin_passkeys 0, admin_recovery_codes 0, admin_verification_failures 0, audiences 0, bounce_reports 0, broadcast_recipients 0, broadcasts 0, consent_events 0, mail_events 0, mail_suppressions 0, outbox 2, page_views 0, privacy_requests 0, rate_limit_windows 0, sessions 1, subprocessor_subscribers 0, subprocessor_tokens 0, waitlist_entries 2, waitlist_tokens 0, webhook_attempts 0, webhook_endpoints 0.",
+    "Every row the backup counted is there: admin_audit_log 0, admin_challenges 0, admin_export_tokens 0, admin_locks 0, admin_passkeys 0, admin_recovery_codes 0, admin_verification_failures 0, audiences 0, bounce_reports 0, broadcast_recipients 0, broadcasts 0, consent_events 0, mail_events 0, mail_suppressions 0, outbox 2, page_views 0, privacy_requests 0, rate_limit_windows 0, sessions 1, subprocessor_subscribers 0, subprocessor_tokens 0, waitlist_entries 2, waitlist_imports 0, waitlist_tokens 0, webhook_attempts 0, webhook_endpoints 0.",
   );
 });
 

@@ -100,7 +100,7 @@ test("a PostgreSQL site is backed up through pg_dump, or our own dump without it
   );
   // rate_limit_windows: each new address counted one confirmation mail to its mailbox today.
   expect(withPgDump.stdout).toContain(
-    "Rows: admin_audit_log 0, admin_challenges 0, admin_export_tokens 0, admin_locks 0, admin_passkeys 0, admin_recovery_codes 0, admin_verification_failures 0, audiences 0, bounce_reports 0, broadcast_recipients 0, broadcasts 0, consent_events 0, mail_events 0, mail_suppressions 0, outbox 30, page_views 0, privacy_requests 0, rate_limit_windows 30, sessions 0, subprocessor_subscribers 0, subprocessor_tokens 0, waitlist_entries 30, waitlist_state_counts 5, waitlist_tokens 60, webhook_attempts 0, webhook_endpoints 0.",
+    "Rows: admin_audit_log 0, admin_challenges 0, admin_export_tokens 0, admin_locks 0, admin_passkeys 0, admin_recovery_codes 0, admin_verification_failures 0, audiences 0, bounce_reports 0, broadcast_recipients 0, broadcasts 0, consent_events 0, mail_events 0, mail_suppressions 0, outbox 30, page_views 0, privacy_requests 0, rate_limit_windows 30, sessions 0, subprocessor_subscribers 0, subprocessor_tokens 0, waitlist_entries 30, waitlist_imports 0, waitlist_state_counts 5, waitlist_tokens 60, webhook_attempts 0, webhook_endpoints 0.",
   );
 
   // Without pg_dump on PATH (only the project's own tools), the command says so and dumps itself.

@@ -219,7 +219,7 @@ test("a backup of the stopped site restores into an empty DATA_DIR row for row, 
     "Rows: admin_audit_log 0, admin_challenges 0, admin_export_tokens 0, admin_locks 0, admin_passkeys 0, admin_recovery_codes 0, admin_verification_failures 0, audiences 0, bounce_reports 0, broadcast_recipients 0, broadcasts 0, consent_events 0, mail_events 0, mail_suppressions 0, outbox 20, page_views 0, privacy_requests 0, rate_limit_windows ",
   );
   expect(backup.stdout).toContain(
-    "waitlist_entries 20, waitlist_tokens 40, webhook_attempts 0, webhook_endpoints 0.",
+    "waitlist_entries 20, waitlist_imports 0, waitlist_tokens 40, webhook_attempts 0, webhook_endpoints 0.",
   );
 
   const refused = await runCommand("restore", [file, "--no-erasures"], { DATA_DIR: site.dataDir });

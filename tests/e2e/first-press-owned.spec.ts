@@ -261,6 +261,38 @@ const adminWebhookVisit =
   };
 
 /**
+ * A sheet of this visit's own, uploaded as the import page uploads one: its preview's controls map,
+ * preview and import it alone. The page's address holds the upload's id, masked with the rest.
+ */
+const adminImportVisit =
+  ({ server }: Site): OpenVisit =>
+  async (context) => {
+    const tag = `press${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+    const { cookie } = await signInBrowserVerified(context, server, await ensureAdmin());
+    const form = new FormData();
+    form.append(
+      "file",
+      new Blob([`Email,Name,Firm\n${tag}-a@example-cpa.com,Ada ${tag},Ada CPA\n`], {
+        type: "text/csv",
+      }),
+      `${tag}.csv`,
+    );
+    const uploaded = await fetch(`${server.url}/api/admin/import`, {
+      method: "POST",
+      headers: { cookie, origin: server.url },
+      body: form,
+      redirect: "manual",
+    });
+    expect(uploaded.status, "the sheet's upload").toBe(303);
+    const id = /\/admin\/import\/([0-9a-f]{32})$/.exec(uploaded.headers.get("location") ?? "")?.[1];
+    expect(id, "the upload's preview").toBeDefined();
+    return {
+      url: `${server.url}/admin/import/${id}`,
+      masks: [tag, id!, FIGURES],
+    };
+  };
+
+/**
  * An administrator signed in with the password who has no passkey yet, on /admin/verify: its one
  * control mails a code. Each visit is another administrator's, so no visit's code is another's.
  */
@@ -296,6 +328,8 @@ const OWNED_PAGES: Record<string, (site: Site) => OpenVisit> = {
   "/admin/suppressions": adminVisit("/admin/suppressions"),
   "/admin/webhooks": adminWebhookVisit("list"),
   "/admin/webhooks/:id": adminWebhookVisit("endpoint"),
+  "/admin/import": adminVisit("/admin/import"),
+  "/admin/import/:id": adminImportVisit,
 };
 
 /*
