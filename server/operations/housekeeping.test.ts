@@ -165,3 +165,21 @@ test("entries from before double opt-in (never asked to confirm) are not taken f
   );
   expect(early[0]!.n).toBe(1);
 });
+
+test("a sheet uploaded for an import and never imported loses its bytes after a day, and keeps its name", async () => {
+  const { db } = database();
+  await db.execute(sql`
+    INSERT INTO waitlist_imports (id, file_name, content, uploaded_by, uploaded_at) VALUES
+      (repeat('b', 32), 'old.csv', '\\x45'::bytea, 'ops@example.com', now() - interval '25 hours'),
+      (repeat('c', 32), 'new.csv', '\\x45'::bytea, 'ops@example.com', now() - interval '1 hour')`);
+  expect(await sweepExpired(db)).toMatchObject({ stagedImports: 1 });
+  expect(
+    await queryRows(
+      db,
+      sql`SELECT file_name, content IS NULL AS emptied FROM waitlist_imports ORDER BY file_name`,
+    ),
+  ).toEqual([
+    { file_name: "new.csv", emptied: false },
+    { file_name: "old.csv", emptied: true },
+  ]);
+});

@@ -4,7 +4,8 @@
  * sessions (email, browser, times) a day after they expire, and waitlist entries and sub-processor
  * subscriptions never confirmed, 14 days on, once no link to confirm them works (decision 036),
  * and of administrators' access (decision 039): ceremonies' challenges once expired, failed
- * verifications a day on (the lock counts 15 minutes), export tokens 90 days after they ended.
+ * verifications a day on (the lock counts 15 minutes), export tokens 90 days after they ended;
+ * and the bytes of a sheet uploaded for an import and never imported, a day on.
  * A quiet site keeps no more than a busy one. Every instance runs it; the deletes are idempotent,
  * and rows are taken `SKIP LOCKED`, so two at once only share or repeat each other's work.
  */
@@ -35,6 +36,7 @@ export async function sweepExpired(
   adminFailures: number;
   exportTokens: number;
   bounceReports: number;
+  stagedImports: number;
 }> {
   return {
     rateLimitWindows: await deletedCount(
@@ -67,6 +69,13 @@ export async function sweepExpired(
     bounceReports: await deletedCount(
       db,
       sql`DELETE FROM bounce_reports WHERE received_at < now() - interval '30 days'`,
+    ),
+    // An uploaded sheet never imported holds names and addresses: its bytes go after a day. The
+    // row stays, with the file's name, for the administrator who uploaded it.
+    stagedImports: await deletedCount(
+      db,
+      sql`UPDATE waitlist_imports SET content = NULL
+          WHERE content IS NOT NULL AND uploaded_at < now() - interval '1 day'`,
     ),
   };
 }
