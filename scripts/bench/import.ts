@@ -81,10 +81,10 @@ async function once(basis: "confirmed" | "unconfirmed") {
     const t0 = performance.now();
     const done = await imports.run(
       staged.id,
-      preview!.mapping,
+      preview.mapping,
       basis,
       "They confirmed through the form service's double opt-in.",
-      preview!.plan.counts,
+      preview.plan.counts,
       actor,
     );
     const importMs = performance.now() - t0;
