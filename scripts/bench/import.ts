@@ -78,6 +78,7 @@ async function once(basis: "confirmed" | "unconfirmed") {
       preview = await imports.preview(staged.id, null);
       previews.push(performance.now() - t0);
     }
+    if (!preview) throw new Error("the staged sheet is gone");
     const t0 = performance.now();
     const done = await imports.run(
       staged.id,
