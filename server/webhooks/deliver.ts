@@ -24,6 +24,8 @@ import { enqueue, type WebhookPayload } from "#server/outbox/outbox.ts";
 import { checkedAddress, RefusedHost, type Resolve } from "#server/webhooks/address-check.ts";
 
 const REQUEST_TIMEOUT_MS = 10_000;
+/** The longest a whole exchange may take, however the receiver trickles its answer. */
+const EXCHANGE_MS = 20_000;
 /** How much of an answer is read (and dropped): enough to finish a small body. */
 const ANSWER_LIMIT = 64 * 1024;
 /** After this long with every attempt failing, an endpoint is disabled. */
@@ -121,6 +123,14 @@ function post(
     req.on("timeout", () =>
       req.destroy(new Error(`no answer within ${REQUEST_TIMEOUT_MS / 1000} s`)),
     );
+    // The idle timeout above restarts with every byte: a receiver that answers a byte at a time
+    // would hold the delivery for ever. The whole exchange gets one deadline too.
+    const deadline = setTimeout(
+      () => req.destroy(new Error(`not answered in full within ${EXCHANGE_MS / 1000} s`)),
+      EXCHANGE_MS,
+    );
+    deadline.unref();
+    req.on("close", () => clearTimeout(deadline));
     req.on("error", reject);
     req.end(body);
   });
