@@ -14,6 +14,8 @@ CREATE TABLE waitlist_imports (
   imported_at timestamptz,
   imported_by text,
   outcome text,
+  -- What the import did, in the preview's words: {new, exists, duplicate, suppressed, invalid}.
+  counts jsonb,
   CONSTRAINT waitlist_imports_id_check CHECK (id ~ '^[0-9a-f]{32}$'),
   CONSTRAINT waitlist_imports_file_name_check CHECK (char_length(file_name) BETWEEN 1 AND 255),
   CONSTRAINT waitlist_imports_content_check CHECK (octet_length(content) < 5242880),

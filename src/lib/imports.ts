@@ -41,7 +41,22 @@ export type ConsentBasis = "confirmed" | "unconfirmed";
 export type ImportOutcome =
   { ok: true; counts: OutcomeCounts; created: number } | { ok: false; message: string };
 
+/** An import that was made: the file, how consent was had, who imported it, and what it did. */
+export type ImportDone = {
+  id: string;
+  fileName: string;
+  basis: ConsentBasis;
+  statement: string | null;
+  importedAt: string;
+  importedBy: string;
+  counts: OutcomeCounts;
+};
+
 export type ImportsPort = {
+  /** An import made from this upload, or null when it is not imported (or not there). */
+  done: (id: string) => Promise<ImportDone | null>;
+  /** The latest imports, newest first. */
+  recent: () => Promise<ImportDone[]>;
   /** The staged file's preview with this mapping (the headers' own when null); null when gone. */
   preview: (id: string, mapping: Mapping | null) => Promise<ImportPreview | null>;
   run: (

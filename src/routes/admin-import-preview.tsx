@@ -1,5 +1,5 @@
-import { data } from "react-router";
-import { ImportPreviewView } from "#src/features/import/import-view.tsx";
+import { data, redirect } from "react-router";
+import { ImportDoneView, ImportPreviewView } from "#src/features/import/import-view.tsx";
 import { formText } from "#src/lib/form-text.ts";
 import { requireAdmin } from "#src/lib/guards.ts";
 import { failure, refusal } from "#src/lib/http-errors.ts";
@@ -43,17 +43,20 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const server = context.get(loadContext);
   const admin = await requireAdmin(server, "This account may not import.");
   const query = new URL(request.url).searchParams;
-  let preview;
+  let preview, done;
   try {
     preview = await server.imports.preview(
       params.id,
       mappingOf((f) => query.get(f)),
     );
+    // Imported already: the page says what the import did (the import's own redirect lands here).
+    done = preview ? null : await server.imports.done(params.id);
   } catch {
     throw failure(server, UNAVAILABLE);
   }
+  if (done) return { done, preview: null, stepUpUntil: admin.stepUpUntil };
   if (!preview) throw refusal(404, GONE);
-  return { preview, stepUpUntil: admin.stepUpUntil };
+  return { done: null, preview, stepUpUntil: admin.stepUpUntil };
 }
 
 export async function action({ params, request, context }: Route.ActionArgs) {
@@ -88,12 +91,21 @@ export async function action({ params, request, context }: Route.ActionArgs) {
       expected,
       { adminEmail: admin.email, clientAddress: server.clientAddress },
     );
-    return data<ImportOutcome>(result, { status: result.ok ? 200 : 409 });
+    // Done: to the page that says what it did, so a reload cannot post the import again.
+    if (result.ok) return redirect(`/admin/import/${params.id}`, 303);
+    return data<ImportOutcome>(result, { status: 409 });
   } catch {
     throw failure(server, UNAVAILABLE);
   }
 }
 
 export default function AdminImportPreview({ loaderData, actionData }: Route.ComponentProps) {
-  return <ImportPreviewView {...loaderData} reply={actionData} />;
+  if (loaderData.done) return <ImportDoneView done={loaderData.done} />;
+  return (
+    <ImportPreviewView
+      preview={loaderData.preview}
+      stepUpUntil={loaderData.stepUpUntil}
+      reply={actionData?.ok === false ? actionData : undefined}
+    />
+  );
 }

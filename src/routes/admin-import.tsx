@@ -1,5 +1,6 @@
 import { ImportUploadView } from "#src/features/import/import-view.tsx";
 import { requireAdmin } from "#src/lib/guards.ts";
+import { failure } from "#src/lib/http-errors.ts";
 import { pageMeta } from "#src/lib/meta.ts";
 import { SIGNED_IN_ONLY } from "#src/lib/route-handle.ts";
 import type { Route } from "./+types/admin-import";
@@ -20,9 +21,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const server = context.get(loadContext);
   await requireAdmin(server, "This account may not import.");
   const refused = new URL(request.url).searchParams.get("refused");
-  return { refused: refused ? refused.slice(0, 400) : null };
+  let recent;
+  try {
+    recent = await server.imports.recent();
+  } catch {
+    throw failure(server, "Imports are unavailable for a moment. Please try again in a minute.");
+  }
+  return { refused: refused ? refused.slice(0, 400) : null, recent };
 }
 
 export default function AdminImport({ loaderData }: Route.ComponentProps) {
-  return <ImportUploadView refused={loaderData.refused} />;
+  return <ImportUploadView refused={loaderData.refused} recent={loaderData.recent} />;
 }

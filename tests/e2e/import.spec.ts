@@ -87,12 +87,27 @@ test("an old form's sheet: previewed row by row, mapped, and imported as confirm
         .getByLabel(/How they confirmed/)
         .fill("They confirmed through the form service's double opt-in.");
       await page.getByRole("button", { name: "Import 2 entries" }).click();
+      await expect(page.getByRole("status")).toContainText(
+        "2 entries were added (as confirmed before); 1 already there, 1 merged, 0 suppressed and 1 invalid rows were left out.",
+      );
+      await expect(
+        page.getByText("They confirmed through the form service's double opt-in."),
+      ).toBeVisible();
+      // The import answered with a redirect: a reload reads what it did and posts nothing again.
+      await page.reload();
       await expect(page.getByRole("status")).toContainText("2 entries were added");
+      await page.getByRole("link", { name: "Import another sheet" }).click();
+      const earlier = page.getByRole("region", { name: "Earlier imports" });
+      await expect(earlier.getByRole("row", { name: /old-form\.csv/ })).toContainText(
+        "Confirmed before",
+      );
 
       await page.goto(`${server.url}/admin/waitlist?q=${encodeURIComponent(tag)}`);
       const ann = page.getByRole("row", { name: /Ann Ames/ });
       await expect(ann).toContainText("Confirmed");
-      await expect(ann).toContainText("2026-03-04");
+      // The sheet's own sign-up date, and no company: its column was left out.
+      await expect(ann).toContainText("Mar 4, 2026");
+      await expect(ann).not.toContainText("Ames CPA");
       await expect(page.getByRole("row", { name: /Bo Burns/ })).toContainText("Confirmed");
       // Confirmed before: nobody is mailed to confirm again.
       expect(mailsTo(smtp, `${tag}-ann@example-cpa.com`)).toHaveLength(0);

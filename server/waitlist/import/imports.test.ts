@@ -132,6 +132,20 @@ describe("an import", () => {
     expect(
       await queryRows(db, sql`SELECT outcome FROM admin_audit_log WHERE action = 'import'`),
     ).toEqual([{ outcome: kept!.outcome }]);
+    // What it did, as the page it lands on and the list of earlier imports read it.
+    const made = {
+      id,
+      fileName: "old-form.csv",
+      basis: "confirmed",
+      statement: "They confirmed through the form service's double opt-in.",
+      importedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) as string,
+      importedBy: "ops@example.com",
+      counts: preview!.plan.counts,
+    };
+    expect(await imports.done(id)).toEqual(made);
+    expect(await imports.recent()).toEqual([made]);
+    expect(await imports.done("0".repeat(32))).toBeNull();
+    expect(await imports.done("../etc")).toBeNull();
     // Imported once: the same upload does nothing more.
     expect(
       await imports.run(id, MAPPING, "confirmed", "Again.", preview!.plan.counts, actor),
@@ -197,5 +211,7 @@ describe("an import", () => {
         sql`SELECT imported_at, content IS NOT NULL AS kept FROM waitlist_imports`,
       ),
     ).toEqual([{ imported_at: null, kept: true }]);
+    expect(await imports.done(id)).toBeNull();
+    expect(await imports.recent()).toEqual([]);
   });
 });

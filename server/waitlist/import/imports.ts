@@ -10,7 +10,7 @@
  * event, and the import is one Activity row.
  */
 import { randomBytes } from "node:crypto";
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { queryRows, type Db } from "#db/client.ts";
 import { consentEvents, waitlistEntries, waitlistTokens, type WaitlistRow } from "#db/schema.ts";
 import { recordAudit } from "#server/audit/audit-log.ts";
@@ -25,9 +25,11 @@ import {
 } from "#server/waitlist/import/plan.ts";
 import type {
   ConsentBasis,
+  ImportDone,
   ImportOutcome,
   ImportsPort,
   Mapping,
+  OutcomeCounts,
   PreviewRow,
 } from "#src/lib/imports.ts";
 import { readSheet, type Sheet } from "#server/waitlist/import/sheet.ts";
@@ -44,6 +46,9 @@ type ImportResult = ImportOutcome;
 
 /** Rows a preview lists; the counts cover them all. */
 const PREVIEW_ROWS = 500;
+
+/** Imports the upload page lists under "Earlier imports". */
+const RECENT = 20;
 
 const DETAIL: Record<RowOutcome["kind"], (r: RowOutcome) => string> = {
   new: () => "New: added to the list",
@@ -112,7 +117,43 @@ export function createImports({
     return read.ok ? { fileName: row.file_name, sheet: read.sheet } : null;
   }
 
+  async function made(where: SQL, limit: number): Promise<ImportDone[]> {
+    const rows = await queryRows<{
+      id: string;
+      file_name: string;
+      basis: ConsentBasis;
+      statement: string | null;
+      imported_at: Date | string;
+      imported_by: string;
+      counts: OutcomeCounts;
+    }>(
+      db,
+      sql`SELECT id, file_name, basis, statement, imported_at, imported_by, counts
+          FROM waitlist_imports WHERE imported_at IS NOT NULL AND ${where}
+          ORDER BY imported_at DESC, id LIMIT ${limit}`,
+    );
+    return rows.map((r) => ({
+      id: r.id,
+      fileName: r.file_name,
+      basis: r.basis,
+      statement: r.statement,
+      importedAt: new Date(r.imported_at).toISOString(),
+      importedBy: r.imported_by,
+      counts: r.counts,
+    }));
+  }
+
   return {
+    /** An import made from this upload; null when it is not imported, or there is no such upload. */
+    async done(id: string): Promise<ImportDone | null> {
+      if (!/^[0-9a-f]{32}$/.test(id)) return null;
+      const [found] = await made(sql`id = ${id}`, 1);
+      return found ?? null;
+    },
+
+    /** The latest imports, newest first. */
+    recent: (): Promise<ImportDone[]> => made(sql`true`, RECENT),
+
     /** Reads and keeps an uploaded file; its id names it for the preview and the import. */
     async stage(
       file: { name: string; bytes: Uint8Array },
@@ -241,7 +282,7 @@ export function createImports({
           await tx.execute(sql`
           UPDATE waitlist_imports SET content = NULL, imported_at = now(),
             imported_by = ${actor.adminEmail}, basis = ${basis}, statement = ${said || null},
-            outcome = ${outcome}
+            outcome = ${outcome}, counts = ${JSON.stringify(c)}::jsonb
           WHERE id = ${id}`);
           await recordAudit(tx, [
             { ...actor, action: "import", entryId: null, outcome: outcome.slice(0, 500) },
@@ -275,5 +316,7 @@ export function importsPort(imports: Imports): ImportsPort {
       };
     },
     run: (...args) => imports.run(...args),
+    done: (id) => imports.done(id),
+    recent: () => imports.recent(),
   };
 }

@@ -8,10 +8,12 @@ import { Form, Link } from "react-router";
 import {
   IMPORT_FIELD_LABELS,
   IMPORT_FIELDS,
+  type ImportDone,
   type ImportOutcome,
   type ImportPreview,
   type OutcomeKind,
 } from "#src/lib/imports.ts";
+import { formatDateTime } from "#src/lib/date-time.ts";
 import { useStepUp } from "#src/lib/use-step-up.ts";
 import { AdminNav } from "#src/ui/admin-nav.tsx";
 import { Button } from "#src/ui/button.tsx";
@@ -43,7 +45,58 @@ function Heading({ intro }: { intro: string }) {
   );
 }
 
-export function ImportUploadView({ refused }: { refused: string | null }) {
+/** What an import did, in one sentence. */
+function outcomeSentence({ counts, basis }: ImportDone): string {
+  const added =
+    counts.new === 1
+      ? "1 entry was added"
+      : `${counts.new.toLocaleString("en-US")} entries were added`;
+  const how = basis === "confirmed" ? "as confirmed before" : "each mailed a confirmation link";
+  return `${added} (${how}); ${counts.exists} already there, ${counts.duplicate} merged, ${counts.suppressed} suppressed and ${counts.invalid} invalid rows were left out.`;
+}
+
+/** The page an import lands on: what it did. */
+export function ImportDoneView({ done }: { done: ImportDone }) {
+  return (
+    <Container className="py-10 sm:py-14">
+      <Heading intro={`${done.fileName} is imported.`} />
+      <p
+        role="status"
+        className="mt-6 max-w-3xl rounded-md border border-rule bg-ledger-soft px-4 py-3"
+      >
+        {outcomeSentence(done)}
+      </p>
+      <dl className="mt-6 grid max-w-3xl gap-x-6 gap-y-2 sm:grid-cols-[auto_1fr]">
+        <dt className="font-semibold">Imported</dt>
+        <dd>
+          {formatDateTime(done.importedAt)} by {done.importedBy}
+        </dd>
+        {done.statement ? (
+          <>
+            <dt className="font-semibold">Evidence of consent</dt>
+            <dd className="[overflow-wrap:anywhere]">{done.statement}</dd>
+          </>
+        ) : null}
+      </dl>
+      <p className="mt-6 flex flex-wrap gap-x-6 gap-y-2">
+        <Link to="/admin/waitlist" className="font-semibold text-ledger-dark underline">
+          See the entries
+        </Link>
+        <Link to="/admin/import" className="font-semibold text-ledger-dark underline">
+          Import another sheet
+        </Link>
+      </p>
+    </Container>
+  );
+}
+
+export function ImportUploadView({
+  refused,
+  recent,
+}: {
+  refused: string | null;
+  recent: ImportDone[];
+}) {
   return (
     <Container className="py-10 sm:py-14">
       <Heading intro="Bring in people who asked to hear from you elsewhere, for example the sheet an old form service filled. You see what becomes of every row before anything is written." />
@@ -80,6 +133,47 @@ export function ImportUploadView({ refused }: { refused: string | null }) {
           <Button type="submit">Upload and preview</Button>
         </form>
       </section>
+      <div className="mt-10">
+        <h2 className="font-serif text-2xl font-semibold tracking-tight">Earlier imports</h2>
+        <TableRegion
+          label="Earlier imports"
+          headings={["File", "Imported", "Consent", "Added", "Left out"]}
+          empty="Nothing was imported yet."
+          minWidth="min-w-[44rem]"
+        >
+          {recent.map((made) => (
+            <tr key={made.id} className="border-t border-rule align-top">
+              <td className={`${CELL} [overflow-wrap:anywhere]`}>
+                <Link
+                  to={`/admin/import/${made.id}`}
+                  className="font-semibold text-ledger-dark underline"
+                >
+                  {made.fileName}
+                </Link>
+              </td>
+              <td className={CELL}>
+                {formatDateTime(made.importedAt)}
+                <br />
+                <span className="text-sm [overflow-wrap:anywhere] text-ink-soft">
+                  {made.importedBy}
+                </span>
+              </td>
+              <td className={CELL}>
+                {made.basis === "confirmed" ? "Confirmed before" : "Mailed to confirm"}
+              </td>
+              <td className={`${CELL} tabular-nums`}>{made.counts.new.toLocaleString("en-US")}</td>
+              <td className={`${CELL} tabular-nums`}>
+                {(
+                  made.counts.exists +
+                  made.counts.duplicate +
+                  made.counts.suppressed +
+                  made.counts.invalid
+                ).toLocaleString("en-US")}
+              </td>
+            </tr>
+          ))}
+        </TableRegion>
+      </div>
     </Container>
   );
 }
@@ -91,29 +185,10 @@ export function ImportPreviewView({
 }: {
   preview: ImportPreview;
   stepUpUntil: string | null;
-  reply: ImportOutcome | undefined;
+  reply: Extract<ImportOutcome, { ok: false }> | undefined;
 }) {
   const stepUp = useStepUp(stepUpUntil);
   const { counts } = preview;
-  if (reply?.ok)
-    return (
-      <Container className="py-10 sm:py-14">
-        <Heading intro={`${preview.fileName} is imported.`} />
-        <p role="status" className="mt-6 rounded-md border border-rule bg-ledger-soft px-4 py-3">
-          {reply.created === 1
-            ? "1 entry was"
-            : `${reply.created.toLocaleString("en-US")} entries were`}{" "}
-          added; {reply.counts.exists} already there, {reply.counts.duplicate} merged,{" "}
-          {reply.counts.suppressed} suppressed and {reply.counts.invalid} invalid rows were left
-          out.
-        </p>
-        <p className="mt-6">
-          <Link to="/admin/waitlist" className="font-semibold text-ledger-dark underline">
-            See the entries
-          </Link>
-        </p>
-      </Container>
-    );
   return (
     <Container className="py-10 sm:py-14">
       <Heading
@@ -184,7 +259,7 @@ export function ImportPreviewView({
           Import
         </h2>
         <Form method="post" className="mt-4 space-y-5" {...stepUp.form()}>
-          {reply && !reply.ok ? <FormAlert message={reply.message} /> : null}
+          {reply ? <FormAlert message={reply.message} /> : null}
           {stepUp.error ? <FormAlert message={stepUp.error} /> : null}
           {IMPORT_FIELDS.map((field) => (
             <input key={field} type="hidden" name={field} value={preview.mapping[field] ?? -1} />
