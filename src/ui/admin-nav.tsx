@@ -30,7 +30,7 @@ export function AdminNav({ current, children }: { current: AdminPage; children?:
           <span
             key={to}
             aria-current="page"
-            className="inline-flex items-center rounded-md border border-ink px-4 py-2 text-sm font-semibold"
+            className="inline-flex min-h-11 items-center rounded-md border border-ink bg-paper px-5 text-[0.95rem] font-semibold"
           >
             {name}
           </span>

@@ -51,10 +51,10 @@ const PREVIEW_ROWS = 500;
 const RECENT = 20;
 
 const DETAIL: Record<RowOutcome["kind"], (r: RowOutcome) => string> = {
-  new: () => "New: added to the list",
-  exists: () => "Already on the list: left as it is",
+  new: () => "Added to the list",
+  exists: () => "On the list already: its entry is left as it is",
   duplicate: (r) => (r.kind === "duplicate" ? `Merged into row ${r.of}, the same address` : ""),
-  suppressed: () => "Suppressed (it bounced, complained or was stopped): not imported",
+  suppressed: () => "It bounced, complained or was stopped: not imported",
   invalid: (r) => (r.kind === "invalid" ? `Not imported: ${r.reason}` : ""),
 };
 

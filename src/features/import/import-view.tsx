@@ -276,7 +276,7 @@ export function ImportPreviewView({
                 type="radio"
                 name="basis"
                 value="confirmed"
-                className="mt-1 size-5 accent-ledger"
+                className="mt-1 size-5 shrink-0 accent-ledger"
               />
               <span>
                 They confirmed with us before (a double opt-in elsewhere): they come in confirmed,
@@ -288,7 +288,7 @@ export function ImportPreviewView({
                 type="radio"
                 name="basis"
                 value="unconfirmed"
-                className="mt-1 size-5 accent-ledger"
+                className="mt-1 size-5 shrink-0 accent-ledger"
               />
               <span>
                 Unconfirmed: each new address is mailed a confirmation link, and waits until it is

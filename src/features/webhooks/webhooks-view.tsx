@@ -207,7 +207,7 @@ export function WebhooksView({
                   name="events"
                   value={event}
                   defaultChecked={chosen.has(event)}
-                  className="mt-1 size-5 accent-ledger"
+                  className="mt-1 size-5 shrink-0 accent-ledger"
                 />
                 <span>
                   <code className="font-mono text-sm">{event}</code>: {words}
