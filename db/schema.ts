@@ -43,6 +43,7 @@ export const waitlistImports = pgTable(
     importedAt: timestamp("imported_at", { withTimezone: true }),
     importedBy: text("imported_by"),
     outcome: text("outcome"),
+    counts: jsonb("counts").$type<Record<string, number>>(),
   },
   (t) => [
     check("waitlist_imports_id_check", sql`${t.id} ~ '^[0-9a-f]{32}$'`),
