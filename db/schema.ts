@@ -44,6 +44,7 @@ export const waitlistImports = pgTable(
     importedBy: text("imported_by"),
     outcome: text("outcome"),
     counts: jsonb("counts").$type<Record<string, number>>(),
+    refusal: text("refusal"),
   },
   (t) => [
     check("waitlist_imports_id_check", sql`${t.id} ~ '^[0-9a-f]{32}$'`),
@@ -51,6 +52,10 @@ export const waitlistImports = pgTable(
     check("waitlist_imports_content_check", sql`octet_length(${t.content}) < 5242880`),
     check("waitlist_imports_basis_check", sql`${t.basis} IN ('confirmed', 'unconfirmed')`),
     check("waitlist_imports_statement_check", sql`char_length(${t.statement}) <= 1000`),
+    check(
+      "waitlist_imports_refusal_check",
+      sql`${t.refusal} IS NULL OR (${t.content} IS NULL AND char_length(${t.refusal}) <= 1000)`,
+    ),
   ],
 );
 

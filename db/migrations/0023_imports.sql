@@ -16,11 +16,16 @@ CREATE TABLE waitlist_imports (
   outcome text,
   -- What the import did, in the preview's words: {new, exists, duplicate, suppressed, invalid}.
   counts jsonb,
+  -- Why an upload was refused (no content kept): the upload page reads it by the row's id, so
+  -- the reason, which can quote a cell, never travels in an address.
+  refusal text,
   CONSTRAINT waitlist_imports_id_check CHECK (id ~ '^[0-9a-f]{32}$'),
   CONSTRAINT waitlist_imports_file_name_check CHECK (char_length(file_name) BETWEEN 1 AND 255),
   CONSTRAINT waitlist_imports_content_check CHECK (octet_length(content) < 5242880),
   CONSTRAINT waitlist_imports_basis_check CHECK (basis IN ('confirmed', 'unconfirmed')),
-  CONSTRAINT waitlist_imports_statement_check CHECK (char_length(statement) <= 1000)
+  CONSTRAINT waitlist_imports_statement_check CHECK (char_length(statement) <= 1000),
+  CONSTRAINT waitlist_imports_refusal_check CHECK (
+    refusal IS NULL OR (content IS NULL AND char_length(refusal) <= 1000))
 );
 
 -- The import an entry came by: its evidence of consent when it came confirmed.

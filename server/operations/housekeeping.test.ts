@@ -166,20 +166,16 @@ test("entries from before double opt-in (never asked to confirm) are not taken f
   expect(early[0]!.n).toBe(1);
 });
 
-test("a sheet uploaded for an import and never imported loses its bytes after a day, and keeps its name", async () => {
+test("a sheet uploaded and never imported, or refused, is gone after a day; an import made stays", async () => {
   const { db } = database();
   await db.execute(sql`
-    INSERT INTO waitlist_imports (id, file_name, content, uploaded_by, uploaded_at) VALUES
-      (repeat('b', 32), 'old.csv', '\\x45'::bytea, 'ops@example.com', now() - interval '25 hours'),
-      (repeat('c', 32), 'new.csv', '\\x45'::bytea, 'ops@example.com', now() - interval '1 hour')`);
-  expect(await sweepExpired(db)).toMatchObject({ stagedImports: 1 });
+    INSERT INTO waitlist_imports (id, file_name, content, refusal, uploaded_by, uploaded_at, imported_at) VALUES
+      (repeat('b', 32), 'old.csv', '\\x45'::bytea, NULL, 'ops@example.com', now() - interval '25 hours', NULL),
+      (repeat('c', 32), 'new.csv', '\\x45'::bytea, NULL, 'ops@example.com', now() - interval '1 hour', NULL),
+      (repeat('d', 32), 'refused.csv', NULL, 'Row 2 starts like a formula', 'ops@example.com', now() - interval '25 hours', NULL),
+      (repeat('e', 32), 'made.csv', NULL, NULL, 'ops@example.com', now() - interval '40 days', now() - interval '40 days')`);
+  expect(await sweepExpired(db)).toMatchObject({ stagedImports: 2 });
   expect(
-    await queryRows(
-      db,
-      sql`SELECT file_name, content IS NULL AS emptied FROM waitlist_imports ORDER BY file_name`,
-    ),
-  ).toEqual([
-    { file_name: "new.csv", emptied: false },
-    { file_name: "old.csv", emptied: true },
-  ]);
+    await queryRows(db, sql`SELECT file_name FROM waitlist_imports ORDER BY file_name`),
+  ).toEqual([{ file_name: "made.csv" }, { file_name: "new.csv" }]);
 });

@@ -70,12 +70,13 @@ export async function sweepExpired(
       db,
       sql`DELETE FROM bounce_reports WHERE received_at < now() - interval '30 days'`,
     ),
-    // An uploaded sheet never imported holds names and addresses: its bytes go after a day. The
-    // row stays, with the file's name, for the administrator who uploaded it.
+    // An uploaded sheet never imported holds names and addresses, and why one was refused can
+    // quote a cell: after a day, neither is kept. An import made keeps its row (without the bytes,
+    // which go as it is made): entries name it as the evidence of their consent.
     stagedImports: await deletedCount(
       db,
-      sql`UPDATE waitlist_imports SET content = NULL
-          WHERE content IS NOT NULL AND uploaded_at < now() - interval '1 day'`,
+      sql`DELETE FROM waitlist_imports
+          WHERE imported_at IS NULL AND uploaded_at < now() - interval '1 day'`,
     ),
   };
 }

@@ -20,8 +20,9 @@ export type AdminImportOptions = {
   requireAdmin: AdminGuard["requireAdmin"];
 };
 
-const back = (reply: FastifyReply, message: string) =>
-  reply.redirect(`/admin/import?refused=${encodeURIComponent(message.slice(0, 400))}`, 303);
+/** Back to the upload page, which reads why by the refusal's id (never the words, which can quote a cell). */
+const back = (reply: FastifyReply, refusalId: string) =>
+  reply.redirect(`/admin/import?refused=${refusalId}`, 303);
 
 export default async function adminImport(
   app: FastifyInstance,
@@ -49,23 +50,32 @@ export default async function adminImport(
           .status(415)
           .type("text/plain; charset=utf-8")
           .send("Upload the file with the import page's form (multipart/form-data).");
+      const actor = { adminEmail: req.adminEmail ?? "unknown", clientAddress: req.ip };
+      const refuse = async (name: string, message: string) =>
+        back(reply, await imports.refuse(name, message, actor));
       let form: FormData;
       try {
         form = await new Response(new Uint8Array(req.body as Buffer), {
           headers: { "content-type": type },
         }).formData();
       } catch {
-        return back(reply, "The upload could not be read. Choose the file again and upload it.");
+        return refuse(
+          "upload.csv",
+          "The upload could not be read. Choose the file again and upload it.",
+        );
       }
       const files = form.getAll("file");
       const file = files[0];
       if (files.length !== 1 || typeof file === "string" || file === undefined || file.size === 0)
-        return back(reply, "Choose one CSV file to upload.");
+        return refuse(
+          typeof file === "object" ? file.name : "upload.csv",
+          "Choose one CSV file to upload.",
+        );
       const staged = await imports.stage(
         { name: file.name, bytes: new Uint8Array(await file.arrayBuffer()) },
-        { adminEmail: req.adminEmail ?? "unknown", clientAddress: req.ip },
+        actor,
       );
-      if (!staged.ok) return back(reply, staged.message);
+      if (!staged.ok) return back(reply, staged.id);
       req.log.info(
         { event: "import.staged", rows: staged.sheet.rows.length },
         "sheet staged for import",

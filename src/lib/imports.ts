@@ -57,6 +57,8 @@ export type ImportsPort = {
   done: (id: string) => Promise<ImportDone | null>;
   /** The latest imports, newest first. */
   recent: () => Promise<ImportDone[]>;
+  /** Why this administrator's upload (its id) was refused, within the day; null otherwise. */
+  refusal: (id: string, adminEmail: string) => Promise<string | null>;
   /** The staged file's preview with this mapping (the headers' own when null); null when gone. */
   preview: (id: string, mapping: Mapping | null) => Promise<ImportPreview | null>;
   run: (

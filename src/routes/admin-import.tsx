@@ -16,18 +16,19 @@ export const meta: Route.MetaFunction = (args) =>
     noindex: true,
   });
 
-/** The upload form; `?refused=` is why the last file was refused (the upload's redirect says). */
+/** The upload form; `?refused=` names the refusal of the last file (the upload's redirect says). */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const server = context.get(loadContext);
-  await requireAdmin(server, "This account may not import.");
-  const refused = new URL(request.url).searchParams.get("refused");
-  let recent;
+  const admin = await requireAdmin(server, "This account may not import.");
+  const refusalId = new URL(request.url).searchParams.get("refused");
   try {
-    recent = await server.imports.recent();
+    return {
+      refused: refusalId ? await server.imports.refusal(refusalId, admin.email) : null,
+      recent: await server.imports.recent(),
+    };
   } catch {
     throw failure(server, "Imports are unavailable for a moment. Please try again in a minute.");
   }
-  return { refused: refused ? refused.slice(0, 400) : null, recent };
 }
 
 export default function AdminImport({ loaderData }: Route.ComponentProps) {

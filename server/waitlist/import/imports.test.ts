@@ -214,4 +214,36 @@ describe("an import", () => {
     expect(await imports.done(id)).toBeNull();
     expect(await imports.recent()).toEqual([]);
   });
+
+  test("a refused file is kept as its reason alone, for the administrator who uploaded it", async () => {
+    const { db } = database();
+    const { imports } = await setUp(db);
+    const refused = await imports.stage(
+      {
+        name: " sums.csv ",
+        bytes: new TextEncoder().encode("Email,Name\nann@example-cpa.com,=1+1\n"),
+      },
+      actor,
+    );
+    expect(refused).toMatchObject({
+      ok: false,
+      id: expect.stringMatching(/^[0-9a-f]{32}$/) as string,
+    });
+    if (refused.ok) return;
+    expect(await imports.refusal(refused.id, actor.adminEmail)).toBe(refused.message);
+    expect(refused.message).toMatch(/^Row 2, column "Name" \(B2\) starts like a formula/);
+    // Another administrator's, an unknown or a malformed id: nothing.
+    expect(await imports.refusal(refused.id, "other@example.com")).toBeNull();
+    expect(await imports.refusal("0".repeat(32), actor.adminEmail)).toBeNull();
+    expect(await imports.refusal("x'; --", actor.adminEmail)).toBeNull();
+    // Nothing of the file is kept, and nothing can preview or import it.
+    expect(
+      await queryRows(
+        db,
+        sql`SELECT file_name, content IS NULL AS empty FROM waitlist_imports WHERE id = ${refused.id}`,
+      ),
+    ).toEqual([{ file_name: "sums.csv", empty: true }]);
+    expect(await imports.preview(refused.id, null)).toBeNull();
+    expect(await imports.done(refused.id)).toBeNull();
+  });
 });

@@ -47,6 +47,9 @@ type ImportResult = ImportOutcome;
 /** Rows a preview lists; the counts cover them all. */
 const PREVIEW_ROWS = 500;
 
+/** A file's name as kept: trimmed, at most 255 characters, never empty. */
+const fileNameOf = (name: string) => name.trim().slice(0, 255) || "upload.csv";
+
 /** Imports the upload page lists under "Earlier imports". */
 const RECENT = 20;
 
@@ -117,6 +120,19 @@ export function createImports({
     return read.ok ? { fileName: row.file_name, sheet: read.sheet } : null;
   }
 
+  /**
+   * Records why an upload was refused, and returns the id the upload page reads it by: the
+   * reason can quote a cell, so it never travels in an address (housekeeping clears it after a
+   * day).
+   */
+  async function refuse(fileName: string, message: string, actor: Actor): Promise<string> {
+    const id = randomBytes(16).toString("hex");
+    await db.execute(sql`
+      INSERT INTO waitlist_imports (id, file_name, refusal, uploaded_by)
+      VALUES (${id}, ${fileNameOf(fileName)}, ${message.slice(0, 1000)}, ${actor.adminEmail})`);
+    return id;
+  }
+
   async function made(where: SQL, limit: number): Promise<ImportDone[]> {
     const rows = await queryRows<{
       id: string;
@@ -154,14 +170,33 @@ export function createImports({
     /** The latest imports, newest first. */
     recent: (): Promise<ImportDone[]> => made(sql`true`, RECENT),
 
-    /** Reads and keeps an uploaded file; its id names it for the preview and the import. */
+    refuse,
+
+    /** Why this administrator's upload was refused, within the day; null otherwise. */
+    async refusal(id: string, adminEmail: string): Promise<string | null> {
+      if (!/^[0-9a-f]{32}$/.test(id)) return null;
+      const [row] = await queryRows<{ refusal: string }>(
+        db,
+        sql`SELECT refusal FROM waitlist_imports
+            WHERE id = ${id} AND refusal IS NOT NULL AND uploaded_by = ${adminEmail}
+              AND uploaded_at > now() - interval '1 day'`,
+      );
+      return row?.refusal ?? null;
+    },
+
+    /**
+     * Reads and keeps an uploaded file; its id names it for the preview and the import. A file
+     * refused is recorded as refused, and its id names the reason.
+     */
     async stage(
       file: { name: string; bytes: Uint8Array },
       actor: Actor,
-    ): Promise<{ ok: true; id: string; sheet: Sheet } | { ok: false; message: string }> {
-      const name = file.name.trim().slice(0, 255) || "upload.csv";
+    ): Promise<
+      { ok: true; id: string; sheet: Sheet } | { ok: false; id: string; message: string }
+    > {
+      const name = fileNameOf(file.name);
       const read = readSheet(file.bytes);
-      if (!read.ok) return read;
+      if (!read.ok) return { ...read, id: await refuse(name, read.message, actor) };
       const id = randomBytes(16).toString("hex");
       await db.execute(sql`
         INSERT INTO waitlist_imports (id, file_name, content, uploaded_by)
@@ -317,6 +352,7 @@ export function importsPort(imports: Imports): ImportsPort {
     },
     run: (...args) => imports.run(...args),
     done: (id) => imports.done(id),
+    refusal: (id, adminEmail) => imports.refusal(id, adminEmail),
     recent: () => imports.recent(),
   };
 }
