@@ -111,6 +111,11 @@ export function ImportUploadView({
           A CSV file in UTF-8, under 5 MB, with a header row and a column of email addresses. A file
           with a formula in any cell is refused whole.
         </p>
+        <p className="mt-2 text-ink-soft">
+          An erasure leaves nothing behind to match against, so the site cannot tell who on an old
+          sheet has since asked to be forgotten. Take those people out of the file first. Suppressed
+          addresses (bounced, complained or stopped) are left out for you.
+        </p>
         <form
           method="post"
           action="/api/admin/import"
