@@ -238,6 +238,9 @@ export const outbox = pgTable(
     index("outbox_failed_at_idx")
       .on(t.failedAt)
       .where(sql`${t.status} = 'failed'`),
+    index("outbox_webhook_entry_idx")
+      .on(sql`(${t.payload}->'data'->>'id')`)
+      .where(sql`${t.channel} = 'webhook'`),
   ],
 );
 
