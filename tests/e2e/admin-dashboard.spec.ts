@@ -82,7 +82,7 @@ test("the dashboard shows the day's entries, where they came from, the funnel an
     await expect(
       view.getByRole("img", { name: "Waitlist entries per day, last 30 days" }),
     ).toBeVisible();
-    const days = view.getByRole("region", { name: "Entries per day" }).getByRole("row");
+    const days = view.getByRole("group", { name: "Entries per day" }).getByRole("row");
     await expect(days).toHaveCount(31);
     await expect(days.nth(1).getByRole("cell")).toHaveText("2");
 
@@ -111,7 +111,7 @@ test("the dashboard shows the day's entries, where they came from, the funnel an
     ]);
 
     await expect(
-      view.getByRole("region", { name: "Broadcasts of the last 30 days" }).getByRole("cell"),
+      view.getByRole("group", { name: "Broadcasts of the last 30 days" }).getByRole("cell"),
     ).toHaveText(["No broadcast began in the last 30 days."]);
     await expect(view.getByRole("list", { name: "Outbox" }).getByRole("listitem")).toHaveText([
       "0 waiting now",

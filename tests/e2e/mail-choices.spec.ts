@@ -606,7 +606,7 @@ test.describe("with a server that receives bounces", () => {
         // The dashboard gives the broadcast its own rates: one of two bounced, past the 2% limit.
         await page.goto("/admin");
         const rates = page
-          .getByRole("region", { name: "Broadcasts of the last 30 days" })
+          .getByRole("group", { name: "Broadcasts of the last 30 days" })
           .getByRole("row", { name: new RegExp(`^${subject}`) });
         await expect(rates.getByRole("cell")).toHaveText([
           /\d{4}/,

@@ -55,8 +55,10 @@ function Table({
   wide?: boolean;
 }) {
   return (
+    // A group, not a region: the section around it is the landmark, named by its heading, and a
+    // second landmark of the same name would list each twice. Focusable, so a keyboard scrolls it.
     <div
-      role="region"
+      role="group"
       aria-label={label}
       tabIndex={0}
       className="mt-4 overflow-x-auto rounded-xl border border-rule bg-card"
@@ -166,7 +168,7 @@ export function DashboardView({
             </figcaption>
           </figure>
           <div
-            role="region"
+            role="group"
             aria-label="Entries per day"
             tabIndex={0}
             className="max-h-80 overflow-y-auto rounded-xl border border-rule bg-card"
