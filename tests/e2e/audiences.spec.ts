@@ -125,3 +125,40 @@ test("an audience saved from the list: its count before its invitation batch, a 
     await context.close();
   }
 });
+
+test.describe("with JavaScript off", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("the list is filtered by an answer and saved as an audience, its count shown", async ({
+    browser,
+    ownServer: server,
+    mailSink: smtp,
+  }) => {
+    const run = `plain${Date.now().toString(36)}`;
+    await leadIn(server, smtp, `tx-${run}@example-cpa.com`, "us-tx");
+    await leadIn(server, smtp, `ny-${run}@example-cpa.com`, "us-ny");
+    const name = `Texas ${run}`;
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    try {
+      await asAdmin(context, server, async () => {
+        const page = await context.newPage();
+        await page.goto(`${server.url}/admin/waitlist?q=${run}`);
+        // The filters' disclosure is a <details>: it opens without JavaScript.
+        await page.getByText("More filters: source, dates, answers").click();
+        await page.getByRole("checkbox", { name: "Texas" }).check();
+        await page.getByRole("button", { name: "Search" }).click();
+        await expect(page).toHaveURL(/[?&]practice=us-tx/);
+        await expect(page.getByRole("row", { name: /Lee us-tx/ })).toHaveCount(1);
+        await expect(page.getByRole("row", { name: /Lee us-ny/ })).toHaveCount(0);
+        await page.getByLabel("Save this filter as an audience").fill(name);
+        await page.getByRole("button", { name: "Save audience" }).click();
+        await expect(page.getByRole("status")).toHaveText(`Saved the audience “${name}”.`);
+        await expect(audienceRow(page, name)).toContainText(
+          "1 now, 1 confirmed and not yet invited.",
+        );
+      });
+    } finally {
+      await context.close();
+    }
+  });
+});

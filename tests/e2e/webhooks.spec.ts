@@ -228,3 +228,36 @@ test("an endpoint hears of entries, signed; a test event, a retry, a rotation an
     await context.close();
   }
 });
+
+test.describe("with JavaScript off", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("an endpoint is added, its secret shown once, a test event sent signed, and removed", async ({
+    browser,
+    ownServer: server,
+  }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    try {
+      await asAdmin(context, server, async () => {
+        const admin = await context.newPage();
+        await admin.goto(`${server.url}/admin/webhooks`);
+        const secret = await addEndpoint(admin, receiver.url("/hooks/plain"), ["entry.created"]);
+        await admin.goto(`${server.url}/admin/webhooks`);
+        await admin.getByRole("link", { name: receiver.url("/hooks/plain") }).click();
+        const before = receiver.received.length;
+        await admin.getByRole("button", { name: "Send test event" }).click();
+        await expect(admin.getByText(/A test event \(msg_[^)]+\) is on its way/)).toBeVisible();
+        const [test] = await next(before, 1);
+        expect(test!.path).toBe("/hooks/plain");
+        expect(verified(test!, secret).type).toBe("webhook.test");
+        await admin.getByRole("button", { name: "Remove endpoint" }).click();
+        await expect(admin).toHaveURL(`${server.url}/admin/webhooks`);
+        await expect(admin.getByRole("link", { name: receiver.url("/hooks/plain") })).toHaveCount(
+          0,
+        );
+      });
+    } finally {
+      await context.close();
+    }
+  });
+});
