@@ -69,7 +69,7 @@ export function ImportDoneView({ done }: { done: ImportDone }) {
       <dl className="mt-6 grid max-w-3xl gap-x-6 gap-y-2 sm:grid-cols-[auto_1fr]">
         <dt className="font-semibold">Imported</dt>
         <dd>
-          {formatDateTime(done.importedAt)} by {done.importedBy}
+          {formatDateTime(done.importedAt)} UTC by {done.importedBy}
         </dd>
         {done.statement ? (
           <>
@@ -142,7 +142,7 @@ export function ImportUploadView({
         <h2 className="font-serif text-2xl font-semibold tracking-tight">Earlier imports</h2>
         <TableRegion
           label="Earlier imports"
-          headings={["File", "Imported", "Consent", "Added", "Left out"]}
+          headings={["File", "Imported (UTC)", "Consent", "Added", "Left out"]}
           empty="Nothing was imported yet."
           minWidth="min-w-[44rem]"
         >
