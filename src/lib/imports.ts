@@ -38,8 +38,10 @@ export type ImportPreview = {
 
 export type ConsentBasis = "confirmed" | "unconfirmed";
 
-export type ImportOutcome =
-  { ok: true; counts: OutcomeCounts; created: number } | { ok: false; message: string };
+/** Why an import wrote nothing. */
+export type ImportRefusal = { ok: false; message: string };
+
+export type ImportOutcome = { ok: true; counts: OutcomeCounts; created: number } | ImportRefusal;
 
 /** An import that was made: the file, how consent was had, who imported it, and what it did. */
 export type ImportDone = {

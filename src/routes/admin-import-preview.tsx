@@ -5,7 +5,7 @@ import { requireAdmin } from "#src/lib/guards.ts";
 import { failure, refusal } from "#src/lib/http-errors.ts";
 import {
   IMPORT_FIELDS,
-  type ImportOutcome,
+  type ImportRefusal,
   type Mapping,
   type OutcomeCounts,
 } from "#src/lib/imports.ts";
@@ -64,7 +64,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   const admin = await requireAdmin(server, "This account may not import.");
   const form = await request.formData();
   const refuse = (message: string, status: number) =>
-    data<ImportOutcome>({ ok: false, message }, { status });
+    data<ImportRefusal>({ ok: false, message }, { status });
   if (!admin.stepUpUntil)
     return refuse(
       "Confirm it's you: an import needs your passkey within the last 15 minutes. Press Import again to use it.",
@@ -93,7 +93,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
     );
     // Done: to the page that says what it did, so a reload cannot post the import again.
     if (result.ok) return redirect(`/admin/import/${params.id}`, 303);
-    return data<ImportOutcome>(result, { status: 409 });
+    return data<ImportRefusal>(result, { status: 409 });
   } catch {
     throw failure(server, UNAVAILABLE);
   }
@@ -105,7 +105,7 @@ export default function AdminImportPreview({ loaderData, actionData }: Route.Com
     <ImportPreviewView
       preview={loaderData.preview}
       stepUpUntil={loaderData.stepUpUntil}
-      reply={actionData?.ok === false ? actionData : undefined}
+      reply={actionData}
     />
   );
 }

@@ -42,7 +42,14 @@ type Actor = { adminEmail: string; clientAddress: string };
 /** Rows inserted per statement: well under PostgreSQL's limit of parameters. */
 const CHUNK = 500;
 
-type ImportResult = ImportOutcome;
+/** `items` in runs of CHUNK, for one statement each. */
+function* chunks<T>(items: readonly T[]): Generator<T[]> {
+  for (let i = 0; i < items.length; i += CHUNK) yield items.slice(i, i + CHUNK);
+}
+
+/** An upload's id: 32 random hexadecimal characters, as the table's check says. */
+const IMPORT_ID = /^[0-9a-f]{32}$/;
+const newImportId = () => randomBytes(16).toString("hex");
 
 /** Rows a preview lists; the counts cover them all. */
 const PREVIEW_ROWS = 500;
@@ -90,8 +97,7 @@ export function createImports({
       ),
     ];
     const existing = new Set<string>();
-    for (let i = 0; i < addresses.length; i += CHUNK) {
-      const part = addresses.slice(i, i + CHUNK);
+    for (const part of chunks(addresses)) {
       const rows = await queryRows<{ address: string }>(
         tx,
         sql`SELECT lower(email) AS address FROM waitlist_entries
@@ -107,7 +113,7 @@ export function createImports({
   }
 
   async function staged(tx: Db, id: string): Promise<{ fileName: string; sheet: Sheet } | null> {
-    if (!/^[0-9a-f]{32}$/.test(id)) return null;
+    if (!IMPORT_ID.test(id)) return null;
     const [row] = await queryRows<{ file_name: string; content: Buffer | Uint8Array }>(
       tx,
       sql`SELECT file_name, content FROM waitlist_imports
@@ -126,7 +132,7 @@ export function createImports({
    * day).
    */
   async function refuse(fileName: string, message: string, actor: Actor): Promise<string> {
-    const id = randomBytes(16).toString("hex");
+    const id = newImportId();
     await db.execute(sql`
       INSERT INTO waitlist_imports (id, file_name, refusal, uploaded_by)
       VALUES (${id}, ${fileNameOf(fileName)}, ${message.slice(0, 1000)}, ${actor.adminEmail})`);
@@ -162,7 +168,7 @@ export function createImports({
   return {
     /** An import made from this upload; null when it is not imported, or there is no such upload. */
     async done(id: string): Promise<ImportDone | null> {
-      if (!/^[0-9a-f]{32}$/.test(id)) return null;
+      if (!IMPORT_ID.test(id)) return null;
       const [found] = await made(sql`id = ${id}`, 1);
       return found ?? null;
     },
@@ -174,7 +180,7 @@ export function createImports({
 
     /** Why this administrator's upload was refused, within the day; null otherwise. */
     async refusal(id: string, adminEmail: string): Promise<string | null> {
-      if (!/^[0-9a-f]{32}$/.test(id)) return null;
+      if (!IMPORT_ID.test(id)) return null;
       const [row] = await queryRows<{ refusal: string }>(
         db,
         sql`SELECT refusal FROM waitlist_imports
@@ -197,7 +203,7 @@ export function createImports({
       const name = fileNameOf(file.name);
       const read = readSheet(file.bytes);
       if (!read.ok) return { ...read, id: await refuse(name, read.message, actor) };
-      const id = randomBytes(16).toString("hex");
+      const id = newImportId();
       await db.execute(sql`
         INSERT INTO waitlist_imports (id, file_name, content, uploaded_by)
         VALUES (${id}, ${name}, ${Buffer.from(file.bytes)}, ${actor.adminEmail})`);
@@ -233,7 +239,7 @@ export function createImports({
       statement: string,
       expected: Plan["counts"],
       actor: Actor,
-    ): Promise<ImportResult> {
+    ): Promise<ImportOutcome> {
       const said = statement.replace(/\s+/g, " ").trim();
       if (basis === "confirmed" && said === "")
         return {
@@ -244,7 +250,7 @@ export function createImports({
       if (said.length > 1000)
         return { ok: false, message: "The statement must be at most 1,000 characters." };
       const result = await db.transaction(
-        async (tx): Promise<ImportResult & { mails?: number }> => {
+        async (tx): Promise<ImportOutcome & { mails?: number }> => {
           const found = await staged(tx, id);
           if (!found)
             return {
@@ -267,11 +273,11 @@ export function createImports({
             };
           const fresh = plan.rows.flatMap((r) => (r.kind === "new" ? [r.entry] : []));
           const created: WaitlistRow[] = [];
-          for (let i = 0; i < fresh.length; i += CHUNK) {
+          for (const part of chunks(fresh)) {
             const rows = await tx
               .insert(waitlistEntries)
               .values(
-                fresh.slice(i, i + CHUNK).map((entry) => ({
+                part.map((entry) => ({
                   name: entry.name,
                   email: entry.email,
                   company: entry.company,
@@ -296,17 +302,16 @@ export function createImports({
               ? created.map((row) => confirmationMail(row, env, tokens, 1))
               : [];
           if (basis === "confirmed")
-            for (let i = 0; i < created.length; i += CHUNK)
+            for (const part of chunks(created))
               await tx.insert(consentEvents).values(
-                created.slice(i, i + CHUNK).map((row) => ({
+                part.map((row) => ({
                   entryId: row.id,
                   kind: "waitlist-news" as const,
                   given: true,
                   place: "import" as const,
                 })),
               );
-          for (let i = 0; i < tokens.length; i += CHUNK)
-            await tx.insert(waitlistTokens).values(tokens.slice(i, i + CHUNK));
+          for (const part of chunks(tokens)) await tx.insert(waitlistTokens).values(part);
           const mails = await enqueue(tx, messages);
           const hooks = await enqueueWebhookEvents(
             tx,

@@ -9,7 +9,7 @@ import {
   IMPORT_FIELD_LABELS,
   IMPORT_FIELDS,
   type ImportDone,
-  type ImportOutcome,
+  type ImportRefusal,
   type ImportPreview,
   type OutcomeKind,
 } from "#src/lib/imports.ts";
@@ -190,7 +190,7 @@ export function ImportPreviewView({
 }: {
   preview: ImportPreview;
   stepUpUntil: string | null;
-  reply: Extract<ImportOutcome, { ok: false }> | undefined;
+  reply: ImportRefusal | undefined;
 }) {
   const stepUp = useStepUp(stepUpUntil);
   const { counts } = preview;
