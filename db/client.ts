@@ -4,7 +4,7 @@
  */
 import { cp } from "node:fs/promises";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
+import { PGlite, type Transaction } from "@electric-sql/pglite";
 import { sql, type SQL } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
@@ -20,6 +20,14 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
 export type Database = {
   db: Db;
+  /**
+   * The same database, for work no visitor waits on (the outbox, a broadcast's turns). The
+   * embedded database runs each statement on the visitors' thread, so there each statement first
+   * lets the requests waiting on that thread be answered (takingTurns): a long stretch of
+   * background statements holds a visitor up by one statement, not all of them. A PostgreSQL
+   * server runs statements in its own processes: there it is `db` itself.
+   */
+  background: Db;
   kind: "pglite" | "postgres";
   ping: () => Promise<void>;
   close: () => Promise<void>;
@@ -75,8 +83,10 @@ export async function openDatabase(options: {
     } finally {
       client.release();
     }
+    const db = drizzlePg(pool, { schema });
     database = {
-      db: drizzlePg(pool, { schema }),
+      db,
+      background: db,
       kind: "postgres",
       ping: async () => {
         await pool.query("SELECT 1");
@@ -111,6 +121,7 @@ export async function openDatabase(options: {
     }
     database = {
       db: drizzlePglite(client, { schema }),
+      background: drizzlePglite({ client: takingTurns(client), schema }),
       kind: "pglite",
       ping: async () => {
         await client.query("SELECT 1");
@@ -125,6 +136,29 @@ export async function openDatabase(options: {
     };
   }
   return database;
+}
+
+/** Resolves after the event loop has handled what was waiting (I/O, timers), not before. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * `client` as Drizzle uses it (a query, a transaction and the queries in it), each statement
+ * run only after the event loop's next turn. Typed as the client it stands for: Drizzle calls
+ * nothing else on it (drizzle-orm/pglite/session.js), and db/client.test.ts runs statements and
+ * transactions through it.
+ */
+function takingTurns(client: PGlite): PGlite {
+  const polite = <C extends Pick<PGlite, "query">>(c: C): Pick<PGlite, "query"> => ({
+    query: async (...args: Parameters<PGlite["query"]>) => {
+      await nextTurn();
+      return c.query(...args);
+    },
+  });
+  const turnTaking: Pick<PGlite, "query" | "transaction"> = {
+    ...polite(client),
+    transaction: (work) => client.transaction((tx) => work(polite(tx) as Transaction)),
+  };
+  return turnTaking as PGlite;
 }
 
 /** Rows of a raw SQL query; both drivers answer with `{ rows }`. */

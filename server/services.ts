@@ -90,6 +90,7 @@ export async function openServices(
     port: mail,
   } = openMail({
     db: database.db,
+    background: database.background,
     env,
     log,
     secrets: erasureKeys,
@@ -142,6 +143,7 @@ export async function openServices(
   });
   const outbox = startOutboxWorker({
     db: database.db,
+    background: database.background,
     suppressions,
     destinations: {
       email: relay ? createEmailSender(relay, env.mail.dkim) : undefined,
@@ -206,7 +208,7 @@ export async function openServices(
   const adminCommands = database.snapshot
     ? await serveAdminCommands({ dataDir: env.dataDir, verification: adminVerification, log })
     : undefined;
-  const housekeeping = startHousekeeping({ db: database.db, log });
+  const housekeeping = startHousekeeping({ db: database.background, log });
   const ledgerMarks = startLedgerMarks(log);
   const pageViews = env.pageViews
     ? createPageViews({

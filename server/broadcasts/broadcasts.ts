@@ -137,8 +137,16 @@ export type Actor = { adminEmail: string; clientAddress: string };
 
 export type Broadcasts = ReturnType<typeof createBroadcasts>;
 
+/** Broadcasts whose laid-out mail is kept between turns: more than ever send at once. */
+const MAKERS_KEPT = 8;
+
 export function createBroadcasts(deps: {
   db: Db;
+  /**
+   * Where the turns of a send run (`pump`): the same database, each statement taking its turn
+   * with the visitors' requests (db/client.ts); `db` when not given.
+   */
+  background?: Db;
   env: Env;
   log: FastifyBaseLogger;
   suppressions: Pick<Suppressions, "byAddress">;
@@ -149,6 +157,7 @@ export function createBroadcasts(deps: {
   onEnqueued: () => void;
 }) {
   const { db, env, log } = deps;
+  const background = deps.background ?? db;
 
   const byId = async (tx: Db, id: number, lock = false) => {
     const [row] = await queryRows<Row>(
@@ -158,9 +167,31 @@ export function createBroadcasts(deps: {
     return row ?? null;
   };
 
-  /** Broadcast `b`'s mail for each recipient, laid out once (broadcastMailMaker). */
-  const makerFor = (b: { kind: Kind; subject: string; body: string }) =>
-    broadcastMailMaker({ subject: b.subject, body: b.body, kind: b.kind, siteUrl: env.siteUrl });
+  /**
+   * Broadcast `b`'s mail for each recipient, laid out once (broadcastMailMaker) and kept for the
+   * turns that follow: laying out renders the mail's React template, milliseconds on the visitors'
+   * thread that a turn each second would otherwise spend again (decision 042). Kept by what it is
+   * made of, so a draft edited between two test sends is laid out anew; a few at most.
+   */
+  const makers = new Map<string, ReturnType<typeof broadcastMailMaker>>();
+  const makerFor = (b: { kind: Kind; subject: string; body: string }) => {
+    const key = JSON.stringify([b.kind, b.subject, b.body]);
+    let make = makers.get(key);
+    if (!make) {
+      make = broadcastMailMaker({
+        subject: b.subject,
+        body: b.body,
+        kind: b.kind,
+        siteUrl: env.siteUrl,
+      });
+      makers.set(key, make);
+      for (const oldest of makers.keys()) {
+        if (makers.size <= MAKERS_KEPT) break;
+        makers.delete(oldest);
+      }
+    }
+    return make;
+  };
 
   /** The mail of broadcast `b` to one entry, with its unsubscribe and removal links. */
   function mailFor(
@@ -432,7 +463,7 @@ export function createBroadcasts(deps: {
     async pump(ratePerMinute: number, maxPerTurn = 500): Promise<number> {
       let handed = 0;
       const due = await queryRows<{ id: number }>(
-        db,
+        background,
         sql`SELECT id FROM broadcasts WHERE status = 'sending'
               OR (status = 'scheduled' AND scheduled_at <= now()) ORDER BY id`,
       );
@@ -489,7 +520,7 @@ export function createBroadcasts(deps: {
   /** One broadcast's turn; resolves with how many mails it handed to the outbox. */
   async function turn(id: number, ratePerMinute: number, maxPerTurn: number): Promise<number> {
     const secondsPerMail = 60 / ratePerMinute;
-    return db.transaction(async (tx) => {
+    return background.transaction(async (tx) => {
       const [row] = await queryRows<Row & { allowance: number }>(
         tx,
         sql`

@@ -141,13 +141,20 @@ export type DeliveryOutcome = "sent" | "retry" | "failed" | "suppressed";
 
 export function startOutboxWorker({
   db,
+  background = db,
   destinations,
   suppressions,
   log,
   timing = OUTBOX_TIMING,
   onOutcome = () => {},
 }: {
+  /** Where an outcome is written, at once: the sooner a sent mail is marked, the less a kill resends. */
   db: Db;
+  /**
+   * Where due rows are claimed: the same database, each statement taking its turn with the
+   * visitors' requests (db/client.ts); `db` when not given.
+   */
+  background?: Db;
   destinations: Destinations;
   /** Required: no worker sends mail without asking the suppression list first. */
   suppressions: Pick<Suppressions, "byAddress" | "record">;
@@ -307,7 +314,7 @@ export function startOutboxWorker({
     while (!stopped) {
       // Every expression sees the row as it was before this statement.
       const claimed = await queryRows<Claimed>(
-        db,
+        background,
         sql`
         UPDATE outbox SET
           status = CASE WHEN ${abandoned} THEN 'failed' ELSE 'pending' END,
