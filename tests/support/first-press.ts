@@ -19,8 +19,11 @@ import {
   HYDRATED_ATTRIBUTE,
   NEEDS_APP_ATTRIBUTE,
 } from "#src/lib/hydration-protocol.ts";
-import { expect, HYDRATED_PAGE, waitForReady } from "#tests/support/fixtures.ts";
+import { expect, HYDRATED_PAGE, test, waitForReady } from "#tests/support/fixtures.ts";
 import { ALL_PAGES } from "#tests/support/pages.ts";
+
+/** The time a first-press test may take for each control it presses (firstPressMismatches). */
+const ALLOWED_PER_CONTROL_MS = 30_000;
 
 /** The pages anyone can open, each pressed on the suite's server (first-press.spec.ts). */
 export const PUBLIC_PRESS_PAGES = [
@@ -308,6 +311,11 @@ export async function firstPressMismatches(
       ? 0
       : await page.locator(`${scope.within} ${scope.sharedNav} ${PRESSABLE_LINK}`).count();
   await context.close();
+  // Each control costs two or three page loads, one of them at a quarter of the CPU, so the time
+  // a test may take grows with its page's controls: a page with many (the home page) once outgrew
+  // a fixed allowance when a browser update made each throttled load slower.
+  const info = test.info();
+  info.setTimeout(Math.max(info.timeout, (controls.length + 2) * ALLOWED_PER_CONTROL_MS));
 
   const mismatches: string[] = [];
   for (const control of controls) {
