@@ -148,7 +148,7 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
  * transactions through it.
  */
 function takingTurns(client: PGlite): PGlite {
-  const polite = <C extends Pick<PGlite, "query">>(c: C): Pick<PGlite, "query"> => ({
+  const polite = (c: Pick<PGlite, "query">): Pick<PGlite, "query"> => ({
     query: async (...args: Parameters<PGlite["query"]>) => {
       await nextTurn();
       return c.query(...args);
