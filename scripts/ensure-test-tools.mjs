@@ -1,5 +1,5 @@
-// What the end-to-end tests need from Debian: Chromium (Playwright's own download cannot reach
-// its host here), a PostgreSQL server (the multi-instance tests), LibreOffice with poppler
+// What the end-to-end tests need from Debian: Chromium's headless shell (Playwright's own download
+// cannot reach its host here; decision 050), a PostgreSQL server (the multi-instance tests), LibreOffice with poppler
 // (the DPA download is opened as a customer would), and Dovecot (the bounce mailbox reader is
 // tested against a real IMAP server, tests/support/dovecot.ts), and openssl (the webhook tests'
 // HTTPS receiver makes its own certificate, tests/support/webhook-receiver.ts). Installed when missing, so
@@ -22,7 +22,9 @@ const hasPostgres = () =>
   readdirSync("/usr/lib/postgresql").some((v) => existsSync(`/usr/lib/postgresql/${v}/bin/pg_ctl`));
 
 const missing = [];
-if (!existsSync(process.env.CHROMIUM_PATH ?? "/usr/bin/chromium")) missing.push("chromium");
+// A CHROMIUM_PATH of one's own is used as it is; the default is Debian's package.
+if (!process.env.CHROMIUM_PATH && !existsSync("/usr/bin/chromium-headless-shell"))
+  missing.push("chromium-headless-shell");
 if (!hasPostgres()) missing.push("postgresql");
 if (!existsSync("/usr/bin/soffice")) missing.push("libreoffice-writer-nogui");
 if (!existsSync("/usr/bin/pdftotext")) missing.push("poppler-utils");
