@@ -93,7 +93,9 @@ export function createImports({
       ...new Set(
         column === undefined
           ? []
-          : sheet.rows.map((row) => (row[column] ?? "").trim().toLowerCase()).filter(Boolean),
+          : sheet.rows
+              .map(({ cells }) => (cells[column] ?? "").trim().toLowerCase())
+              .filter(Boolean),
       ),
     ];
     const existing = new Set<string>();

@@ -29,18 +29,20 @@ describe("mapping and planning an import", () => {
   test("each row's outcome: new, already there, merged, suppressed, or invalid with the reason", () => {
     const sheet = {
       headers: ["Email", "Name", "Company", "Signed up"],
-      rows: [
-        ["Ann@Example-CPA.com", "Ann Ames", "Ames CPA", "2026-01-05"],
-        ["ann@example-cpa.com", "Ann Again", "", ""],
-        ["old@example-cpa.com", "Old Lead", "", ""],
-        ["quiet@example-cpa.com", "Quiet", "", ""],
-        ["not an address", "Nobody", "", ""],
-        ["noname@example-cpa.com", "", "", ""],
-        ["temp@mailinator.com", "Temp", "", ""],
-        ["later@example-cpa.com", "Later", "", "2099-01-01"],
-        ["odd@example-cpa.com", "Odd", "", "soon"],
-        ["bo@example-cpa.com", "Bo", "", "3/4/2026 9:00 AM"],
-      ],
+      rows: (
+        [
+          ["Ann@Example-CPA.com", "Ann Ames", "Ames CPA", "2026-01-05"],
+          ["ann@example-cpa.com", "Ann Again", "", ""],
+          ["old@example-cpa.com", "Old Lead", "", ""],
+          ["quiet@example-cpa.com", "Quiet", "", ""],
+          ["not an address", "Nobody", "", ""],
+          ["noname@example-cpa.com", "", "", ""],
+          ["temp@mailinator.com", "Temp", "", ""],
+          ["later@example-cpa.com", "Later", "", "2099-01-01"],
+          ["odd@example-cpa.com", "Odd", "", "soon"],
+          ["bo@example-cpa.com", "Bo", "", "3/4/2026 9:00 AM"],
+        ] as string[][]
+      ).map((cells, i) => ({ at: i + 2, cells })),
     };
     const plan = planImport(
       sheet,

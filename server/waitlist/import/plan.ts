@@ -110,8 +110,7 @@ export function planImport(
   const cell = (row: string[], field: ImportField) =>
     mapping[field] === undefined ? "" : (row[mapping[field]] ?? "");
   const firstRow = new Map<string, number>();
-  const rows: RowOutcome[] = sheet.rows.map((row, i): RowOutcome => {
-    const at = i + 2; // the sheet's own row number, its header being row 1
+  const rows: RowOutcome[] = sheet.rows.map(({ at, cells: row }): RowOutcome => {
     const rawEmail = cell(row, "email").trim();
     const parsed = parseWaitlistEntry({
       name: cell(row, "name"),

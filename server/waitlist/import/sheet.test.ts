@@ -15,7 +15,15 @@ describe("reading an uploaded sheet", () => {
       sheet: {
         headers: ["Timestamp", "Email", "Name", "Use case"],
         rows: [
-          ["3/4/2026 10:11:12", "ada@example-cpa.com", "Ada Byron", "Returns, and\r\nworkpapers"],
+          {
+            at: 2,
+            cells: [
+              "3/4/2026 10:11:12",
+              "ada@example-cpa.com",
+              "Ada Byron",
+              "Returns, and\r\nworkpapers",
+            ],
+          },
         ],
       },
     });
@@ -25,8 +33,23 @@ describe("reading an uploaded sheet", () => {
     const read = readSheet(bytes("E-mail;;E-mail\nbo@example.com;x\n"));
     expect(read).toEqual({
       ok: true,
-      sheet: { headers: ["E-mail", "Column B", "E-mail (2)"], rows: [["bo@example.com", "x", ""]] },
+      sheet: {
+        headers: ["E-mail", "Column B", "E-mail (2)"],
+        rows: [{ at: 2, cells: ["bo@example.com", "x", ""] }],
+      },
     });
+  });
+
+  test("rows keep the numbers a spreadsheet shows them under: blank rows count, a cell's line breaks do not", () => {
+    const read = readSheet(
+      bytes('\nEmail,Notes\nann@example.com,"two\nlines"\n\n,\nbo@example.com,\n'),
+    );
+    expect(read.ok && read.sheet.rows).toEqual([
+      { at: 3, cells: ["ann@example.com", "two\nlines"] },
+      { at: 6, cells: ["bo@example.com", ""] },
+    ]);
+    const formula = readSheet(bytes("Email,Name\n\nann@example.com,Ann\n\nbo@example.com,=1+1\n"));
+    expect(!formula.ok && formula.message).toMatch(/^Row 5, column "Name" \(B5\)/);
   });
 
   test("a bad file is refused whole, with what to change", () => {

@@ -11,7 +11,11 @@ export const IMPORT_MAX_BYTES = 5 * 1024 * 1024;
 /** Rows taken from one file, the header row apart. */
 const IMPORT_MAX_ROWS = 20_000;
 
-export type Sheet = { headers: string[]; rows: string[][] };
+/** A row under the header: its cells, and its number as a spreadsheet shows it (the header's is 1
+ * when nothing is above it). Blank rows are left out, so the numbers can skip. */
+export type SheetRow = { at: number; cells: string[] };
+
+export type Sheet = { headers: string[]; rows: SheetRow[] };
 
 export type SheetRead = { ok: true; sheet: Sheet } | { ok: false; message: string };
 
@@ -64,7 +68,8 @@ export function readSheet(bytes: Uint8Array): SheetRead {
       delimiter: delimiterOf(text),
       relax_column_count: true,
       relax_quotes: true,
-      skip_empty_lines: true,
+      // Blank lines are records here, dropped below once counted: a spreadsheet numbers them too.
+      skip_empty_lines: false,
       trim: false,
       bom: true,
     });
@@ -77,7 +82,10 @@ export function readSheet(bytes: Uint8Array): SheetRead {
       message: `The file could not be read as CSV${line ? ` (near line ${line})` : ""}: a quote may be left open.`,
     };
   }
-  const [header, ...rows] = records.filter((r) => r.some((cell) => cell.trim() !== ""));
+  // A record is one spreadsheet row, however many lines its quoted cells span.
+  const [header, ...rows] = records
+    .map((cells, i) => ({ at: i + 1, cells }))
+    .filter((r) => r.cells.some((cell) => cell.trim() !== ""));
   if (!header) return { ok: false, message: "The file has no rows." };
   if (rows.length === 0)
     return { ok: false, message: "The file has a header row and nothing under it." };
@@ -86,23 +94,26 @@ export function readSheet(bytes: Uint8Array): SheetRead {
       ok: false,
       message: `The file has ${rows.length.toLocaleString("en-US")} rows; an import takes at most ${IMPORT_MAX_ROWS.toLocaleString("en-US")}. Split it into smaller files.`,
     };
-  const width = Math.max(header.length, ...rows.map((r) => r.length));
+  const width = Math.max(header.cells.length, ...rows.map((r) => r.cells.length));
   const seen = new Map<string, number>();
   const headers = Array.from({ length: width }, (_, i) => {
-    const named = (header[i] ?? "").trim() || `Column ${excelColumn(i)}`;
+    const named = (header.cells[i] ?? "").trim() || `Column ${excelColumn(i)}`;
     const n = (seen.get(named.toLowerCase()) ?? 0) + 1;
     seen.set(named.toLowerCase(), n);
     return n === 1 ? named : `${named} (${n})`;
   });
-  for (const [r, row] of rows.entries())
-    for (const [c, cell] of row.entries())
+  for (const { at, cells } of rows)
+    for (const [c, cell] of cells.entries())
       if (FORMULA_CELL.test(cell))
         return {
           ok: false,
-          message: `Row ${r + 2}, column "${headers[c]}" (${excelColumn(c)}${r + 2}) starts like a formula ("${cell.trim().slice(0, 20)}"). Nothing was imported: remove the formula, or type the cell as plain text, and upload the file again.`,
+          message: `Row ${at}, column "${headers[c]}" (${excelColumn(c)}${at}) starts like a formula ("${cell.trim().slice(0, 20)}"). Nothing was imported: remove the formula, or type the cell as plain text, and upload the file again.`,
         };
   return {
     ok: true,
-    sheet: { headers, rows: rows.map((row) => headers.map((_, i) => row[i] ?? "")) },
+    sheet: {
+      headers,
+      rows: rows.map(({ at, cells }) => ({ at, cells: headers.map((_, i) => cells[i] ?? "") })),
+    },
   };
 }
