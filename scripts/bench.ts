@@ -3,7 +3,7 @@
 // them to docs/performance.md, and exits non-zero when a target is missed. Not part of `npm test`.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { createRequire } from "node:module";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
 import path from "node:path";
 import { brotliCompressSync } from "node:zlib";
@@ -12,7 +12,7 @@ import { chromium } from "@playwright/test";
 import autocannon from "autocannon";
 import * as prettier from "prettier";
 import { HYDRATED_ATTRIBUTE } from "#src/lib/hydration-protocol.ts";
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "#tests/support/e2e-env.ts";
+import { CHROMIUM_ARGS, CHROMIUM_PATH, FULL_CHROMIUM_PATH } from "#tests/support/e2e-env.ts";
 import { benchBroadcasts, broadcastRows, FULL_SIZES } from "./bench/broadcasts.ts";
 import { benchDashboard } from "./bench/dashboard.ts";
 import { benchImport, IMPORT_TARGET_MS } from "./bench/import.ts";
@@ -136,7 +136,11 @@ function lighthouse(url: string): LighthouseRun | null {
         `--output-path=${out}`,
         `--chrome-flags=--headless=new ${CHROMIUM_ARGS.join(" ")}`,
       ],
-      { env: { ...process.env, CHROME_PATH: CHROMIUM_PATH }, stdio: "ignore", timeout: 120_000 },
+      {
+        env: { ...process.env, CHROME_PATH: FULL_CHROMIUM_PATH },
+        stdio: "ignore",
+        timeout: 120_000,
+      },
     );
   } catch {
     return null;
@@ -205,6 +209,11 @@ async function load(url: string, options: Omit<autocannon.Options, "url"> = {}) 
 
 async function main() {
   const started = new Date();
+  for (const browser of [CHROMIUM_PATH, FULL_CHROMIUM_PATH])
+    if (!existsSync(browser))
+      throw new Error(
+        `${browser} is missing: the bench needs Debian's chromium-headless-shell and chromium (apt-get install chromium-headless-shell chromium; decision 050)`,
+      );
   console.log("Building…");
   execFileSync(process.execPath, [path.join(ROOT, "scripts/build.mjs")], {
     stdio: "inherit",
@@ -780,7 +789,7 @@ async function main() {
       ],
     ];
 
-    const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? "CPU"}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, Lighthouse 12.8 with Debian Chromium (${execFileSync(CHROMIUM_PATH, ["--version"]).toString().trim()})`;
+    const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? "CPU"}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, Lighthouse 12.8 with Debian Chromium (${execFileSync(FULL_CHROMIUM_PATH, ["--version"]).toString().trim()}), the rest with its headless shell`;
     const report = `# Performance
 
 Measured by \`npm run bench\` on ${started.toISOString().slice(0, 10)}, on ${machine}. Production

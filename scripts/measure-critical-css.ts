@@ -10,7 +10,7 @@ import { chromium, type Page } from "@playwright/test";
 import Beasties from "beasties";
 import { compileSheet } from "beasties/compiler";
 import { createProcessor } from "beasties/runtime";
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "#tests/support/e2e-env.ts";
+import { CHROMIUM_ARGS, CHROMIUM_PATH, quietPointer } from "#tests/support/e2e-env.ts";
 
 const [baseUrl = "http://localhost:3000", ...only] = process.argv.slice(2);
 const PATHS = only.length > 0 ? only : ["/", "/privacy-policy", "/terms-of-service", "/login"];
@@ -101,7 +101,9 @@ const pages = Object.fromEntries(
   await Promise.all(
     Object.entries(viewports).map(async ([name, viewport]) => {
       const context = await browser.newContext({ viewport, javaScriptEnabled: false });
-      return [name, await context.newPage()] as const;
+      const page = await context.newPage();
+      await quietPointer(page);
+      return [name, page] as const;
     }),
   ),
 );

@@ -3,7 +3,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { chromium } from "@playwright/test";
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "#tests/support/e2e-env.ts";
+import { CHROMIUM_ARGS, CHROMIUM_PATH, quietPointer } from "#tests/support/e2e-env.ts";
 
 const [baseUrl = "http://localhost:3000", outDir = "/tmp/shots", ...only] = process.argv.slice(2);
 const PATHS =
@@ -32,6 +32,7 @@ for (const width of [1440, 375]) {
     // Only so the style below applies; the pages themselves are as served.
     bypassCSP: true,
   });
+  await quietPointer(page);
   for (const p of PATHS) {
     await page.goto(baseUrl + p, { waitUntil: "networkidle" });
     // Sections off screen are not painted until near (content-visibility: auto), and a full-page

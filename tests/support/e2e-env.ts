@@ -3,6 +3,7 @@
  * `npm start`), and how Chromium is started. Free of side effects: scripts import it too.
  */
 import { tmpdir } from "node:os";
+import type { Page } from "@playwright/test";
 import path from "node:path";
 
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 3100);
@@ -35,6 +36,21 @@ export const E2E_PASSKEY_ADMINS = [1, 2, 3, 4, 5, 6, 7, 8].map(
  * each time, beside the page being tested or measured (decision 050).
  */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium-headless-shell";
+/**
+ * The whole browser, for Lighthouse: it loads one page and cannot be asked to `quietPointer` it
+ * first, and the shell's pointer would start that page's app (decision 050).
+ */
+export const FULL_CHROMIUM_PATH = process.env.FULL_CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+/**
+ * The headless shell keeps its pointer at (0, 0), over the page, and sends the first document a
+ * page loads a mousemove there, as if a person's mouse rested on it: that page's app would start
+ * before the test or bench did anything (decision 050). A blank document loaded first takes it.
+ * The tests' `page` fixture has had it; whatever opens pages of its own calls this on each.
+ */
+export async function quietPointer(page: Page): Promise<void> {
+  await page.setContent("");
+}
 /** Chromium on a closed network: no sandbox (root), no GPU, no background traffic. */
 export const CHROMIUM_ARGS = [
   "--no-sandbox",

@@ -17,6 +17,7 @@ import {
   type Account,
 } from "#tests/support/accounts.ts";
 import type { ExpectedConsoleError } from "#tests/support/console-messages.ts";
+import { quietPointer } from "#tests/support/e2e-env.ts";
 import { startRestartableServer, type RestartableServer } from "#tests/support/server.ts";
 import { codesFromSink, useCookie, verifyMainAdmin } from "#tests/support/admin-passkey.ts";
 import { startTestSmtp, type TestSmtp } from "#tests/support/test-smtp.ts";
@@ -101,6 +102,7 @@ async function unexpected(
 export const test = base.extend<Fixtures, WorkerFixtures>({
   expectedConsoleErrors: [[], { option: true }],
   page: async ({ page, expectedConsoleErrors }, use) => {
+    await quietPointer(page);
     const problems: Promise<string | null>[] = [];
     page.on("pageerror", (error) => problems.push(Promise.resolve(`pageerror: ${error.message}`)));
     page.on("console", (message) => {
