@@ -106,6 +106,12 @@ await build({
   entryPoints: [path.join(root, "server/production.ts")],
   outfile: path.join(root, "build/server/app.js"),
 });
+// The mail thread (decision 051): a module of its own, which the server starts beside itself.
+await build({
+  ...serverOptions,
+  entryPoints: [path.join(root, "server/outbox/email-thread.ts")],
+  outfile: path.join(root, "build/server/email-thread.js"),
+});
 
 // The bundled server looks for its migrations beside itself.
 await cp(path.join(root, "db/migrations"), path.join(root, "build/server/migrations"), {

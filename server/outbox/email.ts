@@ -1,37 +1,24 @@
 /**
  * Email through SMTP: nodemailer's pooled transport to SMTP_URL (or to the local catcher), STARTTLS
- * whenever the relay offers it, DKIM-signed when DKIM_* is set.
+ * whenever the relay offers it, DKIM-signed when DKIM_* is set. It runs on a thread of its own
+ * (email-thread.ts, decision 051): building and sending a message never holds up a visitor's
+ * request. A send resolves when the relay accepted the message, and rejects with a DeliveryError
+ * that says whether trying again could help.
  */
-import nodemailer, { type SendMailOptions } from "nodemailer";
-import type { Env, SmtpRelay } from "#server/env.ts";
+import { Worker } from "node:worker_threads";
+import type { SmtpRelay } from "#server/env.ts";
 import { DeliveryError } from "#server/outbox/delivery-error.ts";
 import type { EmailPayload } from "#server/outbox/outbox.ts";
-
-/** Well inside the worker's lease, so a slow relay never sees a second instance send the same row. */
-const SEND_TIMEOUT_MS = 60_000;
-
-type SmtpFailure = Error & {
-  code?: string;
-  responseCode?: number;
-  response?: string;
-  command?: string;
-};
+import type { Dkim, SendReply, SendRequest } from "#server/outbox/smtp-message.ts";
 
 /**
- * A relay's 5xx is final, except a refused login: that is the relay's configuration, not the
- * message's. A 5xx to the recipient itself (nodemailer's EENVELOPE, at RCPT TO) says the address
- * takes no mail; one to the message (at DATA) may be about its content, and says nothing of it.
+ * The thread's module, beside this one: from source when this file runs from source (development,
+ * tests, the benches), and as the build writes it (scripts/build.mjs) when this runs bundled.
  */
-function classify(error: SmtpFailure): DeliveryError {
-  const code = error.responseCode;
-  const permanent = code !== undefined && code >= 500 && code < 600 && error.code !== "EAUTH";
-  const what = error.response ?? error.message;
-  return new DeliveryError(
-    `${error.code ?? "SMTP"}${code ? ` ${code}` : ""}: ${what}`.slice(0, 500),
-    permanent,
-    permanent && error.code === "EENVELOPE" && /^RCPT/i.test(error.command ?? "RCPT TO"),
-  );
-}
+const THREAD_MODULE = new URL(
+  import.meta.url.endsWith(".ts") ? "./email-thread.ts" : "./email-thread.js",
+  import.meta.url,
+);
 
 export type EmailSender = {
   /**
@@ -39,65 +26,58 @@ export type EmailSender = {
    * decision 041); the From address when not given.
    */
   send: (payload: EmailPayload, messageId: string, returnPath?: string) => Promise<void>;
+  /** Lets the thread finish what the relay is taking, then ends it. */
   close: () => void;
 };
 
-export function createEmailSender(
-  relay: SmtpRelay,
-  dkim: Env["mail"]["dkim"] = undefined,
-): EmailSender {
-  const transport = nodemailer.createTransport({
-    pool: true,
-    maxConnections: 3,
-    host: relay.host,
-    port: relay.port,
-    secure: relay.secure,
-    auth: relay.auth,
-    dkim,
-    connectionTimeout: 10_000,
-    greetingTimeout: 10_000,
-    socketTimeout: 30_000,
-    // Nothing in a stored message may make the server read a file or fetch a URL.
-    disableFileAccess: true,
-    disableUrlAccess: true,
-  });
+type Waiting = { resolve: () => void; reject: (error: DeliveryError) => void };
+
+export function createEmailSender(relay: SmtpRelay, dkim: Dkim = undefined): EmailSender {
+  type Thread = { worker: Worker; waiting: Map<number, Waiting> };
+  let thread: Thread | null = null;
+  let seq = 0;
+
+  const start = (): Thread => {
+    const worker = new Worker(THREAD_MODULE, { workerData: { relay, dkim } });
+    const started: Thread = { worker, waiting: new Map() };
+    const { waiting } = started;
+    /** A thread that failed or stopped answers nothing more: its sends are tried again later. */
+    const abandon = (why: string) => {
+      if (thread === started) thread = null;
+      for (const { reject } of waiting.values()) reject(new DeliveryError(why, false));
+      waiting.clear();
+    };
+    // An idle thread keeps no process alive; one with sends under way does (see send).
+    worker.unref();
+    worker.on("message", ({ seq: answered, failure }: SendReply) => {
+      const sent = waiting.get(answered);
+      if (!sent) return;
+      waiting.delete(answered);
+      if (waiting.size === 0) worker.unref();
+      if (failure === null) sent.resolve();
+      else
+        sent.reject(
+          new DeliveryError(failure.message, failure.permanent, failure.recipientRefused),
+        );
+    });
+    worker.on("error", (error: Error) => abandon(`the mail thread failed: ${error.message}`));
+    worker.on("exit", () => abandon("the mail thread stopped"));
+    return started;
+  };
+
   return {
-    async send(payload, messageId, returnPath) {
-      const options: SendMailOptions = {
-        from: payload.from.name
-          ? { name: payload.from.name, address: payload.from.address }
-          : payload.from.address,
-        to: payload.to.map((box) =>
-          box.name ? { name: box.name, address: box.address } : box.address,
-        ),
-        subject: payload.subject,
-        text: payload.text,
-        html: payload.html,
-        headers: payload.headers,
-        attachments: payload.attachments?.map((file) => ({
-          filename: file.filename,
-          contentType: file.contentType,
-          content: file.content,
-        })),
-        messageId,
-        ...(returnPath
-          ? {
-              envelope: {
-                from: returnPath,
-                to: payload.to.map((box) => box.address),
-              },
-            }
-          : {}),
-      };
-      try {
-        // nodemailer 10.5+ honours a per-message signal (its types do not list it yet).
-        await transport.sendMail({ ...options, signal: AbortSignal.timeout(SEND_TIMEOUT_MS) });
-      } catch (error) {
-        throw classify(error as SmtpFailure);
-      }
+    send(payload, messageId, returnPath) {
+      const { worker, waiting } = (thread ??= start());
+      const request: SendRequest = { seq: ++seq, payload, messageId, returnPath };
+      return new Promise<void>((resolve, reject) => {
+        waiting.set(request.seq, { resolve, reject });
+        worker.ref();
+        worker.postMessage(request);
+      });
     },
     close() {
-      transport.close();
+      thread?.worker.postMessage("close");
+      thread = null;
     },
   };
 }

@@ -13,7 +13,7 @@ const IMPORT_MAX_ROWS = 20_000;
 
 /** A row under the header: its cells, and its number as a spreadsheet shows it (the header's is 1
  * when nothing is above it). Blank rows are left out, so the numbers can skip. */
-export type SheetRow = { at: number; cells: string[] };
+type SheetRow = { at: number; cells: string[] };
 
 export type Sheet = { headers: string[]; rows: SheetRow[] };
 
