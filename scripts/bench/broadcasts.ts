@@ -80,7 +80,7 @@ export const FULL_SIZES: BroadcastSizes = {
   sendRecipients: 10_000,
   defaultRecipients: 2_000,
   rateWindowSeconds: 60,
-  loadRounds: 5,
+  loadRounds: 9,
   loadSeconds: 5,
 };
 

@@ -3,7 +3,8 @@
  * to say why a send failed, as plain data that crosses between threads. Plain TypeScript that
  * Node runs without compiling, since the thread loads it from source in development and tests.
  */
-import type { SendMailOptions, TransportOptions } from "nodemailer";
+import type { SendMailOptions } from "nodemailer";
+import type SMTPPool from "nodemailer/lib/smtp-pool/index.js";
 import type { Env, SmtpRelay } from "#server/env.ts";
 import type { EmailPayload } from "#server/outbox/outbox.ts";
 
@@ -27,7 +28,7 @@ type SendFailure = { message: string; permanent: boolean; recipientRefused: bool
 export type SendReply = { seq: number; failure: SendFailure | null };
 
 /** nodemailer's pooled SMTP transport: STARTTLS whenever the relay offers it, DKIM when set. */
-export function transportOptions(relay: SmtpRelay, dkim: Dkim): TransportOptions {
+export function transportOptions(relay: SmtpRelay, dkim: Dkim): SMTPPool.Options {
   return {
     pool: true,
     maxConnections: 3,
@@ -42,7 +43,7 @@ export function transportOptions(relay: SmtpRelay, dkim: Dkim): TransportOptions
     // Nothing in a stored message may make the server read a file or fetch a URL.
     disableFileAccess: true,
     disableUrlAccess: true,
-  } as TransportOptions;
+  };
 }
 
 export function messageOptions({ payload, messageId, returnPath }: SendRequest): SendMailOptions {
