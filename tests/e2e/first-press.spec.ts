@@ -18,6 +18,8 @@ for (const path of PUBLIC_PRESS_PAGES) {
     test(`${path}, ${input}: the first press on every control works as on a ready page`, async ({
       browser,
     }) => {
+      // Two page loads per control, one of them at a quarter of the CPU: the home page has many.
+      test.setTimeout(240_000);
       // The header's and footer's links, the same everywhere, are pressed on the home page.
       const scope = path === "/" ? "body" : "main";
       const { pressed, mismatches } = await firstPressMismatches(

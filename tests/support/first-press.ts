@@ -1,11 +1,9 @@
 /**
  * Pressing every control of a page as the very first action after it loads (decision 009): found
  * by role, not from a list, so a control added tomorrow is pressed by construction; pressed by
- * mouse on a desktop and by touch on a phone, with the app's entry script held back until the press
- * is made. What the visitor then sees once the app is ready must be what the same press gives on a
- * page whose app was already running. The CPU is not slowed: the hold, not a slow machine, puts the
- * press before the app, and how fast the press is answered is the bench's to measure
- * (scripts/bench/first-press.ts, decision 050).
+ * mouse on a desktop and by touch on a phone, with the CPU slowed 4x so the app is still far from
+ * ready. What the visitor then sees once the app is ready must be what the same press gives on a
+ * page whose app was already running.
  */
 import type {
   Browser,
@@ -229,8 +227,8 @@ async function press(control: Locator, input: Input) {
 
 /**
  * Opens the visit's page with a page of the same site visited before it (so Back has somewhere to
- * go), presses the control, and returns the outcome, masked. `early`: the press comes before the
- * app runs.
+ * go), presses the control, and returns the outcome, masked. `early`: the CPU is slowed 4x and the
+ * press comes before the app runs.
  */
 async function pressAndSee(
   browser: Browser,
@@ -250,9 +248,10 @@ async function pressAndSee(
     await page.goto(visit.url.startsWith("/") ? "/contact" : new URL("/contact", visit.url).href);
     let release = () => {};
     if (early) {
-      // The app's entry script is held until the press has been made, so no page beats it: not
-      // those that start their app at once (a signed-in visitor's, the reset-link page), nor a
-      // page whose app a pointer's move started.
+      const cdp = await context.newCDPSession(page);
+      await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
+      // Pages that start their app at once (a signed-in visitor's, the reset-link page) could beat
+      // the press: the app's entry script is held until the press has been made.
       const pressed = new Promise<void>((resolve) => (release = resolve));
       await page.route(APP_ENTRY, async (route) => {
         await pressed;
@@ -270,7 +269,7 @@ async function pressAndSee(
     await press(control.find(page), input);
     release();
     // A link the browser follows leaves the page, though a busy machine may take a while to begin
-    // (a long document being laid out): the outcome is looked at once it has.
+    // (a long document laid out at a quarter of the CPU): the outcome is looked at once it has.
     const to = control.leavesFor ? new URL(control.leavesFor, from) : null;
     if (to && to.pathname + to.search !== from.pathname + from.search)
       await page
@@ -312,9 +311,9 @@ export async function firstPressMismatches(
       ? 0
       : await page.locator(`${scope.within} ${scope.sharedNav} ${PRESSABLE_LINK}`).count();
   await context.close();
-  // Each control costs two or three page loads, so the time a test may take grows with its page's
-  // controls: a page with many (the home page) once outgrew a fixed allowance when a browser
-  // update made each load slower.
+  // Each control costs two or three page loads, one of them at a quarter of the CPU, so the time
+  // a test may take grows with its page's controls: a page with many (the home page) once outgrew
+  // a fixed allowance when a browser update made each throttled load slower.
   const info = test.info();
   info.setTimeout(Math.max(info.timeout, (controls.length + 2) * ALLOWED_PER_CONTROL_MS));
 
@@ -322,8 +321,8 @@ export async function firstPressMismatches(
   for (const control of controls) {
     let ready = await pressAndSee(browser, input, open, control, false);
     const first = await pressAndSee(browser, input, open, control, true);
-    // The reference is looked at again before a difference counts: on a long page on a busy
-    // machine, a press on a ready page has been seen to land a frame before its link did.
+    // The reference is looked at again before a difference counts: on a long page under the
+    // slowed CPU, a press on a ready page has been seen to land a frame before its link did.
     if (first !== ready) ready = await pressAndSee(browser, input, open, control, false);
     if (first !== ready)
       mismatches.push(
