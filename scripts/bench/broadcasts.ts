@@ -13,7 +13,9 @@
  * 4. kill -9 in the middle of that send, with a mail on the wire, then a restart: per recipient
  *    address, how many never got the mail and how many got it twice.
  *
- * `node --import tsx scripts/bench/broadcasts.ts [--small]` runs it alone (after a build).
+ * `NODE_ENV=production npm exec -- node --import tsx scripts/bench/broadcasts.ts [--small]` runs
+ * it alone (after a build), on the pinned Node 24: the server's mail thread loads its TypeScript
+ * from source, which Node 20 cannot (decision 051).
  */
 import { fork, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
