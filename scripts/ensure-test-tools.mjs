@@ -1,6 +1,6 @@
-// What the end-to-end tests need from Debian: Chromium's headless shell (Playwright's own download
-// cannot reach its host here; decision 050), a PostgreSQL server (the multi-instance tests), LibreOffice with poppler
-// (the DPA download is opened as a customer would), and Dovecot (the bounce mailbox reader is
+// What the end-to-end tests need from Debian: Chromium's headless shell (Playwright's own
+// download cannot reach its host here; decision 050), a PostgreSQL server (the multi-instance
+// tests), LibreOffice with poppler (the DPA download is opened as a customer would), and Dovecot (the bounce mailbox reader is
 // tested against a real IMAP server, tests/support/dovecot.ts), and openssl (the webhook tests'
 // HTTPS receiver makes its own certificate, tests/support/webhook-receiver.ts). Installed when missing, so
 // `npm test` works on a fresh machine.

@@ -16,6 +16,7 @@ import {
   type Dkim,
   type SendReply,
   type SendRequest,
+  type SmtpFailure,
 } from "#server/outbox/smtp-message.ts";
 
 const { relay, dkim } = workerData as { relay: SmtpRelay; dkim: Dkim };
@@ -35,7 +36,7 @@ port.on("message", (request: SendRequest | "close") => {
       (): SendReply => ({ seq: request.seq, failure: null }),
       (error: unknown): SendReply => ({
         seq: request.seq,
-        failure: classify(error as Parameters<typeof classify>[0]),
+        failure: classify(error as SmtpFailure),
       }),
     )
     .then((reply) => port.postMessage(reply));

@@ -70,7 +70,7 @@ export function messageOptions({ payload, messageId, returnPath }: SendRequest):
   };
 }
 
-type SmtpFailure = Error & {
+export type SmtpFailure = Error & {
   code?: string;
   responseCode?: number;
   response?: string;

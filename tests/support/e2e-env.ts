@@ -3,8 +3,8 @@
  * `npm start`), and how Chromium is started. Free of side effects: scripts import it too.
  */
 import { tmpdir } from "node:os";
-import type { Page } from "@playwright/test";
 import path from "node:path";
+import type { Page } from "@playwright/test";
 
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 3100);
 export const BASE_URL = `http://localhost:${E2E_PORT}`;
