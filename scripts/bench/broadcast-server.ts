@@ -12,7 +12,9 @@ export type BenchRequest =
   | { op: "start"; subject: string; body: string }
   | { op: "pause" | "resume" | "progress"; id: number }
   /** How long the event loop was held up since the last ask, in ms: p99 and max. */
-  | { op: "loop" };
+  | { op: "loop" }
+  /** The CPU time used so far, ms: by the thread that answers visitors, and by the process. */
+  | { op: "cpu" };
 export type BenchAnswer = { ok: boolean; id?: number; recipients?: number; [k: string]: unknown };
 
 const ACTOR = { adminEmail: "bench@example.com", clientAddress: "127.0.0.1" };
@@ -47,6 +49,15 @@ async function answer(request: BenchRequest): Promise<BenchAnswer> {
       return broadcasts.resume(request.id, ACTOR);
     case "progress":
       return { ok: true, ...(await broadcasts.progress(request.id)) };
+    case "cpu": {
+      const main = process.threadCpuUsage();
+      const all = process.cpuUsage();
+      return {
+        ok: true,
+        main: (main.user + main.system) / 1000,
+        all: (all.user + all.system) / 1000,
+      };
+    }
     case "loop": {
       const delay = { ok: true, p99: loop.percentile(99) / 1e6, max: loop.max / 1e6 };
       loop.reset();

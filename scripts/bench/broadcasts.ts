@@ -5,17 +5,21 @@
  * 2. Delivery at the configured rate: the real server (scripts/bench/broadcast-server.ts) sends a
  *    10,000-recipient broadcast at BROADCAST_RATE_PER_MINUTE to a real SMTP server on loopback;
  *    mails received per minute over a steady window.
- * 3. What that costs a visitor: the home page's p99 under the same load while a broadcast sends
- *    and while it is paused, alternated, median of rounds: as fast as the server answers, and at a
- *    steady 200 requests/s with the server's longest event-loop stall. At the default rate, on a
- *    server of its own (the target), and at the 3,000 a minute of step 2 (information: ten times
- *    the default, where the embedded database's share of the one thread shows).
+ * 3. What that costs a visitor: the home page under the same load while a broadcast sends and
+ *    while it is paused, in rounds alternated, the p99 of every answer of each side's rounds (the
+ *    median of the rounds' own p99s beside it): as fast as the server answers, and at a steady 200
+ *    requests/s with the server's longest event-loop stall. At the default rate, on a server of
+ *    its own (the target, with what one mail costs the server's CPU), and at the 3,000 a minute of
+ *    step 2 (information: ten times the default, where the embedded database's share of the one
+ *    thread shows).
  * 4. kill -9 in the middle of that send, with a mail on the wire, then a restart: per recipient
  *    address, how many never got the mail and how many got it twice.
  *
  * `NODE_ENV=production npm exec -- node --import tsx scripts/bench/broadcasts.ts [--small]` runs
  * it alone (after a build), on the pinned Node 24: the server's mail thread loads its TypeScript
- * from source, which Node 20 cannot (decision 051).
+ * from source, which Node 20 cannot (decision 051). With `--visitors`, step 3 at the default rate
+ * alone; with `--visitors --control`, the same with the broadcast paused on both sides: what the
+ * comparison reads when nothing differs.
  */
 import { fork, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -134,6 +138,9 @@ type VisitorFigures = {
   p99Idle: number[];
   p99SendingMs: number;
   p99IdleMs: number;
+  /** The p99 of every answer of every round, sending and paused, ms. */
+  pooledP99SendingMs: number;
+  pooledP99IdleMs: number;
   /** Requests per second the same load got while sending and while paused (medians). */
   rpsSending: number;
   rpsIdle: number;
@@ -145,6 +152,8 @@ type VisitorFigures = {
   loopMaxIdleMs: number;
   /** Paused rounds whose outbox still held mail (a machine too busy to keep up): should be 0. */
   idleWithMail: number;
+  /** What one mail cost the server with no visitors, ms of CPU (at the default rate). */
+  perMail?: { mails: number; mainMs: number; allMs: number };
 };
 
 const median = (values: number[]) => {
@@ -329,6 +338,13 @@ async function startServerOnce(dataDir: string, smtpUrl: string, ratePerMinute: 
   };
 }
 
+/** A load's result, with every answer's time (ms, sorted) and their p99. */
+type LoadResult = autocannon.Result & { p99: number; times: number[] };
+
+/** The p99 of times sorted ascending: the time 99 in 100 answers took at most. */
+const p99Of = (sorted: number[]) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.99) - 1)] ?? NaN;
+
 /**
  * The home page under load as bench.ts loads it (40 connections, as fast as it answers; brotli, a
  * person's browser), or at a steady `perSecond` from 10 connections, in its own thread: the SMTP
@@ -337,7 +353,7 @@ async function startServerOnce(dataDir: string, smtpUrl: string, ratePerMinute: 
  * and at a p99 of 9 ms one millisecond is the whole margin of the 1.1 target.
  */
 function loadHome(seconds: number, perSecond?: number) {
-  return new Promise<autocannon.Result & { p99: number }>((resolve, reject) => {
+  return new Promise<LoadResult>((resolve, reject) => {
     const worker = new Worker(
       // Outside the main thread autocannon leaves its result raw: aggregated here, as it would be.
       `const { workerData, parentPort } = require("node:worker_threads");
@@ -348,7 +364,7 @@ function loadHome(seconds: number, perSecond?: number) {
       const instance = autocannon(options, (error, result) => {
         times.sort((a, b) => a - b);
         const p99 = times[Math.min(times.length - 1, Math.ceil(times.length * 0.99) - 1)];
-        parentPort.postMessage(error ? { error: String(error) } : { result: { ...autocannon.aggregateResult([result], options), p99 } });
+        parentPort.postMessage(error ? { error: String(error) } : { result: { ...autocannon.aggregateResult([result], options), p99, times } });
       });
       instance.on("response", (client, status, bytes, ms) => { if (status >= 200 && status < 300) times.push(ms); });`,
       {
@@ -362,14 +378,11 @@ function loadHome(seconds: number, perSecond?: number) {
         },
       },
     );
-    worker.once(
-      "message",
-      (m: { error?: string; result?: autocannon.Result & { p99: number } }) => {
-        void worker.terminate();
-        if (m.result) resolve(m.result);
-        else reject(new Error(m.error ?? "the load failed"));
-      },
-    );
+    worker.once("message", (m: { error?: string; result?: LoadResult }) => {
+      void worker.terminate();
+      if (m.result) resolve(m.result);
+      else reject(new Error(m.error ?? "the load failed"));
+    });
     worker.once("error", reject);
   });
 }
@@ -383,10 +396,12 @@ async function visitorsDuring(
   broadcastId: number,
   sizes: BroadcastSizes,
   ratePerMinute: number,
+  control = false,
 ): Promise<VisitorFigures> {
   await loadHome(2);
   const phase = () => ({
     p99: [] as number[],
+    times: [] as number[][],
     rps: [] as number[],
     steadyP99: [] as number[],
     loopMax: [] as number[],
@@ -396,7 +411,8 @@ async function visitorsDuring(
   let paused = false;
   /** Rounds "paused" whose outbox still held mail when the load began. */
   let idleWithMail = 0;
-  const measure = async (sending: boolean) => {
+  const measure = async (phaseSending: boolean) => {
+    const sending = phaseSending && !control;
     if (paused === sending) {
       await server.ask({ op: sending ? "resume" : "pause", id: broadcastId });
       paused = !sending;
@@ -415,9 +431,10 @@ async function visitorsDuring(
         await sleep(250);
       }
     }
-    const into = sending ? sendingPhase : idlePhase;
+    const into = phaseSending ? sendingPhase : idlePhase;
     const full = await loadHome(sizes.loadSeconds);
     into.p99.push(full.p99);
+    into.times.push(full.times);
     into.rps.push(full.requests.total / full.duration);
     await server.ask({ op: "loop" });
     const steady = await loadHome(sizes.loadSeconds, VISITORS_PER_SECOND);
@@ -441,6 +458,8 @@ async function visitorsDuring(
     p99Idle: idlePhase.p99,
     p99SendingMs: median(sendingPhase.p99),
     p99IdleMs: median(idlePhase.p99),
+    pooledP99SendingMs: p99Of(sendingPhase.times.flat().sort((a, b) => a - b)),
+    pooledP99IdleMs: p99Of(idlePhase.times.flat().sort((a, b) => a - b)),
     rpsSending: median(sendingPhase.rps),
     rpsIdle: median(idlePhase.rps),
     steadyP99SendingMs: median(sendingPhase.steadyP99),
@@ -450,9 +469,77 @@ async function visitorsDuring(
     idleWithMail,
   };
   console.log(
-    `Home p99 while a broadcast sends at ${ratePerMinute}/min / paused: ${ms1(figures.p99SendingMs)} / ${ms1(figures.p99IdleMs)} ms = ${(figures.p99SendingMs / figures.p99IdleMs).toFixed(2)} (rounds: ${figures.p99Sending.map(ms1).join(", ")} / ${figures.p99Idle.map(ms1).join(", ")}); at ${VISITORS_PER_SECOND} requests/s: ${figures.steadyP99SendingMs} / ${figures.steadyP99IdleMs} ms = ${(figures.steadyP99SendingMs / figures.steadyP99IdleMs).toFixed(2)}, the event loop held up at most ${Math.round(figures.loopMaxSendingMs)} / ${Math.round(figures.loopMaxIdleMs)} ms`,
+    `Home p99 while a broadcast sends at ${ratePerMinute}/min / paused: ${ms1(figures.p99SendingMs)} / ${ms1(figures.p99IdleMs)} ms = ${(figures.p99SendingMs / figures.p99IdleMs).toFixed(2)} (rounds: ${figures.p99Sending.map(ms1).join(", ")} / ${figures.p99Idle.map(ms1).join(", ")}); every answer of the rounds: ${ms1(figures.pooledP99SendingMs)} / ${ms1(figures.pooledP99IdleMs)} ms = ${(figures.pooledP99SendingMs / figures.pooledP99IdleMs).toFixed(2)}; at ${VISITORS_PER_SECOND} requests/s: ${figures.steadyP99SendingMs} / ${figures.steadyP99IdleMs} ms = ${(figures.steadyP99SendingMs / figures.steadyP99IdleMs).toFixed(2)}, the event loop held up at most ${Math.round(figures.loopMaxSendingMs)} / ${Math.round(figures.loopMaxIdleMs)} ms`,
   );
   return figures;
+}
+
+/**
+ * What one mail of a send costs the server, with no visitors: CPU time over `seconds` sending and
+ * `seconds` paused (the same server, the same broadcast), the difference over the mails received,
+ * on the thread that answers visitors and in the whole process (the mail thread's work too).
+ */
+async function cpuPerMail(
+  server: Awaited<ReturnType<typeof startServer>>,
+  broadcastId: number,
+  sink: Awaited<ReturnType<typeof startSink>>,
+  seconds: number,
+) {
+  const cpu = async () => {
+    const answer = await server.ask({ op: "cpu" });
+    return { main: Number(answer.main), all: Number(answer.all) };
+  };
+  await server.ask({ op: "pause", id: broadcastId });
+  while ((await server.ask({ op: "progress", id: broadcastId })).pending !== 0) await sleep(250);
+  const idleFrom = await cpu();
+  await sleep(seconds * 1000);
+  const idleTo = await cpu();
+  await server.ask({ op: "resume", id: broadcastId });
+  await sleep(1_500);
+  const mailsFrom = sink.arrivals.length;
+  const sendFrom = await cpu();
+  await sleep(seconds * 1000);
+  const sendTo = await cpu();
+  const mails = sink.arrivals.length - mailsFrom;
+  const per = (key: "main" | "all") =>
+    (sendTo[key] - sendFrom[key] - (idleTo[key] - idleFrom[key])) / mails;
+  return { mails, mainMs: per("main"), allMs: per("all") };
+}
+
+/**
+ * A visitor's p99 at BROADCAST_RATE_PER_MINUTE's default: a server of its own, sending to entries
+ * of its own. With `control`, the "sending" rounds leave the broadcast paused too: what the same
+ * comparison gives when nothing differs, the bench's own noise.
+ */
+async function visitorsAtDefaultRate(
+  sink: Awaited<ReturnType<typeof startSink>>,
+  sizes: BroadcastSizes,
+  control = false,
+): Promise<VisitorFigures> {
+  const defaultRate = parseEnv({}).broadcastRatePerMinute;
+  const quietDir = mkdtempSync(path.join(tmpdir(), "tieout-broadcast-bench-"));
+  let server: Awaited<ReturnType<typeof startServer>> | undefined;
+  try {
+    const database = await openDatabase({ dataDir: quietDir, databaseUrl: undefined });
+    await seedEntries(database.db, sizes.defaultRecipients);
+    await database.close();
+    server = await startServer(quietDir, sink.url, defaultRate);
+    const received = sink.arrivals.length;
+    const started = await server.ask({ op: "start", subject: SUBJECT, body: BODY });
+    await until(
+      () => sink.arrivals.length > received,
+      60_000,
+      "the first mail at the default rate",
+    );
+    const perMail = await cpuPerMail(server, started.id!, sink, sizes.loadSeconds * 2);
+    const figures = await visitorsDuring(server, started.id!, sizes, defaultRate, control);
+    await server.stop();
+    server = undefined;
+    return { ...figures, perMail };
+  } finally {
+    await server?.stop("SIGKILL");
+    rmSync(quietDir, { recursive: true, force: true });
+  }
 }
 
 export async function benchBroadcasts(
@@ -571,29 +658,7 @@ export async function benchBroadcasts(
     console.log(`After kill -9 and a restart: ${lost} lost, ${twice} sent twice`);
 
     // 3, at the default rate: a server of its own, sending to entries of its own.
-    const defaultRate = parseEnv({}).broadcastRatePerMinute;
-    const quietDir = mkdtempSync(path.join(tmpdir(), "tieout-broadcast-bench-"));
-    let atDefault: VisitorFigures;
-    try {
-      const database = await openDatabase({ dataDir: quietDir, databaseUrl: undefined });
-      await seedEntries(database.db, sizes.defaultRecipients);
-      await database.close();
-      server = await startServer(quietDir, sink.url, defaultRate);
-      const received = sink.arrivals.length;
-      const started = await server.ask({ op: "start", subject: SUBJECT, body: BODY });
-      await until(
-        () => sink.arrivals.length > received,
-        60_000,
-        "the first mail at the default rate",
-      );
-      atDefault = await visitorsDuring(server, started.id!, sizes, defaultRate);
-      await server.stop();
-      server = undefined;
-    } finally {
-      await server?.stop("SIGKILL");
-      server = undefined;
-      rmSync(quietDir, { recursive: true, force: true });
-    }
+    const atDefault = await visitorsAtDefaultRate(sink, sizes);
 
     return {
       startEntries: sizes.startEntries,
@@ -625,17 +690,17 @@ export async function benchBroadcasts(
 
 /** A visitor's figures during a send as rows: the first a target when `target`. */
 function visitorRows(v: VisitorFigures, where: string, target: boolean): string[][] {
-  const ratio = v.p99SendingMs / v.p99IdleMs;
+  const ratio = v.pooledP99SendingMs / v.pooledP99IdleMs;
   return [
     [
-      `Home p99 under load (40 connections, ${v.p99Sending.length} rounds alternated) while a broadcast sends at ${v.ratePerMinute} a minute (${where}) / while it is paused`,
-      `${ms1(v.p99SendingMs)} / ${ms1(v.p99IdleMs)} ms = ${ratio.toFixed(2)}; ${Math.round(v.rpsSending)} / ${Math.round(v.rpsIdle)} req/s${v.idleWithMail > 0 ? `; in ${v.idleWithMail} paused rounds the outbox was still sending` : ""}`,
+      `Home p99 of every answer under load (40 connections, ${v.p99Sending.length} rounds of each, alternated) while a broadcast sends at ${v.ratePerMinute} a minute (${where}) / while it is paused`,
+      `${ms1(v.pooledP99SendingMs)} / ${ms1(v.pooledP99IdleMs)} ms = ${ratio.toFixed(2)}; the median of the rounds' own p99s ${ms1(v.p99SendingMs)} / ${ms1(v.p99IdleMs)} ms = ${(v.p99SendingMs / v.p99IdleMs).toFixed(2)}; ${Math.round(v.rpsSending)} / ${Math.round(v.rpsIdle)} req/s${v.idleWithMail > 0 ? `; in ${v.idleWithMail} paused rounds the outbox was still sending` : ""}`,
       target ? `≤ ${BROADCAST_TARGETS.p99Ratio}` : "(information)",
       target ? (ratio <= BROADCAST_TARGETS.p99Ratio ? "met" : "MISSED") : "",
     ],
     [
-      `Home p99 at a steady ${VISITORS_PER_SECOND} requests/s while it sends at ${v.ratePerMinute} a minute / paused; the server's longest event-loop stall in each`,
-      `${v.steadyP99SendingMs} / ${v.steadyP99IdleMs} ms = ${(v.steadyP99SendingMs / v.steadyP99IdleMs).toFixed(2)}; stall ${Math.round(v.loopMaxSendingMs)} / ${Math.round(v.loopMaxIdleMs)} ms`,
+      `Home p99 at a steady ${VISITORS_PER_SECOND} requests/s while it sends at ${v.ratePerMinute} a minute / paused; the server's longest event-loop stall in each${v.perMail ? "; one mail's CPU, no visitors: on the thread that answers visitors / in all" : ""}`,
+      `${v.steadyP99SendingMs} / ${v.steadyP99IdleMs} ms = ${(v.steadyP99SendingMs / v.steadyP99IdleMs).toFixed(2)}; stall ${Math.round(v.loopMaxSendingMs)} / ${Math.round(v.loopMaxIdleMs)} ms${v.perMail ? `; ${v.perMail.mainMs.toFixed(1)} / ${v.perMail.allMs.toFixed(1)} ms (${v.perMail.mails} mails)` : ""}`,
       "(information)",
       "",
     ],
@@ -671,7 +736,21 @@ export function broadcastRows(f: BroadcastFigures): string[][] {
   ];
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (import.meta.url === `file://${process.argv[1]}` && process.argv.includes("--visitors")) {
+  // The default rate's visitor rounds alone; with --control, both phases paused (the noise).
+  const sink = await startSink();
+  try {
+    const sizes = process.argv.includes("--small") ? SMALL_SIZES : FULL_SIZES;
+    for (const row of visitorRows(
+      await visitorsAtDefaultRate(sink, sizes, process.argv.includes("--control")),
+      process.argv.includes("--control") ? "CONTROL: paused in both" : "the default rate",
+      true,
+    ))
+      console.log(`${row[0]}: ${row[1]} (${row[2]}) ${row[3]}`);
+  } finally {
+    await sink.close();
+  }
+} else if (import.meta.url === `file://${process.argv[1]}`) {
   const figures = await benchBroadcasts(
     process.argv.includes("--small") ? SMALL_SIZES : FULL_SIZES,
   );

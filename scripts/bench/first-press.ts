@@ -1,17 +1,17 @@
 /**
  * The first press, for `npm run bench` (issue 35, decision 040): each public page's main controls
  * pressed by touch the moment they show, on a phone with the CPU slowed 4x, on slow 4G and
- * unthrottled, median of 5, each run from a cold browser.
- * - A link or a form's submission is timed from the press to what it leads to being on screen,
- *   beside the same press with JavaScript off in the same run (the runs alternate): the goal is at
- *   most 1.1 times that.
+ * unthrottled, each run from a cold browser (runs: FIRST_PRESS_RUNS).
+ * - A link or a form's submission is timed from the touch to what it leads to being on screen,
+ *   beside the same press with JavaScript off in the same run (the runs alternate, the order
+ *   turning each run): the goal is at most 1.1 times that.
  * - A control that needs the app (Show password, the DPA download, the sign-in button) is timed
  *   from the press to its first visible change (the control or what it controls changes), beside
  *   the time the app took to be ready after the press: the goal is 200 ms unthrottled, and on
  *   slow 4G at most the app's arrival plus 100 ms.
  * Runs alone against a running site too: `tsx scripts/bench/first-press.ts URL [filter]`.
  */
-import { chromium, expect, type Browser, type Locator, type Page } from "@playwright/test";
+import { chromium, type Browser, type Locator, type Page } from "@playwright/test";
 import { HYDRATED_ATTRIBUTE } from "#src/lib/hydration-protocol.ts";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "#tests/support/e2e-env.ts";
 import { ALL_PAGES } from "#tests/support/pages.ts";
@@ -25,7 +25,14 @@ export const FIRST_PRESS_TARGETS = {
   afterAppMs: 100,
 };
 
-export const FIRST_PRESS_RUNS = 5;
+/**
+ * Runs of each press, each side. Here one press's time spreads about 11% from run to run (the
+ * page is still loading when the finger lands), so a ratio of two medians of 5 moves by about 8%
+ * between runs of the bench: a press exactly as fast as the browser's own would read over 1.1 in
+ * about one row in eight. A link's or a submission's ratio takes the median of 11 a side (about
+ * 6%); a control that needs the app, timed against a fixed goal, the median of 5 the issue asks.
+ */
+export const FIRST_PRESS_RUNS = { ratio: 11, response: 5 };
 
 type Network = { name: string; conditions: null | { latency: number; down: number; up: number } };
 /** Lighthouse's slow 4G: 150 ms round trips, 1.6 Mbps down, 750 kbps up. */
@@ -196,6 +203,22 @@ async function readyToPress(page: Page, base: string, item: Case): Promise<Locat
   return control;
 }
 
+/**
+ * When `check` first holds, looking about once a frame. Playwright's own waits look again after
+ * 20, 50, 100, 100 and then every 500 ms: a ratio of two times both caught on the same late look
+ * would read 1.0 whatever the difference. A look that meets a page between two documents counts
+ * as not yet.
+ */
+async function lookEveryFrame(check: () => Promise<boolean>, timeoutMs = 30_000): Promise<number> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    if (await check().catch(() => false)) return performance.now();
+    if (performance.now() > deadline)
+      throw new Error("first press: what the press leads to never showed");
+    await new Promise((resolve) => setTimeout(resolve, 16));
+  }
+}
+
 /** One press of a link or a submission: milliseconds from the press to what it leads to. */
 async function timeNavigation(
   browser: Browser,
@@ -207,13 +230,23 @@ async function timeNavigation(
   const { context, page } = await openPhone(browser, network, javaScript, base);
   try {
     const control = await readyToPress(page, base, item);
-    const started = performance.now();
-    await control.tap();
-    await page.waitForURL((url) => url.pathname === item.leads!.path, { waitUntil: "commit" });
+    // A finger lands where the control is: no waiting first for it to hold still, as Playwright's
+    // tap() does (about 120 ms here before the touch, which would be counted on both sides).
+    await control.scrollIntoViewIfNeeded();
+    const box = await control.boundingBox();
+    if (!box) throw new Error(`first press: ${item.page} ${item.control} has no box to press`);
+    const viewport = page.viewportSize()!;
     const shows = item.leads!.shows(page);
-    if (item.leads!.inView) await expect(shows).toBeInViewport({ timeout: 30_000 });
-    else await shows.waitFor({ state: "visible" });
-    return performance.now() - started;
+    const started = performance.now();
+    await page.touchscreen.tap(box.x + box.width / 2, box.y + box.height / 2);
+    return (
+      (await lookEveryFrame(async () => {
+        if (new URL(page.url()).pathname !== item.leads!.path) return false;
+        if (!item.leads!.inView) return shows.isVisible();
+        const at = await shows.boundingBox();
+        return at !== null && at.y < viewport.height && at.y + at.height > 0;
+      })) - started
+    );
   } finally {
     await context.close();
   }
@@ -268,10 +301,19 @@ export async function benchFirstPress(base: string, filter?: RegExp): Promise<Fi
         if (item.leads) {
           const withApp: number[] = [];
           const without: number[] = [];
-          for (let run = 0; run < FIRST_PRESS_RUNS; run++) {
-            withApp.push(await timeNavigation(browser, base, network, true, item));
-            without.push(await timeNavigation(browser, base, network, false, item));
+          for (let run = 0; run < FIRST_PRESS_RUNS.ratio; run++) {
+            // The order turns each run, so that what one run leaves behind weighs on both sides.
+            if (run % 2 === 0) {
+              withApp.push(await timeNavigation(browser, base, network, true, item));
+              without.push(await timeNavigation(browser, base, network, false, item));
+            } else {
+              without.push(await timeNavigation(browser, base, network, false, item));
+              withApp.push(await timeNavigation(browser, base, network, true, item));
+            }
           }
+          console.log(
+            `  runs, ${name}, ${network.name}: ${withApp.map(Math.round).join(" ")} / ${without.map(Math.round).join(" ")} ms`,
+          );
           const ratio = median(withApp) / median(without);
           const met = ratio <= FIRST_PRESS_TARGETS.nativeRatio;
           if (!met) failures.push(`first press: ${name}, ${network.name}`);
@@ -281,7 +323,7 @@ export async function benchFirstPress(base: string, filter?: RegExp): Promise<Fi
         } else {
           const responses: number[] = [];
           const apps: number[] = [];
-          for (let run = 0; run < FIRST_PRESS_RUNS; run++) {
+          for (let run = 0; run < FIRST_PRESS_RUNS.response; run++) {
             const { response, app } = await timeResponse(browser, base, network, item);
             responses.push(response);
             apps.push(app);
