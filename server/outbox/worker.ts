@@ -367,6 +367,10 @@ export function startOutboxWorker({
           for (const row of bulk) await deliver({ ...row, id: Number(row.id) }, listed);
         })(),
       ]);
+      // A batch short of full took every row that was due: asking again would find none. A row
+      // enqueued meanwhile woke the worker (`again`), and one whose retry comes due, the timer.
+      // On the embedded database each claim holds the visitors' thread (decision 053).
+      if (claimed.length < timing.batch) return;
     }
   }
 
