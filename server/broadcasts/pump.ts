@@ -1,5 +1,5 @@
 /**
- * The broadcasts' clock (decision 041): once a second to five times a second (`turnMsFor`), each
+ * The broadcasts' clock (decision 041): every two seconds to five times a second (`turnMsFor`), each
  * broadcast due hands the outbox what BROADCAST_RATE_PER_MINUTE allows since its last turn. Every instance runs one; a broadcast's
  * turn holds its row's lock, and the rate is kept in the row, so together they keep to it.
  */
@@ -8,15 +8,15 @@ import type { Env } from "#server/env.ts";
 import type { Broadcasts } from "#server/broadcasts/broadcasts.ts";
 
 /**
- * How often a turn comes: often enough that a turn hands over about ten mails, so a fast rate
- * holds the embedded database, which shares the visitors' thread, for a few milliseconds at a time
- * rather than one long stretch a second (decision 042); at most five times a second, and at least
- * once. At the default 300 a minute, once a second with five mails: a turn's own queries cost the
- * same for one mail as for ten, so fewer turns hold the thread for less in all.
+ * How often a turn comes: as often as about ten mails need, so that a turn's own queries (the
+ * same for one mail as for ten) are paid once for ten mails, on the embedded database, which
+ * shares the visitors' thread (decisions 042 and 053); at most five times a second, so a fast rate
+ * holds that thread for a few milliseconds at a time rather than one long stretch, and at least
+ * every two seconds. At the default 300 a minute, every two seconds with ten mails.
  */
 export function turnMsFor(ratePerMinute: number): number {
   const tenMailsMs = (10 * 60_000) / ratePerMinute;
-  return Math.round(Math.min(1_000, Math.max(200, tenMailsMs)));
+  return Math.round(Math.min(2_000, Math.max(200, tenMailsMs)));
 }
 
 export function startBroadcastPump({
