@@ -67,3 +67,22 @@ describe("the embedded database's background handle", () => {
     expect(seen).toEqual(["second statement", "a waiting callback"]);
   });
 });
+
+describe("the embedded database's values", () => {
+  test("arrays of values come back as arrays of parsed values", async () => {
+    const [row] = await queryRows<Record<string, unknown>>(
+      database.db,
+      sql`SELECT ARRAY[1, 2]::int[] AS ints, ARRAY['a', 'b,c']::text[] AS texts,
+        ARRAY['{"k": 1}'::jsonb] AS documents, ARRAY[true, false] AS flags,
+        ARRAY[10::bigint] AS bigs, ARRAY['x'::name] AS names`,
+    );
+    expect(row).toEqual({
+      ints: [1, 2],
+      texts: ["a", "b,c"],
+      documents: [{ k: 1 }],
+      flags: [true, false],
+      bigs: [10],
+      names: ["x"],
+    });
+  });
+});
