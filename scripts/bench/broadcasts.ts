@@ -19,7 +19,7 @@
  * it alone (after a build), on the pinned Node 24: the server's mail thread loads its TypeScript
  * from source, which Node 20 cannot (decision 051). With `--visitors`, step 3 at the default rate
  * alone; with `--visitors --control`, the same with the broadcast paused on both sides: what the
- * comparison reads when nothing differs.
+ * comparison reads when nothing differs. With `--per-mail`, one mail's CPU alone, three times.
  */
 import { fork, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -735,7 +735,33 @@ export function broadcastRows(f: BroadcastFigures): string[][] {
   ];
 }
 
-if (import.meta.url === `file://${process.argv[1]}` && process.argv.includes("--visitors")) {
+if (import.meta.url === `file://${process.argv[1]}` && process.argv.includes("--per-mail")) {
+  // One mail's CPU alone, at ten times the default rate: the same ten mails a turn (turnMsFor),
+  // ten times as many of them measured, so a change to a mail's statements shows above the noise.
+  const sink = await startSink();
+  const dataDir = mkdtempSync(path.join(tmpdir(), "tieout-broadcast-bench-"));
+  let server: Awaited<ReturnType<typeof startServer>> | undefined;
+  try {
+    const database = await openDatabase({ dataDir, databaseUrl: undefined });
+    await seedEntries(database.db, 5_000);
+    await database.close();
+    server = await startServer(dataDir, sink.url, RATE_PER_MINUTE);
+    const started = await server.ask({ op: "start", subject: SUBJECT, body: BODY });
+    await until(() => sink.arrivals.length > 0, 60_000, "the first mail");
+    for (let run = 0; run < 3; run++) {
+      const perMail = await cpuPerMail(server, started.id!, sink, 10);
+      console.log(
+        `One mail's CPU at ${RATE_PER_MINUTE} a minute, no visitors: ${perMail.mainMs.toFixed(2)} ms on the thread that answers visitors, ${perMail.allMs.toFixed(2)} ms in all (${perMail.mails} mails)`,
+      );
+    }
+    await server.stop();
+    server = undefined;
+  } finally {
+    await server?.stop("SIGKILL");
+    await sink.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+} else if (import.meta.url === `file://${process.argv[1]}` && process.argv.includes("--visitors")) {
   // The default rate's visitor rounds alone; with --control, both phases paused (the noise).
   const sink = await startSink();
   try {
