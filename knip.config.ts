@@ -10,6 +10,7 @@ const config: KnipConfig = {
     "server/production.ts",
     // The mail thread (decision 051): bundled on its own, started by server/outbox/email.ts by path.
     "server/outbox/email-thread.ts",
+    "db/pglite-thread.ts",
     // Run by hand (`npx tsx scripts/screenshots.ts`) as well as from package.json.
     "scripts/*.{mjs,ts}",
     // Started as a child process by the mail bench (scripts/bench/mail.ts).

@@ -1,7 +1,7 @@
 /**
- * The embedded database's `background` handle (db/client.ts): the same data as `db`, with each
- * statement run only after the event loop has had its turn, so work no visitor waits on cannot
- * hold the thread through a run of statements.
+ * The embedded database on a thread of its own (db/client.ts, db/pglite-thread.ts, decision 055):
+ * the same statements and transactions as PGlite run in place, with the thread that answers
+ * visitors free while they run.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -24,47 +24,72 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe("the embedded database's background handle", () => {
-  test("reads and writes the same data as the visitors' handle, in and out of transactions", async () => {
-    await database.background.execute(sql`INSERT INTO turns VALUES (1)`);
-    await database.background.transaction(async (tx) => {
+const numbers = async () =>
+  (await queryRows<{ n: number }>(database.db, sql`SELECT n FROM turns ORDER BY n`)).map(
+    (r) => r.n,
+  );
+
+describe("the embedded database on a thread of its own", () => {
+  test("commits a transaction that ends well and rolls back one that throws or asks to", async () => {
+    await database.db.execute(sql`INSERT INTO turns VALUES (1)`);
+    await database.db.transaction(async (tx) => {
       await tx.execute(sql`INSERT INTO turns VALUES (2)`);
       await tx.execute(sql`INSERT INTO turns VALUES (3)`);
     });
     await expect(
-      database.background.transaction(async (tx) => {
+      database.db.transaction(async (tx) => {
         await tx.execute(sql`INSERT INTO turns VALUES (4)`);
         throw new Error("changed its mind");
       }),
     ).rejects.toThrow("changed its mind");
-    const rows = await queryRows<{ n: number }>(database.db, sql`SELECT n FROM turns ORDER BY n`);
-    expect(rows.map((r) => r.n)).toEqual([1, 2, 3]);
+    await expect(
+      database.db.transaction(async (tx) => {
+        await tx.execute(sql`INSERT INTO turns VALUES (5)`);
+        tx.rollback();
+      }),
+    ).rejects.toThrow();
+    expect(await numbers()).toEqual([1, 2, 3]);
+    await database.db.execute(sql`DELETE FROM turns`);
   });
 
-  test("lets what waits on the event loop run between two statements of a transaction", async () => {
-    const seen: string[] = [];
-    await database.background.transaction(async (tx) => {
-      await tx.execute(sql`SELECT 1`);
-      seen.push("first statement");
-      // Due at once: the visitors' handle would run the next statement before this.
-      setImmediate(() => seen.push("a waiting callback"));
-      await tx.execute(sql`SELECT 2`);
-      seen.push("second statement");
+  test("a statement outside a transaction waits for it to end, and sees what it committed", async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const transaction = database.db.transaction(async (tx) => {
+      await tx.execute(sql`INSERT INTO turns VALUES (10)`);
+      await held;
     });
-    expect(seen).toEqual(["first statement", "a waiting callback", "second statement"]);
+    // Give the transaction time to begin before the statement outside it is asked.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const outside = numbers();
+    const first = await Promise.race([
+      outside.then(() => "the statement outside"),
+      new Promise((resolve) => setTimeout(() => resolve("still waiting"), 100)),
+    ]);
+    expect(first).toBe("still waiting");
+    release();
+    await transaction;
+    expect(await outside).toEqual([10]);
+    await database.db.execute(sql`DELETE FROM turns`);
   });
 
-  test("the visitors' handle runs its statements without waiting for the event loop", async () => {
-    const seen: string[] = [];
-    await database.db.transaction(async (tx) => {
-      await tx.execute(sql`SELECT 1`);
-      setImmediate(() => seen.push("a waiting callback"));
-      await tx.execute(sql`SELECT 2`);
-      seen.push("second statement");
-    });
-    expect(seen).toEqual(["second statement"]);
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(seen).toEqual(["second statement", "a waiting callback"]);
+  test("the visitors' thread keeps answering while a long statement runs", async () => {
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 10);
+    await database.db.execute(sql`SELECT pg_sleep(0.3)`);
+    clearInterval(timer);
+    // In place, PGlite would hold the thread for the whole 300 ms: no tick at all.
+    expect(ticks).toBeGreaterThan(10);
+  });
+
+  test("an error keeps what PostgreSQL said: its code and the constraint", async () => {
+    await database.db.execute(sql`INSERT INTO turns VALUES (20)`);
+    const refused = await database.db.execute(sql`INSERT INTO turns VALUES (20)`).then(
+      () => null,
+      (error: unknown) => error as { cause?: { code?: string; constraint?: string } },
+    );
+    expect(refused?.cause).toMatchObject({ code: "23505", constraint: "turns_pkey" });
+    await database.db.execute(sql`DELETE FROM turns`);
   });
 });
 

@@ -2,15 +2,16 @@
  * The database: embedded PGlite in DATA_DIR by default, a PostgreSQL server with DATABASE_URL.
  * Same migrations, same queries (Drizzle) on both. See docs/decisions/005.
  */
-import { cp } from "node:fs/promises";
 import path from "node:path";
-import { PGlite, type Transaction } from "@electric-sql/pglite";
+import { Worker } from "node:worker_threads";
+import type { PGlite, Transaction } from "@electric-sql/pglite";
 import { sql, type SQL } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import type { Snapshotter } from "#db/backup-socket.ts";
+import type { ThreadError, ThreadReady, ThreadReply, ThreadRequest } from "#db/pglite-thread.ts";
 import { lockDataDir } from "#db/data-dir-lock.ts";
 import { DatabaseStartError } from "#db/start-error.ts";
 import { runMigrations } from "#db/migrate.ts";
@@ -19,15 +20,11 @@ import * as schema from "#db/schema.ts";
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
 export type Database = {
-  db: Db;
   /**
-   * The same database, for work no visitor waits on (the outbox, a broadcast's turns). The
-   * embedded database runs each statement on the visitors' thread, so there each statement first
-   * lets the requests waiting on that thread be answered (takingTurns): a long stretch of
-   * background statements holds a visitor up by one statement, not all of them. A PostgreSQL
-   * server runs statements in its own processes: there it is `db` itself.
+   * Neither database runs a statement on the thread that answers visitors: a PostgreSQL server
+   * runs it in its own process, the embedded one on a thread of its own (decision 055).
    */
-  background: Db;
+  db: Db;
   kind: "pglite" | "postgres";
   ping: () => Promise<void>;
   close: () => Promise<void>;
@@ -86,7 +83,6 @@ export async function openDatabase(options: {
     const db = drizzlePg(pool, { schema });
     database = {
       db,
-      background: db,
       kind: "postgres",
       ping: async () => {
         await pool.query("SELECT 1");
@@ -97,15 +93,16 @@ export async function openDatabase(options: {
   } else {
     const dir = path.resolve(options.dataDir, "pglite");
     const unlock = lockDataDir(path.resolve(options.dataDir), { onWait: options.onLockWait });
-    let client: PGlite;
+    let thread: ThreadedPglite;
     try {
-      client = await PGlite.create(dir);
+      thread = await threadedPglite(dir);
     } catch (error) {
       unlock();
       throw new DatabaseStartError(
         `Cannot open the embedded database in ${dir}: ${(error as Error).message}`,
       );
     }
+    const { client } = thread;
     try {
       await runMigrations({
         exec: async (script) => {
@@ -115,68 +112,167 @@ export async function openDatabase(options: {
           (await client.query<{ name: string }>(query)).rows.map((r) => r.name),
       });
     } catch (error) {
-      await client.close().catch(() => {});
+      await thread.close().catch(() => {});
       unlock();
       throw error;
     }
-    await dropRowArrayParsers(client);
     database = {
       db: drizzlePglite(client, { schema }),
-      background: drizzlePglite({ client: takingTurns(client), schema }),
       kind: "pglite",
       ping: async () => {
         await client.query("SELECT 1");
       },
       close: async () => {
-        await client.close();
+        await thread.close();
         unlock();
       },
-      // PGlite runs no query, and so writes nothing, while a transaction holds its connection;
-      // every commit is already in the WAL on disk (fsync and synchronous_commit are on).
-      snapshot: (to) => client.transaction(() => cp(dir, to, { recursive: true })),
+      snapshot: thread.snapshot,
     };
   }
   return database;
 }
 
 /**
- * PGlite copies its table of value parsers, one per type it knows, into a new object for every
- * result it reads (parseResults). Two thirds of that table are arrays of rows (one for each system
- * view and table), whose elements it has no parser for: it would hand such an array back as text
- * pieces, and no query here asks for one. Left out, every statement costs about a third less of
- * the visitors' thread (decision 054). Arrays of values (numbers, text, dates, JSON) keep theirs.
+ * The thread's module, beside this one: from source when this file runs from source (tests, the
+ * benches, scripts), and as the build writes it (scripts/build.mjs) when this runs bundled.
  */
-async function dropRowArrayParsers(client: PGlite): Promise<void> {
-  const { rows } = await client.query<{ typarray: number }>(
-    "SELECT typarray FROM pg_type WHERE typtype = 'c' AND typarray <> 0",
-  );
-  const rowArrays = new Set(rows.map((r) => String(r.typarray)));
-  client.parsers = Object.fromEntries(
-    Object.entries(client.parsers).filter(([oid]) => !rowArrays.has(oid)),
-  );
+const THREAD_MODULE = new URL(
+  import.meta.url.endsWith(".ts") ? "./pglite-thread.ts" : "./pglite-thread.js",
+  import.meta.url,
+);
+
+/** A PostgreSQL error from the database's thread, with its fields (code, constraint, detail…). */
+function rebuilt({ message, fields }: ThreadError): Error {
+  return Object.assign(new Error(message), fields);
 }
 
-/** Resolves after the event loop has handled what was waiting (I/O, timers), not before. */
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+type ThreadedPglite = {
+  /** What Drizzle and the migrations call on a PGlite client, each call crossing to the thread. */
+  client: PGlite;
+  snapshot: Snapshotter;
+  close: () => Promise<void>;
+};
 
 /**
- * `client` as Drizzle uses it (a query, a transaction and the queries in it), each statement
- * run only after the event loop's next turn. Typed as the client it stands for: Drizzle calls
- * nothing else on it (drizzle-orm/pglite/session.js), and db/client.test.ts runs statements and
- * transactions through it.
+ * The embedded database in `dir`, opened on a thread of its own (db/pglite-thread.ts, decision
+ * 055). PGlite runs a statement on the thread that calls it, about half a millisecond of CPU each
+ * before any work; called from there, the visitors' thread pays a tenth of that to post it and
+ * read its rows. A transaction stays open on that thread until this side commits or rolls back,
+ * and statements outside it wait, as they do in PGlite itself.
  */
-function takingTurns(client: PGlite): PGlite {
-  const polite = (c: Pick<PGlite, "query">): Pick<PGlite, "query"> => ({
-    query: async (...args: Parameters<PGlite["query"]>) => {
-      await nextTurn();
-      return c.query(...args);
-    },
-  });
-  const turnTaking: Pick<PGlite, "query" | "transaction"> = {
-    ...polite(client),
-    transaction: (work) => client.transaction((tx) => work(polite(tx) as Transaction)),
+async function threadedPglite(dir: string): Promise<ThreadedPglite> {
+  const worker = new Worker(THREAD_MODULE, { workerData: { dir } });
+  const waiting = new Map<
+    number,
+    { resolve: (result: unknown) => void; reject: (e: Error) => void }
+  >();
+  let seq = 0;
+  let stopped: Error | null = null;
+  const stop = (why: Error) => {
+    stopped ??= why;
+    for (const { reject } of waiting.values()) reject(stopped);
+    waiting.clear();
   };
-  return turnTaking as PGlite;
+  await new Promise<void>((resolve, reject) => {
+    worker.once("message", (ready: ThreadReady) =>
+      ready.error ? reject(rebuilt(ready.error)) : resolve(),
+    );
+    worker.once("error", reject);
+    worker.once("exit", (code) => reject(new Error(`the database thread stopped (${code})`)));
+  });
+  worker.on("message", ({ id, result, error }: ThreadReply) => {
+    const asked = waiting.get(id);
+    if (!asked) return;
+    waiting.delete(id);
+    if (waiting.size === 0) worker.unref();
+    if (error) asked.reject(rebuilt(error));
+    else asked.resolve(result);
+  });
+  worker.on("error", (error: Error) =>
+    stop(new Error(`the database thread failed: ${error.message}`)),
+  );
+  worker.on("exit", () => stop(new Error("PGlite is closed")));
+  // An idle thread keeps no process alive; one with a statement under way does.
+  worker.unref();
+
+  type Request = ThreadRequest extends infer R
+    ? R extends unknown
+      ? Omit<R, "id">
+      : never
+    : never;
+  const ask = <T>(request: Request): Promise<T> => {
+    if (stopped) return Promise.reject(stopped);
+    const id = ++seq;
+    return new Promise<T>((resolve, reject) => {
+      waiting.set(id, { resolve: resolve as (result: unknown) => void, reject });
+      worker.ref();
+      worker.postMessage({ ...request, id });
+    });
+  };
+
+  /** Drizzle's parsers keep some types as PostgreSQL wrote them; only those can cross. */
+  const rawTypes = (parsers: Record<number, (value: string) => unknown> | undefined) =>
+    Object.entries(parsers ?? {}).map(([oid, parse]) => {
+      if (parse("\u0001") !== "\u0001")
+        throw new Error(`A parser for type ${oid} cannot cross to the database's thread.`);
+      return Number(oid);
+    });
+  const statements = (tx: number | null) => ({
+    query: (
+      sql: string,
+      params?: unknown[],
+      options?: {
+        rowMode?: "array" | "object";
+        parsers?: Record<number, (value: string) => unknown>;
+      },
+    ) =>
+      ask({
+        op: "query",
+        tx,
+        sql,
+        params,
+        rowMode: options?.rowMode,
+        raw: rawTypes(options?.parsers),
+      }),
+    exec: (sql: string) => ask({ op: "exec", tx, sql }),
+  });
+  let transactions = 0;
+  const client = {
+    ...statements(null),
+    async transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+      const tx = ++transactions;
+      await ask({ op: "begin", tx });
+      let closed = false;
+      let result: T;
+      try {
+        result = await work({
+          ...statements(tx),
+          get closed() {
+            return closed;
+          },
+          async rollback() {
+            closed = true;
+            await ask({ op: "rollback", tx });
+          },
+        } as unknown as Transaction);
+      } catch (error) {
+        if (!closed) await ask({ op: "rollback", tx }).catch(() => {});
+        throw error;
+      }
+      if (!closed) await ask({ op: "commit", tx });
+      return result;
+    },
+  };
+  return {
+    client: client as unknown as PGlite,
+    snapshot: async (to) => {
+      await ask({ op: "snapshot", to });
+    },
+    async close() {
+      await ask({ op: "close" });
+      await worker.terminate();
+    },
+  };
 }
 
 /** Rows of a raw SQL query; both drivers answer with `{ rows }`. */

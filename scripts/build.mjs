@@ -112,6 +112,12 @@ await build({
   entryPoints: [path.join(root, "server/outbox/email-thread.ts")],
   outfile: path.join(root, "build/server/email-thread.js"),
 });
+// The embedded database's thread (decision 055), which db/client.ts starts beside the server.
+await build({
+  ...serverOptions,
+  entryPoints: [path.join(root, "db/pglite-thread.ts")],
+  outfile: path.join(root, "build/server/pglite-thread.js"),
+});
 
 // The bundled server looks for its migrations beside itself.
 await cp(path.join(root, "db/migrations"), path.join(root, "build/server/migrations"), {

@@ -90,7 +90,6 @@ export async function openServices(
     port: mail,
   } = openMail({
     db: database.db,
-    background: database.background,
     env,
     log,
     secrets: erasureKeys,
@@ -143,7 +142,6 @@ export async function openServices(
   });
   const outbox = startOutboxWorker({
     db: database.db,
-    background: database.background,
     suppressions,
     destinations: {
       email: relay ? createEmailSender(relay, env.mail.dkim) : undefined,
@@ -208,7 +206,7 @@ export async function openServices(
   const adminCommands = database.snapshot
     ? await serveAdminCommands({ dataDir: env.dataDir, verification: adminVerification, log })
     : undefined;
-  const housekeeping = startHousekeeping({ db: database.background, log });
+  const housekeeping = startHousekeeping({ db: database.db, log });
   const ledgerMarks = startLedgerMarks(log);
   const pageViews = env.pageViews
     ? createPageViews({

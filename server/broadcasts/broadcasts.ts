@@ -142,11 +142,6 @@ const MAKERS_KEPT = 8;
 
 export function createBroadcasts(deps: {
   db: Db;
-  /**
-   * Where the turns of a send run (`pump`): the same database, each statement taking its turn
-   * with the visitors' requests (db/client.ts); `db` when not given.
-   */
-  background?: Db;
   env: Env;
   log: FastifyBaseLogger;
   suppressions: Pick<Suppressions, "byAddress">;
@@ -157,7 +152,6 @@ export function createBroadcasts(deps: {
   onEnqueued: () => void;
 }) {
   const { db, env, log } = deps;
-  const background = deps.background ?? db;
 
   const byId = async (tx: Db, id: number, lock = false) => {
     const [row] = await queryRows<Row>(
@@ -463,7 +457,7 @@ export function createBroadcasts(deps: {
     async pump(ratePerMinute: number, maxPerTurn = 500): Promise<number> {
       let handed = 0;
       const due = await queryRows<{ id: number }>(
-        background,
+        db,
         sql`SELECT id FROM broadcasts WHERE status = 'sending'
               OR (status = 'scheduled' AND scheduled_at <= now()) ORDER BY id`,
       );
@@ -520,7 +514,7 @@ export function createBroadcasts(deps: {
   /** One broadcast's turn; resolves with how many mails it handed to the outbox. */
   async function turn(id: number, ratePerMinute: number, maxPerTurn: number): Promise<number> {
     const secondsPerMail = 60 / ratePerMinute;
-    return background.transaction(async (tx) => {
+    return db.transaction(async (tx) => {
       const [row] = await queryRows<Row & { allowance: number }>(
         tx,
         sql`

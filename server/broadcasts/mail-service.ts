@@ -267,8 +267,6 @@ function createMailService(deps: {
  */
 export function openMail(deps: {
   db: Db;
-  /** For the broadcasts' turns: the same database, taking turns with visitors (db/client.ts). */
-  background?: Db;
   env: Env;
   log: FastifyBaseLogger;
   secrets: readonly string[];

@@ -9,10 +9,9 @@ import type { Broadcasts } from "#server/broadcasts/broadcasts.ts";
 
 /**
  * How often a turn comes: as often as about ten mails need, so that a turn's own queries (the
- * same for one mail as for ten) are paid once for ten mails, on the embedded database, which
- * shares the visitors' thread (decisions 042 and 053); at most five times a second, so a fast rate
- * holds that thread for a few milliseconds at a time rather than one long stretch, and at least
- * every two seconds. At the default 300 a minute, every two seconds with ten mails.
+ * same for one mail as for ten) are paid once for ten mails (decisions 042 and 053); at most five
+ * times a second, so a fast rate spreads its statements out, and at least every two seconds. At
+ * the default 300 a minute, every two seconds with ten mails.
  */
 export function turnMsFor(ratePerMinute: number): number {
   const tenMailsMs = (10 * 60_000) / ratePerMinute;

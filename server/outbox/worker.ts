@@ -141,20 +141,14 @@ export type DeliveryOutcome = "sent" | "retry" | "failed" | "suppressed";
 
 export function startOutboxWorker({
   db,
-  background = db,
   destinations,
   suppressions,
   log,
   timing = OUTBOX_TIMING,
   onOutcome = () => {},
 }: {
-  /** Where an outcome is written, at once: the sooner a sent mail is marked, the less a kill resends. */
+  /** Where rows are claimed and each outcome is written, at once: the sooner a sent mail is marked, the less a kill resends. */
   db: Db;
-  /**
-   * Where due rows are claimed: the same database, each statement taking its turn with the
-   * visitors' requests (db/client.ts); `db` when not given.
-   */
-  background?: Db;
   destinations: Destinations;
   /** Required: no worker sends mail without asking the suppression list first. */
   suppressions: Pick<Suppressions, "byAddress" | "record">;
@@ -314,7 +308,7 @@ export function startOutboxWorker({
     while (!stopped) {
       // Every expression sees the row as it was before this statement.
       const claimed = await queryRows<Claimed>(
-        background,
+        db,
         sql`
         UPDATE outbox SET
           status = CASE WHEN ${abandoned} THEN 'failed' ELSE 'pending' END,
@@ -369,7 +363,6 @@ export function startOutboxWorker({
       ]);
       // A batch short of full took every row that was due: asking again would find none. A row
       // enqueued meanwhile woke the worker (`again`), and one whose retry comes due, the timer.
-      // On the embedded database each claim holds the visitors' thread (decision 053).
       if (claimed.length < timing.batch) return;
     }
   }
