@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import type { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { openDatabase, queryRows, type Database } from "#db/client.ts";
@@ -94,6 +95,14 @@ describe("the embedded database on a thread of its own", () => {
 });
 
 describe("the embedded database's values", () => {
+  test("a parser that changes values cannot cross to the database's thread, and says so", async () => {
+    await expect(
+      (database.db as unknown as { $client: PGlite }).$client.query("SELECT 1 AS one", [], {
+        parsers: { 23: (value: string) => Number(value) * 2 },
+      }),
+    ).rejects.toThrow("A parser for type 23 cannot cross to the database's thread.");
+  });
+
   test("arrays of values come back as arrays of parsed values", async () => {
     const [row] = await queryRows<Record<string, unknown>>(
       database.db,

@@ -123,8 +123,11 @@ export async function openDatabase(options: {
         await client.query("SELECT 1");
       },
       close: async () => {
-        await thread.close();
-        unlock();
+        try {
+          await thread.close();
+        } finally {
+          unlock();
+        }
       },
       snapshot: thread.snapshot,
     };
@@ -210,21 +213,30 @@ async function threadedPglite(dir: string): Promise<ThreadedPglite> {
     });
   };
 
-  /** Drizzle's parsers keep some types as PostgreSQL wrote them; only those can cross. */
-  const rawTypes = (parsers: Record<number, (value: string) => unknown> | undefined) =>
-    Object.entries(parsers ?? {}).map(([oid, parse]) => {
-      if (parse("\u0001") !== "\u0001")
-        throw new Error(`A parser for type ${oid} cannot cross to the database's thread.`);
-      return Number(oid);
-    });
+  /**
+   * Drizzle's parsers keep some types as PostgreSQL wrote them; only those can cross, as a list of
+   * types. Worked out once for each set (Drizzle keeps one per prepared statement).
+   */
+  type Parsers = Record<number, (value: string) => unknown>;
+  const crossing = new WeakMap<Parsers, number[]>();
+  const rawTypes = (parsers: Parsers | undefined): number[] => {
+    if (!parsers) return [];
+    let raw = crossing.get(parsers);
+    if (!raw) {
+      raw = Object.entries(parsers).map(([oid, parse]) => {
+        if (parse("\u0001") !== "\u0001")
+          throw new Error(`A parser for type ${oid} cannot cross to the database's thread.`);
+        return Number(oid);
+      });
+      crossing.set(parsers, raw);
+    }
+    return raw;
+  };
   const statements = (tx: number | null) => ({
-    query: (
+    query: async (
       sql: string,
       params?: unknown[],
-      options?: {
-        rowMode?: "array" | "object";
-        parsers?: Record<number, (value: string) => unknown>;
-      },
+      options?: { rowMode?: "array" | "object"; parsers?: Parsers },
     ) =>
       ask({
         op: "query",
@@ -268,9 +280,13 @@ async function threadedPglite(dir: string): Promise<ThreadedPglite> {
     snapshot: async (to) => {
       await ask({ op: "snapshot", to });
     },
+    /** Closes PGlite, then ends the thread; a thread that already stopped is only ended. */
     async close() {
-      await ask({ op: "close" });
-      await worker.terminate();
+      try {
+        if (!stopped) await ask({ op: "close" });
+      } finally {
+        await worker.terminate();
+      }
     },
   };
 }
