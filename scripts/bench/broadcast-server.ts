@@ -5,6 +5,7 @@
  * broadcast on an admin page behind a passkey; the bench asks this process to make the same calls
  * on the same service, since the embedded database is one process's alone.
  */
+import { readdirSync, readFileSync } from "node:fs";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { startBenchSite } from "./bench-site.ts";
 
@@ -16,6 +17,24 @@ export type BenchRequest =
   /** The CPU time used so far, ms: by the thread that answers visitors, and by the process. */
   | { op: "cpu" };
 export type BenchAnswer = { ok: boolean; id?: number; recipients?: number; [k: string]: unknown };
+
+/** Each thread's CPU so far, ms, by the kernel's accounts (/proc, 10 ms ticks): id, name, nice. */
+function threadCpu(): { id: number; name: string; nice: number; ms: number }[] {
+  const threads = [];
+  for (const id of readdirSync("/proc/self/task")) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/self/task/${id}/stat`, "utf8");
+    } catch {
+      continue;
+    }
+    const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    threads.push({ id: Number(id), name, nice: Number(fields[16]), ms: ticks * 10 });
+  }
+  return threads;
+}
 
 const ACTOR = { adminEmail: "bench@example.com", clientAddress: "127.0.0.1" };
 
@@ -56,6 +75,7 @@ async function answer(request: BenchRequest): Promise<BenchAnswer> {
         ok: true,
         main: (main.user + main.system) / 1000,
         all: (all.user + all.system) / 1000,
+        threads: threadCpu(),
       };
     }
     case "loop": {

@@ -19,7 +19,7 @@
  * it alone (after a build), on the pinned Node 24: the server's mail thread loads its TypeScript
  * from source, which Node 20 cannot (decision 051). With `--visitors`, step 3 at the default rate
  * alone; with `--visitors --control`, the same with the broadcast paused on both sides: what the
- * comparison reads when nothing differs. With `--per-mail`, one mail's CPU alone, three times.
+ * comparison reads when nothing differs; `--rounds N` sets how many rounds of each. With `--per-mail`, one mail's CPU alone, three times.
  */
 import { fork, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -473,6 +473,11 @@ async function visitorsDuring(
     loopMaxIdleMs: median(idlePhase.loopMax),
     idleWithMail,
   };
+  // Each round's two sides ran one after the other, on the machine as it was then.
+  const roundRatios = sendingPhase.p99.map((p99, i) => p99 / idlePhase.p99[i]!);
+  console.log(
+    `Each round's ratio, sending / paused: ${roundRatios.map((r) => r.toFixed(2)).join(", ")}; their median ${median(roundRatios).toFixed(2)}`,
+  );
   console.log(
     `Home p99 while a broadcast sends at ${ratePerMinute}/min / paused: ${ms1(figures.p99SendingMs)} / ${ms1(figures.p99IdleMs)} ms = ${(figures.p99SendingMs / figures.p99IdleMs).toFixed(2)} (rounds: ${figures.p99Sending.map(ms1).join(", ")} / ${figures.p99Idle.map(ms1).join(", ")}); every answer of the rounds: ${ms1(figures.pooledP99SendingMs)} / ${ms1(figures.pooledP99IdleMs)} ms = ${(figures.pooledP99SendingMs / figures.pooledP99IdleMs).toFixed(2)}; at ${VISITORS_PER_SECOND} requests/s: ${figures.steadyP99SendingMs} / ${figures.steadyP99IdleMs} ms = ${(figures.steadyP99SendingMs / figures.steadyP99IdleMs).toFixed(2)}, the event loop held up at most ${Math.round(figures.loopMaxSendingMs)} / ${Math.round(figures.loopMaxIdleMs)} ms`,
   );
@@ -490,9 +495,14 @@ async function cpuPerMail(
   sink: Awaited<ReturnType<typeof startSink>>,
   seconds: number,
 ) {
+  type ThreadCpu = { id: number; name: string; nice: number; ms: number };
   const cpu = async () => {
     const answer = await server.ask({ op: "cpu" });
-    return { main: Number(answer.main), all: Number(answer.all) };
+    return {
+      main: Number(answer.main),
+      all: Number(answer.all),
+      threads: answer.threads as ThreadCpu[],
+    };
   };
   await server.ask({ op: "pause", id: broadcastId });
   while ((await server.ask({ op: "progress", id: broadcastId })).pending !== 0) await sleep(250);
@@ -508,6 +518,19 @@ async function cpuPerMail(
   const mails = sink.arrivals.length - mailsFrom;
   const per = (key: "main" | "all") =>
     (sendTo[key] - sendFrom[key] - (idleTo[key] - idleFrom[key])) / mails;
+  const used = (from: ThreadCpu[], to: ThreadCpu[]) =>
+    new Map(to.map((t) => [t.id, t.ms - (from.find((f) => f.id === t.id)?.ms ?? 0)]));
+  const idleUsed = used(idleFrom.threads, idleTo.threads);
+  const sendUsed = used(sendFrom.threads, sendTo.threads);
+  const byThread = sendTo.threads
+    .map((t) => ({
+      thread: `${t.name}#${t.id}${t.nice ? ` nice ${t.nice}` : ""}`,
+      ms: ((sendUsed.get(t.id) ?? 0) - (idleUsed.get(t.id) ?? 0)) / mails,
+    }))
+    .filter((t) => Math.abs(t.ms) >= 0.05);
+  console.log(
+    `One mail's CPU by thread: ${byThread.map((t) => `${t.thread} ${t.ms.toFixed(2)} ms`).join(", ")}`,
+  );
   return { mails, mainMs: per("main"), allMs: per("all") };
 }
 
@@ -545,6 +568,13 @@ async function visitorsAtDefaultRate(
     await server?.stop("SIGKILL");
     rmSync(quietDir, { recursive: true, force: true });
   }
+}
+
+/** A command line's whole number of at least 1, or a clear stop. */
+function wholeArgument(value: string | undefined, name: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} takes a whole number of at least 1`);
+  return n;
 }
 
 export async function benchBroadcasts(
@@ -771,7 +801,11 @@ if (import.meta.url === `file://${process.argv[1]}` && process.argv.includes("--
   // The default rate's visitor rounds alone; with --control, both phases paused (the noise).
   const sink = await startSink();
   try {
-    const sizes = process.argv.includes("--small") ? SMALL_SIZES : FULL_SIZES;
+    const rounds = process.argv.indexOf("--rounds");
+    const sizes = {
+      ...(process.argv.includes("--small") ? SMALL_SIZES : FULL_SIZES),
+      ...(rounds > 0 ? { loadRounds: wholeArgument(process.argv[rounds + 1], "--rounds") } : {}),
+    };
     for (const row of visitorRows(
       await visitorsAtDefaultRate(sink, sizes, process.argv.includes("--control")),
       process.argv.includes("--control") ? "CONTROL: paused in both" : "the default rate",

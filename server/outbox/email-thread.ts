@@ -18,6 +18,15 @@ import {
   type SendRequest,
   type SmtpFailure,
 } from "#server/outbox/smtp-message.ts";
+import { lowerThisThreadPriority } from "#server/outbox/thread-priority.ts";
+
+/**
+ * Mail is background work: the rate is a ceiling, and a mail a few milliseconds late harms no one,
+ * while a visitor's request queued behind one does. So this thread yields the CPU to the process's
+ * other threads whenever they want it (decision 056).
+ */
+const MAIL_THREAD_NICE = 10;
+lowerThisThreadPriority(MAIL_THREAD_NICE);
 
 const { relay, dkim } = workerData as { relay: SmtpRelay; dkim: Dkim };
 const transport = nodemailer.createTransport(transportOptions(relay, dkim));
