@@ -39,6 +39,24 @@ import {
 
 /** The first signs of a person, any of which starts a deferred page's app. */
 const SIGNS_OF_A_PERSON = ["pointerdown", "mousemove", "keydown", "touchstart", "focusin", "wheel"];
+/**
+ * The events React takes, on a page it has not finished hydrating, as a reason to finish at once,
+ * in one task, before the event is answered: a press by mouse, touch, pen or key, what typing and
+ * pasting send, the `change` a field sends when a press elsewhere takes its focus, a form's submit
+ * and reset. At a phone's speed that task is about 200 ms.
+ */
+const KEPT_FROM_THE_APP =
+  "pointerdown pointerup pointercancel mousedown mouseup touchstart touchend touchcancel click auxclick dblclick contextmenu keydown keypress keyup input change compositionstart compositionend copy cut paste dragstart dragend drop submit reset".split(
+    " ",
+  );
+/**
+ * A click with a modifier key or another button than the first (a new tab, a selection): the
+ * browser's and the app's, as they would have it, never held or kept back.
+ */
+const modifiedClick = (event: Event): boolean =>
+  /click$/.test(event.type) &&
+  event instanceof MouseEvent &&
+  (event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey);
 /** Where a click belongs to the browser alone: text entry, native media controls, disclosures. */
 const NATIVE_CONTROLS = "video,audio,textarea,select,[contenteditable],summary";
 const NEEDS_APP = `[${NEEDS_APP_ATTRIBUTE}]`;
@@ -184,11 +202,21 @@ export function installHydrationLoader(): void {
     return element;
   };
 
+  // Until React is ready, these events go no further than the window. Nothing in the app could
+  // answer them yet: the loader answers a press (above and below) and gives it back once React is
+  // ready, and React reads what was typed into its fields when it hydrates them, as it does for
+  // what was typed before its script arrived. React hearing of one would only make it finish
+  // hydrating at once, holding up the answer. The browser's own action still happens.
+  const keepFromApp = (event: Event) => {
+    if (ready() || native || !event.isTrusted || modifiedClick(event)) return;
+    event.stopPropagation();
+  };
+  for (const type of KEPT_FROM_THE_APP) window.addEventListener(type, keepFromApp, true);
+
   window.addEventListener(
     "click",
     (event) => {
-      if (ready() || native || !event.isTrusted || event.button !== 0) return;
-      if (event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) return;
+      if (ready() || native || !event.isTrusted || modifiedClick(event)) return;
       // Any element of the page; `type` is read only to find checkboxes and radios.
       const target = event.target as HTMLInputElement;
       // A checkbox or radio: the browser has toggled it already (it toggles, then dispatches), so
@@ -232,8 +260,10 @@ export function installHydrationLoader(): void {
           }
         return;
       }
+      // Given back as the press it was, a click on the button that sent it (the app heard nothing
+      // of that click), or, sent from a field of a form without a button, a submission.
       hold(event, submitter ?? form.querySelector("[type=submit]"), () =>
-        form.requestSubmit(submitter),
+        submitter ? submitter.click() : form.requestSubmit(),
       );
     },
     true,
