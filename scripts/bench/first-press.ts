@@ -4,7 +4,7 @@
  * unthrottled, each run from a cold browser (runs: FIRST_PRESS_RUNS).
  * - A link or a form's submission is timed from the touch to what it leads to being on screen,
  *   beside the same press with JavaScript off in the same run (the runs alternate, the order
- *   turning each run): the goal is at most 1.1 times that.
+ *   turning each run): the goal is at most 1.1 times that, read from every pair of runs.
  * - A control that needs the app (Show password, the DPA download, the sign-in button) is timed
  *   from the press to its first visible change (the control or what it controls changes), beside
  *   the time the app took to be ready after the press: the goal is 200 ms unthrottled, and on
@@ -15,6 +15,7 @@ import { chromium, type Browser, type Locator, type Page } from "@playwright/tes
 import { HYDRATED_ATTRIBUTE } from "#src/lib/hydration-protocol.ts";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "#tests/support/e2e-env.ts";
 import { ALL_PAGES } from "#tests/support/pages.ts";
+import { pairwiseRatio } from "./ratio.ts";
 
 export const FIRST_PRESS_TARGETS = {
   /** A link's or a form's press over the same press with JavaScript off. */
@@ -26,13 +27,15 @@ export const FIRST_PRESS_TARGETS = {
 };
 
 /**
- * Runs of each press, each side. Here one press's time spreads about 11% from run to run (the
- * page is still loading when the finger lands), so a ratio of two medians of 5 moves by about 8%
- * between runs of the bench: a press exactly as fast as the browser's own would read over 1.1 in
- * about one row in eight. A link's or a submission's ratio takes the median of 11 a side (about
- * 6%); a control that needs the app, timed against a fixed goal, the median of 5 the issue asks.
+ * Runs of each press, each side. Here one press's time spreads from about 170 to 350 ms from run
+ * to run (the page is still loading when the finger lands, at a quarter of the CPU), so a ratio
+ * read from 11 runs a side moves by about 8% between runs of the bench. A link's or a submission's
+ * ratio is read from 31 runs a side and from every pair of them (decision 058): a press exactly as
+ * fast as the browser's own then reads over 1.1 in about one row in 150, and one 1.15 times slower
+ * reads over it in more than nine rows in ten. A control that needs the app, timed against a fixed
+ * goal, takes the median of the 5 runs the issue asks.
  */
-export const FIRST_PRESS_RUNS = { ratio: 11, response: 5 };
+export const FIRST_PRESS_RUNS = { ratio: 31, response: 5 };
 
 type Network = { name: string; conditions: null | { latency: number; down: number; up: number } };
 /** Lighthouse's slow 4G: 150 ms round trips, 1.6 Mbps down, 750 kbps up. */
@@ -314,11 +317,12 @@ export async function benchFirstPress(base: string, filter?: RegExp): Promise<Fi
           console.log(
             `  runs, ${name}, ${network.name}: ${withApp.map(Math.round).join(" ")} / ${without.map(Math.round).join(" ")} ms`,
           );
-          const ratio = median(withApp) / median(without);
+          const { ratio, low, high } = pairwiseRatio(withApp, without);
           const met = ratio <= FIRST_PRESS_TARGETS.nativeRatio;
           if (!met) failures.push(`first press: ${name}, ${network.name}`);
+          const ofMedians = median(withApp) / median(without);
           rows.push(
-            `| ${item.page} | ${item.control} | ${network.name} | ${Math.round(median(withApp))} ms | ${Math.round(median(without))} ms | ${ratio.toFixed(2)} (≤ ${FIRST_PRESS_TARGETS.nativeRatio}) | ${met ? "met" : "MISSED"} |`,
+            `| ${item.page} | ${item.control} | ${network.name} | ${Math.round(median(withApp))} ms | ${Math.round(median(without))} ms | ${ratio.toFixed(2)} (90%: ${low.toFixed(2)} to ${high.toFixed(2)}; of the medians ${ofMedians.toFixed(2)}) ≤ ${FIRST_PRESS_TARGETS.nativeRatio} | ${met ? "met" : "MISSED"} |`,
           );
         } else {
           const responses: number[] = [];
