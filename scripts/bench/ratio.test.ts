@@ -43,6 +43,23 @@ describe("pairwiseRatio", () => {
     expect(many.high / many.low).toBeLessThan(few.high / few.low);
   });
 
+  it("gives, with one run a side, every ratio there is as its interval", () => {
+    expect(pairwiseRatio([120], [100])).toEqual({ ratio: 1.2, low: 1.2, high: 1.2 });
+    const { low, high } = pairwiseRatio([100, 200], [100]);
+    expect([low, high]).toEqual([1, 2]);
+  });
+
+  it("leaves out of its interval as many ratios at each end as the Mann–Whitney ranks say", () => {
+    // 10 runs a side: 100 ratios, c = floor(50 - 1.6449 × √(100 × 21 / 12)) = 28, so the interval
+    // runs from the 28th smallest ratio to the 28th largest.
+    const faster = Array.from({ length: 10 }, (_, i) => 100 + i);
+    const slower = Array.from({ length: 10 }, (_, i) => 150 + 7 * i);
+    const all = slower.flatMap((a) => faster.map((b) => a / b)).sort((x, y) => x - y);
+    const { low, high } = pairwiseRatio(slower, faster);
+    expect(low).toBeCloseTo(all[27]!, 12);
+    expect(high).toBeCloseTo(all[100 - 28]!, 12);
+  });
+
   it("refuses an empty side or a time that is not a positive number", () => {
     expect(() => pairwiseRatio([], [1])).toThrow("each side needs at least one run");
     expect(() => pairwiseRatio([1, 0], [1])).toThrow("positive, finite time");

@@ -34,12 +34,13 @@ export function pairwiseRatio(slower: number[], faster: number[]): PairwiseRatio
   logs.sort((x, y) => x - y);
   const n = slower.length;
   const m = faster.length;
-  // How many pairwise ratios the interval leaves out at each end (normal approximation to the
-  // Mann–Whitney statistic's distribution; close enough from about ten runs a side).
-  const cut = Math.max(0, Math.floor((n * m) / 2 - Z_90 * Math.sqrt((n * m * (n + m + 1)) / 12)));
+  // The interval runs from the c-th smallest pairwise ratio to the c-th largest, c from the
+  // Mann–Whitney statistic's distribution (its normal approximation, close enough from about ten
+  // runs a side); with too few runs for any, it is every ratio there is.
+  const c = Math.max(1, Math.floor((n * m) / 2 - Z_90 * Math.sqrt((n * m * (n + m + 1)) / 12)));
   return {
     ratio: Math.exp(medianOfSorted(logs)),
-    low: Math.exp(logs[cut]!),
-    high: Math.exp(logs[logs.length - 1 - cut]!),
+    low: Math.exp(logs[c - 1]!),
+    high: Math.exp(logs[logs.length - c]!),
   };
 }
