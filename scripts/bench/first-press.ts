@@ -30,10 +30,11 @@ export const FIRST_PRESS_TARGETS = {
  * Runs of each press, each side. Here one press's time spreads from about 170 to 350 ms from run
  * to run (the page is still loading when the finger lands, at a quarter of the CPU), so a ratio
  * read from 11 runs a side moves by about 8% between runs of the bench. A link's or a submission's
- * ratio is read from 31 runs a side and from every pair of them (decision 058): a press exactly as
- * fast as the browser's own then reads over 1.1 in about one row in 150, and one 1.15 times slower
- * reads over it in more than nine rows in ten. A control that needs the app, timed against a fixed
- * goal, takes the median of the 5 runs the issue asks.
+ * ratio is read from 31 runs a side and from every pair of them (decision 058): counting only the
+ * spread within a run, a press exactly as fast as the browser's own then reads over 1.1 in about
+ * one row in 150, and one 1.15 times slower reads over it in more than nine rows in ten; the
+ * machine also drifts between runs. A control that needs the app, timed against a fixed goal,
+ * takes the median of the 5 runs the issue asks.
  */
 export const FIRST_PRESS_RUNS = { ratio: 31, response: 5 };
 
