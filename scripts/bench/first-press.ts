@@ -15,7 +15,7 @@ import { chromium, type Browser, type Locator, type Page } from "@playwright/tes
 import { HYDRATED_ATTRIBUTE } from "#src/lib/hydration-protocol.ts";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "#tests/support/e2e-env.ts";
 import { ALL_PAGES } from "#tests/support/pages.ts";
-import { pairwiseRatio } from "./ratio.ts";
+import { median, pairwiseRatio } from "./ratio.ts";
 
 export const FIRST_PRESS_TARGETS = {
   /** A link's or a form's press over the same press with JavaScript off. */
@@ -282,11 +282,6 @@ async function timeResponse(
     await context.close();
   }
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
-};
 
 export type FirstPressResult = { rows: string[]; failures: string[] };
 

@@ -3,7 +3,7 @@
  * their runs (decision 058): the Hodges–Lehmann estimate of the ratio, that is the median of all
  * n × m ratios of a run of one side over a run of the other, with the interval the Mann–Whitney
  * ranks give it. Where a ratio of two medians turns on the few runs in the middle of each side, this
- * reads every run, so it moves about half as much from one bench to the next at the same cost.
+ * reads every run, so it moves less from one bench to the next at the same cost (decision 058).
  */
 export type PairwiseRatio = {
   /** The median of every run of `slower` over every run of `faster`. */
@@ -22,6 +22,10 @@ const medianOfSorted = (sorted: number[]): number => {
     ? sorted[Math.floor(middle)]!
     : (sorted[middle - 1]! + sorted[middle]!) / 2;
 };
+
+/** The middle value, or the mean of the middle two. */
+export const median = (values: number[]): number =>
+  medianOfSorted([...values].sort((a, b) => a - b));
 
 export function pairwiseRatio(slower: number[], faster: number[]): PairwiseRatio {
   if (slower.length === 0 || faster.length === 0)
