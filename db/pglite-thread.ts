@@ -8,6 +8,7 @@
 import { cp } from "node:fs/promises";
 import { parentPort, workerData } from "node:worker_threads";
 import { PGlite, type Transaction } from "@electric-sql/pglite";
+import { keepStatements, type KeptStatements } from "./pglite-named-statements.ts";
 
 /** A statement's place: a transaction this thread holds open, or none. */
 type On = { tx: number | null };
@@ -49,9 +50,11 @@ const ends = new Map<number, Promise<null>>();
 const rolledBack = new Error("rolled back");
 
 let client: PGlite;
+let statements: KeptStatements;
 try {
   client = await PGlite.create(dir);
   await dropRowArrayParsers(client);
+  statements = await keepStatements(client);
 } catch (error) {
   port.postMessage({ id: 0, error: describe(error) } satisfies ThreadReady);
   process.exit(1);
@@ -113,16 +116,23 @@ async function handle(request: ThreadRequest): Promise<unknown> {
   switch (request.op) {
     case "query": {
       const parsers = Object.fromEntries(request.raw.map((oid) => [oid, identity]));
-      const { rows, fields, affectedRows } = await on(request.tx).query(
+      // Throws when the transaction named has ended.
+      if (request.tx !== null) on(request.tx);
+      const { rows, fields, affectedRows } = await statements.query(
         request.sql,
         request.params,
         { rowMode: request.rowMode, parsers },
+        request.tx !== null,
       );
       return { rows, fields, affectedRows };
     }
     case "exec": {
-      const results = await on(request.tx).exec(request.sql);
-      return results.map(({ rows, fields, affectedRows }) => ({ rows, fields, affectedRows }));
+      try {
+        const results = await on(request.tx).exec(request.sql);
+        return results.map(({ rows, fields, affectedRows }) => ({ rows, fields, affectedRows }));
+      } finally {
+        statements.invalidate();
+      }
     }
     case "begin":
       return begin(request.tx);

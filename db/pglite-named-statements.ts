@@ -1,0 +1,127 @@
+/**
+ * Statements the embedded database keeps parsed (decision 059). PGlite's `query` sends each
+ * statement unnamed: Parse, Describe, Bind, Describe, Execute and Sync, six calls into the
+ * database, the text parsed again every time. Here the first run of a statement parses it under a
+ * name and keeps its parameter types and row description; every later run is Bind, Execute and
+ * Sync on that name. Each run is still planned for its own values (`force_custom_plan`, set by
+ * `keepStatements`), so no statement gets another plan than PGlite's `query` gives it.
+ *
+ * A statement that may change what rows look like (DDL, or any script sent with `exec`) makes every
+ * kept statement stale: they are deallocated before the next one is kept, and until then each
+ * statement runs unnamed. Should one be missed, PostgreSQL refuses a kept statement whose rows
+ * changed ("cached plan must not change result type") rather than answer wrongly; that refusal
+ * makes them stale too. Run from source on the database's thread (db/pglite-thread.ts): erasable
+ * syntax only.
+ */
+import { parse, protocol, type PGlite, type Results } from "@electric-sql/pglite";
+
+type BackendMessage = Awaited<ReturnType<PGlite["execProtocolStream"]>>[number];
+type Kept = { name: string; types: number[]; row: BackendMessage | undefined };
+type Options = {
+  rowMode?: "array" | "object";
+  parsers?: Record<number, (value: string) => unknown>;
+};
+
+/** How many statements are kept; past it, a statement not kept runs unnamed, as PGlite's would. */
+export const KEPT_STATEMENT_LIMIT = 500;
+
+/** What can change a table's columns or a type, and so what a kept statement reads. */
+const CHANGES_SCHEMA = /^\s*(create|alter|drop|truncate|comment|do|grant|revoke|reindex)\b/i;
+/** PostgreSQL's refusal of a kept statement whose rows would now look different. */
+const RESULT_TYPE_CHANGED = "0A000";
+const NO_SYNC = { syncToFs: false } as const;
+
+export type KeptStatements = {
+  /** Runs a statement, in transaction `inTransaction` (already holding the database) or alone. */
+  query: (
+    sql: string,
+    params: unknown[] | undefined,
+    options: Options,
+    inTransaction: boolean,
+  ) => Promise<Results>;
+  /** After a script sent with `exec`: whatever it changed, no kept statement is used again. */
+  invalidate: () => void;
+  /** How many statements are kept now. */
+  readonly size: number;
+};
+
+/** Plans each run for its own values, as an unnamed statement is, then keeps statements. */
+export async function keepStatements(
+  client: PGlite,
+  limit = KEPT_STATEMENT_LIMIT,
+): Promise<KeptStatements> {
+  await client.exec("SET plan_cache_mode = force_custom_plan");
+  const kept = new Map<string, Kept>();
+  let made = 0;
+  let stale = false;
+
+  const send = (message: Uint8Array) => client.execProtocolStream(message, NO_SYNC);
+
+  /** Drops every kept statement, once no transaction is open (DEALLOCATE cannot run in a failed one). */
+  async function forgetIfStale(): Promise<void> {
+    if (!stale || client.isInTransaction()) return;
+    try {
+      await send(protocol.serialize.query("DEALLOCATE ALL"));
+    } finally {
+      await send(protocol.serialize.sync());
+    }
+    kept.clear();
+    stale = false;
+  }
+
+  async function run(sql: string, params: unknown[], options: Options): Promise<Results> {
+    await forgetIfStale();
+    const messages: BackendMessage[] = [];
+    let statement = kept.get(sql);
+    try {
+      if (!statement) {
+        const name = !stale && kept.size < limit ? `kept_${made++}` : "";
+        messages.push(...(await send(protocol.serialize.parse({ name, text: sql }))));
+        const described = await send(protocol.serialize.describe({ type: "S", name }));
+        statement = {
+          name,
+          types: parse.parseDescribeStatementResults(described),
+          row: described.find((message) => message.name === "rowDescription"),
+        };
+        if (name) kept.set(sql, statement);
+      }
+      const { types } = statement;
+      const values = params.map((value, i) => {
+        if (value === null || value === undefined) return null;
+        const serialize = client.serializers[types[i] ?? 0];
+        // A type with no serializer (an enum, a uuid) takes the value's own text, as in PGlite's query.
+        return serialize ? serialize(value) : (value as { toString(): string }).toString();
+      });
+      messages.push(
+        ...(await send(protocol.serialize.bind({ statement: statement.name, values }))),
+      );
+      // What Describe would say of the portal: the statement's rows, all as text.
+      if (statement.row) messages.push(statement.row);
+      messages.push(...(await send(protocol.serialize.execute({}))));
+    } catch (error) {
+      if ((error as { code?: string }).code === RESULT_TYPE_CHANGED) stale = true;
+      // As PGlite's own errors carry them.
+      throw Object.assign(error as Error, { query: sql, params });
+    } finally {
+      messages.push(...(await send(protocol.serialize.sync())));
+    }
+    if (CHANGES_SCHEMA.test(sql)) stale = true;
+    if (!client.isInTransaction()) await client.syncToFs();
+    return parse.parseResults(messages, client.parsers, options)[0]!;
+  }
+
+  return {
+    async query(sql, params, options, inTransaction) {
+      await client._checkReady();
+      const once = () => client._runExclusiveQuery(() => run(sql, params ?? [], options));
+      // Alone, it waits for any open transaction, as PGlite's `query` does.
+      return inTransaction ? once() : client._runExclusiveTransaction(once);
+    },
+    invalidate() {
+      stale = true;
+    },
+    get size() {
+      return kept.size;
+    },
+  };
+}
