@@ -7,7 +7,7 @@
  * entries (the worst case: every row is looked at). `npm run bench` prints the figures; alone:
  * `npx tsx scripts/bench-admin-list.ts`.
  */
-import { randomBytes } from "node:crypto";
+import { createSecretKey, randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -73,7 +73,7 @@ export async function benchAdminList({ entries = 100_000 } = {}): Promise<AdminL
       ledger: createErasureLedger(pino({ level: "silent" }), [randomBytes(32).toString("hex")]),
       answers: createAnswersService({
         db: database.db,
-        keys: [randomBytes(32)],
+        keys: [createSecretKey(randomBytes(32))],
         log: pino({ level: "silent" }),
       }),
     });

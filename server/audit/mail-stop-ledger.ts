@@ -12,7 +12,7 @@
  * A line names the address by the suppression list's own keyed hash (never the address) and that
  * key by an id derived from it, so a restore given the wrong ERASURE_KEY says so.
  */
-import { createHmac } from "node:crypto";
+import { createHmac, type KeyObject } from "node:crypto";
 import { SUPPRESSION_REASONS, SUPPRESSION_SCOPES } from "#db/schema.ts";
 
 export const MAIL_STOP_EVENT = "mail.stopped";
@@ -43,7 +43,7 @@ const KEY_ID = /^[0-9a-f]{16}$/;
 const MAX_TIME = 8.64e15;
 
 /** A suppression key's id, as lines name it: not the key, and no help in finding it. */
-export function mailStopKeyId(key: Buffer): string {
+export function mailStopKeyId(key: KeyObject): string {
   return createHmac("sha256", key)
     .update("tieout mail stop ledger key id")
     .digest("hex")
@@ -55,7 +55,7 @@ export type MailStopLedger = {
    * Writes one line for a suppression, named by `subject` (its hash under `key`). Written at info
    * whatever LOG_LEVEL says, unless it says `silent` (no log at all), as the erasure ledger's.
    */
-  record: (stop: { key: Buffer; subject: string; scope: Scope; reason: Reason }) => void;
+  record: (stop: { key: KeyObject; subject: string; scope: Scope; reason: Reason }) => void;
 };
 
 export function createMailStopLedger(log: LedgerLogger): MailStopLedger {

@@ -9,7 +9,7 @@
  * States: draft → scheduled (or straight on) → sending ⇄ paused → finished, or cancelled from any
  * state before finished. Sending pauses itself when too many of its recent mails failed.
  */
-import { randomBytes } from "node:crypto";
+import { randomBytes, type KeyObject } from "node:crypto";
 import { sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import { queryRows, type Db } from "#db/client.ts";
@@ -145,7 +145,7 @@ export function createBroadcasts(deps: {
   env: Env;
   log: FastifyBaseLogger;
   suppressions: Pick<Suppressions, "byAddress">;
-  unsubscribeKey: Buffer;
+  unsubscribeKey: KeyObject;
   /** The qualifying questions' link (decision 043), in waitlist news to those who may answer. */
   answersToken: (entry: { id: number; email: string }) => string;
   /** Told when mails went into the outbox. */

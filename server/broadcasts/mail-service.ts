@@ -3,6 +3,7 @@
  * unsubscribing by a broadcast's link, the suppression list as administrators keep it, and the
  * broadcasts. Each change an administrator makes is an Activity row in its own transaction.
  */
+import type { KeyObject } from "node:crypto";
 import { sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import { queryRows, type Db } from "#db/client.ts";
@@ -27,7 +28,7 @@ function createMailService(deps: {
   db: Db;
   suppressions: Suppressions;
   broadcasts: Broadcasts;
-  unsubscribeKey: Buffer;
+  unsubscribeKey: KeyObject;
 }): MailPort {
   const { db, suppressions, broadcasts } = deps;
 

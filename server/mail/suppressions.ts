@@ -8,7 +8,7 @@
  * The key is derived from ERASURE_KEY (the erasure ledger's key, kept in DATA_DIR when not set),
  * one per key given: lookups try each, writes use the newest, so rotating the key loses nothing.
  */
-import { createHmac } from "node:crypto";
+import { createHmac, createSecretKey, type KeyObject } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { queryRows, type Db } from "#db/client.ts";
 import type { MAIL_EVENT_KINDS, SUPPRESSION_REASONS, SUPPRESSION_SCOPES } from "#db/schema.ts";
@@ -24,15 +24,18 @@ const SOFT_BOUNCE_LIMIT = { count: 3, days: 30 };
 
 const normalised = (address: string) => address.trim().toLowerCase();
 
-/** One suppression key per erasure key, newest first. */
-export function suppressionKeys(erasureKeys: readonly string[]): Buffer[] {
+/**
+ * One suppression key per erasure key, newest first: as KeyObjects, which an HMAC takes as they
+ * are (from a Buffer, Node 24 makes one anew for every HMAC, about seven times the cost, decision 059).
+ */
+export function suppressionKeys(erasureKeys: readonly string[]): KeyObject[] {
   return erasureKeys.map((key) =>
-    createHmac("sha256", key).update("tieout mail suppression key").digest(),
+    createSecretKey(createHmac("sha256", key).update("tieout mail suppression key").digest()),
   );
 }
 
 /** An address's hash under each key, as the list names it (HMAC-SHA256 of its lower case). */
-export function suppressionHashes(keys: readonly Buffer[], address: string): string[] {
+export function suppressionHashes(keys: readonly KeyObject[], address: string): string[] {
   return keys.map((key) => createHmac("sha256", key).update(normalised(address)).digest("hex"));
 }
 
@@ -54,7 +57,7 @@ export function createSuppressions({
   ledger,
 }: {
   db: Db;
-  keys: readonly Buffer[];
+  keys: readonly KeyObject[];
   /** Where each suppression is written down for a restore (server/audit/mail-stop-ledger.ts). */
   ledger: MailStopLedger;
 }) {

@@ -7,7 +7,7 @@
  * never opens another person's entry: not after its own was erased, and not after a restore gave
  * its id to someone new.
  */
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from "node:crypto";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -15,13 +15,13 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export const ANSWERS_LINK_DAYS = 90;
 
 /** The link key, derived from a secret the site keeps (ERASURE_KEY's). */
-export function answersLinkKey(secret: string): Buffer {
-  return createHmac("sha256", secret).update("tieout answers link key").digest();
+export function answersLinkKey(secret: string): KeyObject {
+  return createSecretKey(createHmac("sha256", secret).update("tieout answers link key").digest());
 }
 
 const TOKEN = /^([0-9a-z]{1,11})\.([0-9a-z]{1,5})\.([0-9a-f]{32})$/;
 
-const macOf = (key: Buffer, entryId: number, email: string, lastDay: number) =>
+const macOf = (key: KeyObject, entryId: number, email: string, lastDay: number) =>
   createHmac("sha256", key)
     .update(`answers\n${entryId}\n${email.trim().toLowerCase()}\n${lastDay}`)
     .digest("hex")
@@ -29,7 +29,7 @@ const macOf = (key: Buffer, entryId: number, email: string, lastDay: number) =>
 
 /** The token for entry `entryId` at `email`, working for ANSWERS_LINK_DAYS from `now`. */
 export function answersToken(
-  key: Buffer,
+  key: KeyObject,
   entry: { id: number; email: string },
   now = Date.now(),
 ): string {
@@ -63,7 +63,7 @@ export function readAnswersToken(
 
 /** Whether a read token was made for this entry's address under one of `keys`. */
 export function verifyAnswersToken(
-  keys: readonly Buffer[],
+  keys: readonly KeyObject[],
   read: { entryId: number; lastDay: number; mac: string },
   email: string,
 ): boolean {

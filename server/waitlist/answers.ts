@@ -3,6 +3,7 @@
  * its POST. Only an entry that confirmed its address and is still on its way in (confirmed or
  * invited) has questions to answer; any other link, however it came to be, is gone.
  */
+import type { KeyObject } from "node:crypto";
 import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "#db/client.ts";
@@ -39,7 +40,7 @@ export function createAnswersService({
 }: {
   db: Db;
   /** The link keys, newest first: links are made with the first and read with any. */
-  keys: readonly Buffer[];
+  keys: readonly KeyObject[];
   log: FastifyBaseLogger;
 }): AnswersService {
   const [newest] = keys;

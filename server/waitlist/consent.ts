@@ -11,7 +11,7 @@
  * rather than stored: it works for as long as the entry is there, however often it is pressed,
  * and a restore cannot bring back a link that had ended, because none ends.
  */
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from "node:crypto";
 import { and, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import type { Db } from "#db/client.ts";
 import {
@@ -71,18 +71,20 @@ const TOKEN = /^([0-9a-z]{1,11})\.([wp])\.([0-9a-z]{1,11})\.([0-9a-f]{24})$/;
 export type UnsubscribeLink = { entryId: number; kind: BroadcastKind; broadcastId: number };
 
 /** The unsubscribe link key, derived from a secret the site keeps (ERASURE_KEY's newest). */
-export function unsubscribeKey(secret: string): Buffer {
-  return createHmac("sha256", secret).update("tieout unsubscribe link key").digest();
+export function unsubscribeKey(secret: string): KeyObject {
+  return createSecretKey(
+    createHmac("sha256", secret).update("tieout unsubscribe link key").digest(),
+  );
 }
 
-const macOf = (key: Buffer, link: UnsubscribeLink) =>
+const macOf = (key: KeyObject, link: UnsubscribeLink) =>
   createHmac("sha256", key)
     .update(`unsubscribe\n${link.entryId}\n${link.kind}\n${link.broadcastId}`)
     .digest("hex")
     .slice(0, 24);
 
 /** The token of a broadcast's unsubscribe link: entry, kind and broadcast, and 96 bits of MAC. */
-export function unsubscribeToken(key: Buffer, link: UnsubscribeLink): string {
+export function unsubscribeToken(key: KeyObject, link: UnsubscribeLink): string {
   return [
     link.entryId.toString(36),
     KIND_LETTER[link.kind],
@@ -92,7 +94,7 @@ export function unsubscribeToken(key: Buffer, link: UnsubscribeLink): string {
 }
 
 /** What a token names, when this site made it; null for anything else. */
-export function readUnsubscribeToken(key: Buffer, token: string): UnsubscribeLink | null {
+export function readUnsubscribeToken(key: KeyObject, token: string): UnsubscribeLink | null {
   const parts = TOKEN.exec(token);
   if (!parts) return null;
   const [, entry = "", letter = "", broadcast = "", mac = ""] = parts;
