@@ -23,7 +23,7 @@ type Options = {
 };
 
 /** How many statements are kept; past it, a statement not kept runs unnamed, as PGlite's would. */
-export const KEPT_STATEMENT_LIMIT = 500;
+const KEPT_STATEMENT_LIMIT = 500;
 
 /** What can change a table's columns or a type, and so what a kept statement reads. */
 const CHANGES_SCHEMA = /^\s*(create|alter|drop|truncate|comment|do|grant|revoke|reindex)\b/i;
