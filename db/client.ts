@@ -58,8 +58,11 @@ export async function openDatabase(options: {
       max: 10,
       connectionTimeoutMillis: 5_000,
     });
-    // A dropped connection must not crash the process; the next query reports it (503).
+    // A dropped connection must not crash the process; the next query reports it (503). The pool
+    // listens on idle connections only: one a transaction holds between two statements needs its
+    // own listener, or its error is thrown from the socket's event (db/postgres-connection-lost.test.ts).
     pool.on("error", () => {});
+    pool.on("connect", (connection) => connection.on("error", () => {}));
     let client: pg.PoolClient;
     try {
       client = await pool.connect();
