@@ -28,7 +28,7 @@ function histogram(times: readonly number[]): Uint32Array {
   return counts;
 }
 
-/** The bin of the answer 99 in 100 took at most, as the bench reads a side's sorted times. */
+/** The rank, counted from the fastest, of the answer 99 in 100 took at most, as the bench reads a side's sorted times. */
 const rankOf = (answers: number) => Math.max(1, Math.ceil(answers * 0.99));
 
 /**
@@ -49,7 +49,7 @@ function side(times: readonly (readonly number[])[]) {
   const high = Math.max(...ownP99);
   const below = rounds.map((counts) => counts.subarray(0, low).reduce((sum, n) => sum + n, 0));
   const between = rounds.map((counts) => counts.slice(low, high + 1));
-  /** The pooled p99 (ms, to a bin's width) of the rounds drawn, `times[i]` drawn times[i] times. */
+  /** The pooled p99 (ms, to a bin's width) of the rounds drawn, round i counted `drawn[i]` times. */
   return (drawn: readonly number[]): number => {
     let answers = 0;
     let seen = 0;
