@@ -309,6 +309,46 @@ describe("broadcasts", () => {
     expect(paused?.pausedReason).toMatch(/^Paused by itself: 12 of the 12 mails/);
   });
 
+  test("failures pause only their own broadcast, and only when they are a tenth of its recent mails", async () => {
+    const db = database().db;
+    await entries(db, 30);
+    const { broadcasts } = mail(db);
+    const draft = {
+      kind: "waitlist-news" as const,
+      subject: "News",
+      body: BODY,
+      audience: { states: ["confirmed" as const], search: "" },
+    };
+    const failing = await broadcasts.create(draft, admin);
+    const other = await broadcasts.create(draft, admin);
+    await broadcasts.start(failing, admin);
+    await broadcasts.start(other, admin);
+    await db.execute(sql`UPDATE broadcasts SET pumped_at = now() - interval '12 seconds'`);
+    expect(await broadcasts.pump(60)).toBe(24);
+    await db.execute(sql`
+      UPDATE outbox SET status = 'failed', failed_at = now(), last_error = '550'
+      WHERE starts_with(key, ${`broadcast:${failing}:`})`);
+    // 150 of its mails went out in the same ten minutes: 12 failures in 162 is under a tenth.
+    await db.execute(sql`
+      INSERT INTO outbox (key, channel, payload, status, sent_at)
+      SELECT ${`broadcast:${failing}:`} || (1000000 + i), 'email', '{}'::jsonb, 'sent', now()
+      FROM generate_series(1, 150) AS i`);
+    await db.execute(sql`UPDATE broadcasts SET pumped_at = now() - interval '12 seconds'`);
+    await broadcasts.pump(60);
+    expect((await broadcasts.get(failing))?.status).toBe("sending");
+    expect((await broadcasts.get(other))?.status).toBe("sending");
+    // Sent longer ago than the window, they no longer count: 12 of 12 failed.
+    await db.execute(sql`
+      UPDATE outbox SET sent_at = now() - interval '11 minutes'
+      WHERE starts_with(key, ${`broadcast:${failing}:`}) AND status = 'sent'`);
+    await db.execute(sql`UPDATE broadcasts SET pumped_at = now() - interval '12 seconds'`);
+    await broadcasts.pump(60);
+    expect((await broadcasts.get(failing))?.pausedReason).toMatch(
+      /^Paused by itself: 12 of the 12/,
+    );
+    expect((await broadcasts.get(other))?.status).toBe("sending");
+  });
+
   test("a subject with a line break, a body with HTML, an empty audience choice: refused with what is wrong", async () => {
     const db = database().db;
     const { port } = mail(db);

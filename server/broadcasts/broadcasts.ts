@@ -32,6 +32,12 @@ type Status = (typeof BROADCAST_STATUSES)[number];
 /** Sending pauses itself when, among its mails that ended in the last window, this many failed. */
 const AUTO_PAUSE = { windowMinutes: 10, minFailed: 10, failedShare: 0.1 };
 
+/** The outbox key of a broadcast's mail to one entry: one message per (broadcast, entry). */
+const broadcastKey = (broadcastId: number, entryId: number) =>
+  `${broadcastKeyPrefix(broadcastId)}${entryId}`;
+/** What every outbox key of a broadcast's mails begins with, and no other broadcast's. */
+const broadcastKeyPrefix = (broadcastId: number) => `broadcast:${broadcastId}:`;
+
 export type BroadcastDraft = { kind: Kind; subject: string; body: string; audience: Audience };
 
 export type BroadcastRow = BroadcastDraft & {
@@ -583,7 +589,7 @@ export function createBroadcasts(deps: {
           mailFor(
             b,
             { id: entryId, name: r.name, email: r.email, mayAnswer: r.may_answer },
-            `broadcast:${id}:${entryId}`,
+            broadcastKey(id, entryId),
             tokens,
             row.kind,
           ),
@@ -601,7 +607,7 @@ export function createBroadcasts(deps: {
         await tx.execute(sql`
           UPDATE broadcast_recipients r SET status = ${status},
             outbox_id = CASE WHEN ${status} = 'queued'
-              THEN (SELECT o.id FROM outbox o WHERE o.key = 'broadcast:' || r.broadcast_id || ':' || r.entry_id)
+              THEN (SELECT o.id FROM outbox o WHERE o.key = ${broadcastKeyPrefix(id)}::text || r.entry_id)
               END
           WHERE r.broadcast_id = ${id} AND r.entry_id IN (${list})`);
       };
@@ -623,25 +629,25 @@ export function createBroadcasts(deps: {
   /** Pauses the broadcast when too many of its mails that ended lately failed; true if it did. */
   async function pausedByFailures(tx: Db, id: number): Promise<boolean> {
     const window = sql`now() - make_interval(mins => ${AUTO_PAUSE.windowMinutes})`;
-    // Every turn asks; failures are few and indexed by when, so the usual answer costs nothing.
-    // Only when there are enough to matter are the mails that ended counted.
+    // Every turn asks, so both counts read only the window's mails, found by the partial indexes
+    // on when each failed or was sent, and told apart by key (broadcastKey): never the broadcast's
+    // recipients, which grow with the audience and would make each turn longer than the last.
+    const ours = sql`starts_with(key, ${broadcastKeyPrefix(id)})`;
     const [failures] = await queryRows<{ failed: number }>(
       tx,
       sql`
-      SELECT count(*)::int AS failed
-      FROM outbox o JOIN broadcast_recipients r ON r.outbox_id = o.id
-      WHERE o.status = 'failed' AND o.failed_at > ${window} AND r.broadcast_id = ${id}`,
+      SELECT count(*)::int AS failed FROM outbox
+      WHERE status = 'failed' AND failed_at > ${window} AND ${ours}`,
     );
     const failed = failures?.failed ?? 0;
     if (failed < AUTO_PAUSE.minFailed) return false;
-    const [recent] = await queryRows<{ ended: number }>(
+    const [recent] = await queryRows<{ sent: number }>(
       tx,
       sql`
-      SELECT count(*) FILTER (WHERE o.status IN ('sent', 'failed'))::int AS ended
-      FROM broadcast_recipients r JOIN outbox o ON o.id = r.outbox_id
-      WHERE r.broadcast_id = ${id} AND coalesce(o.sent_at, o.failed_at) > ${window}`,
+      SELECT count(*)::int AS sent FROM outbox
+      WHERE status = 'sent' AND sent_at > ${window} AND ${ours}`,
     );
-    const ended = recent?.ended ?? 0;
+    const ended = failed + (recent?.sent ?? 0);
     if (failed < AUTO_PAUSE.minFailed || failed / Math.max(1, ended) < AUTO_PAUSE.failedShare)
       return false;
     const reason = `Paused by itself: ${failed} of the ${ended} mails that ended in the last ${AUTO_PAUSE.windowMinutes} minutes failed. Check the relay and the failures on Deliveries, then resume or cancel.`;
