@@ -24,6 +24,7 @@ import { createDeliveries } from "#server/outbox/deliveries.ts";
 import { createEmailSender } from "#server/outbox/email.ts";
 import { startOutboxWorker } from "#server/outbox/worker.ts";
 import { startHousekeeping } from "#server/operations/housekeeping.ts";
+import { startVacuum } from "#server/operations/vacuum.ts";
 import { createErasureLedger, startLedgerMarks } from "#server/audit/erasure-ledger.ts";
 import { keptSecrets } from "#server/identity/kept-secret.ts";
 import { createPageViews } from "#server/operations/page-views.ts";
@@ -207,6 +208,8 @@ export async function openServices(
     ? await serveAdminCommands({ dataDir: env.dataDir, verification: adminVerification, log })
     : undefined;
   const housekeeping = startHousekeeping({ db: database.db, log });
+  // The embedded database has no autovacuum of its own (decision 060).
+  const vacuum = database.kind === "pglite" ? startVacuum({ db: database.db, log }) : undefined;
   const ledgerMarks = startLedgerMarks(log);
   const pageViews = env.pageViews
     ? createPageViews({
@@ -241,6 +244,7 @@ export async function openServices(
       await pageViews?.stop();
       await privacyRequests.stop();
       await housekeeping.stop();
+      await vacuum?.stop();
       await broadcastPump.stop();
       await imapReader?.stop();
       await bounceListener?.stop();
