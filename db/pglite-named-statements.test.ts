@@ -38,6 +38,11 @@ describe("statements kept by name", () => {
         [{ a: [1, 2] }, ["x", "y"], null],
       ],
       ["UPDATE people SET name = name WHERE id > $1", [0]],
+      [
+        "INSERT INTO people (id, name) VALUES ($1, 'Lin') ON CONFLICT (id) DO UPDATE SET name = excluded.name",
+        [3],
+      ],
+      ["DELETE FROM people WHERE id > $1", [100]],
     ];
     for (const rowMode of ["object", "array"] as const)
       for (const [text, params] of cases) {

@@ -13,7 +13,14 @@
  * makes them stale too. Run from source on the database's thread (db/pglite-thread.ts): erasable
  * syntax only.
  */
-import { parse, protocol, type PGlite, type Results } from "@electric-sql/pglite";
+import {
+  parse,
+  protocol,
+  types,
+  type messages,
+  type PGlite,
+  type Results,
+} from "@electric-sql/pglite";
 
 type BackendMessage = Awaited<ReturnType<PGlite["execProtocolStream"]>>[number];
 type Kept = { name: string; types: number[]; row: BackendMessage | undefined };
@@ -21,6 +28,22 @@ type Options = {
   rowMode?: "array" | "object";
   parsers?: Record<number, (value: string) => unknown>;
 };
+
+/** The rows a command's tag says it changed: INSERT 0 n, UPDATE n, DELETE n, COPY n, MERGE n. */
+function affectedRows(tag: string): number {
+  const words = tag.split(" ");
+  switch (words[0]) {
+    case "INSERT":
+      return parseInt(words[2]!, 10);
+    case "UPDATE":
+    case "DELETE":
+    case "COPY":
+    case "MERGE":
+      return parseInt(words[1]!, 10);
+    default:
+      return 0;
+  }
+}
 
 /** How many statements are kept; past it, a statement not kept runs unnamed, as PGlite's would. */
 const KEPT_STATEMENT_LIMIT = 500;
@@ -107,7 +130,45 @@ export async function keepStatements(
     }
     if (CHANGES_SCHEMA.test(sql)) stale = true;
     if (!client.isInTransaction()) await client.syncToFs();
-    return parse.parseResults(messages, client.parsers, options)[0]!;
+    return resultOf(messages, options);
+  }
+
+  /**
+   * The statement's rows, fields and count, as PGlite's `parse.parseResults` gives its first result.
+   * That copies the client's three hundred parsers into one object with the query's own on every
+   * call, a fifth of the database thread's time for a statement by key; here each value looks in
+   * the query's parsers, then the client's, then PGlite's defaults.
+   */
+  function resultOf(messages: BackendMessage[], options: Options): Results {
+    const own = options.parsers ?? {};
+    const value = (text: string | null, type: number): unknown => {
+      if (text === null) return null;
+      const parser = own[type] ?? client.parsers[type];
+      return parser ? parser(text, type) : types.parseType(text, type);
+    };
+    let fields: { name: string; dataTypeID: number }[] = [];
+    const rows: unknown[] = [];
+    for (const message of messages) {
+      if (message.name === "rowDescription") {
+        fields = (message as messages.RowDescriptionMessage).fields.map(({ name, dataTypeID }) => ({
+          name,
+          dataTypeID,
+        }));
+      } else if (message.name === "dataRow") {
+        const values = (message as messages.DataRowMessage).fields.map((text, i) =>
+          value(text, fields[i]!.dataTypeID),
+        );
+        rows.push(
+          options.rowMode === "array"
+            ? values
+            : Object.fromEntries(fields.map((field, i) => [field.name, values[i]])),
+        );
+      } else if (message.name === "commandComplete") {
+        const { text } = message as messages.CommandCompleteMessage;
+        return { rows, fields, affectedRows: affectedRows(text) } as Results;
+      }
+    }
+    return { rows: [], fields: [], affectedRows: 0 };
   }
 
   return {
