@@ -46,11 +46,12 @@ export function startVacuum({
   everyMs?: number;
 }) {
   let stopped = false;
-  let running: Promise<void> = Promise.resolve();
+  let running: Promise<void> | null = null;
+  // A pass still under way when the next is due makes that one wait for the following minute.
   const run = () => {
-    if (stopped) return;
-    running = running.then(() =>
-      vacuumOnce(db).then(
+    if (stopped || running) return;
+    running = vacuumOnce(db)
+      .then(
         ({ tables, longestMs }) =>
           log.debug(
             { event: "database.vacuumed", tables, longestMs: Math.round(longestMs) },
@@ -58,8 +59,10 @@ export function startVacuum({
           ),
         (error: unknown) =>
           log.warn({ err: error, event: "database.vacuum_failed" }, "database not vacuumed"),
-      ),
-    );
+      )
+      .finally(() => {
+        running = null;
+      });
   };
   // The first after a full interval: a server starting has other work for the database.
   const timer = setInterval(run, everyMs);
