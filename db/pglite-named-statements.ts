@@ -136,8 +136,9 @@ export async function keepStatements(
   /**
    * The statement's rows, fields and count, as PGlite's `parse.parseResults` gives its first result.
    * That copies the client's three hundred parsers into one object with the query's own on every
-   * call, a fifth of the database thread's time for a statement by key; here each value looks in
-   * the query's parsers, then the client's, then PGlite's defaults.
+   * call: reading rows without that copy took a statement by key from about 220 to 130 µs of CPU
+   * (decision 060). Here each value looks in the query's parsers, then the client's, then PGlite's
+   * defaults, the order PGlite's own lookup gives.
    */
   function resultOf(messages: BackendMessage[], options: Options): Results {
     const own = options.parsers ?? {};
