@@ -648,8 +648,7 @@ export function createBroadcasts(deps: {
       WHERE status = 'sent' AND sent_at > ${window} AND ${ours}`,
     );
     const ended = failed + (recent?.sent ?? 0);
-    if (failed < AUTO_PAUSE.minFailed || failed / Math.max(1, ended) < AUTO_PAUSE.failedShare)
-      return false;
+    if (failed / ended < AUTO_PAUSE.failedShare) return false;
     const reason = `Paused by itself: ${failed} of the ${ended} mails that ended in the last ${AUTO_PAUSE.windowMinutes} minutes failed. Check the relay and the failures on Deliveries, then resume or cancel.`;
     await tx.execute(sql`
       UPDATE broadcasts SET status = 'paused', paused_reason = ${reason}, updated_at = now() WHERE id = ${id}`);
