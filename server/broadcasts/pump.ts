@@ -6,6 +6,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { Env } from "#server/env.ts";
 import type { Broadcasts } from "#server/broadcasts/broadcasts.ts";
+import { runEvery } from "#server/operations/periodic.ts";
 
 /**
  * How often a turn comes: as often as about ten mails need, so that a turn's own queries (the
@@ -29,26 +30,12 @@ export function startBroadcastPump({
   log: FastifyBaseLogger;
   turnMs?: number;
 }) {
-  let stopped = false;
-  let running: Promise<unknown> | null = null;
-  const timer = setInterval(() => {
-    if (stopped || running) return;
-    running = broadcasts
-      .pump(env.broadcastRatePerMinute)
-      .catch((error: unknown) =>
-        log.error({ err: error, event: "broadcast.pump_failed" }, "broadcast turn failed"),
-      )
-      .finally(() => {
-        running = null;
-      });
-  }, turnMs);
-  timer.unref();
-  return {
-    /** Lets the turn under way finish, then takes no more. */
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
+  const { stop } = runEvery({
+    everyMs: turnMs,
+    work: () => broadcasts.pump(env.broadcastRatePerMinute),
+    onError: (error) =>
+      log.error({ err: error, event: "broadcast.pump_failed" }, "broadcast turn failed"),
+  });
+  /** Lets the turn under way finish, then takes no more. */
+  return { stop };
 }

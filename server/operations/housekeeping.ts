@@ -12,6 +12,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import { sql } from "drizzle-orm";
 import { deletedCount, type Db } from "#db/client.ts";
+import { runEvery } from "#server/operations/periodic.ts";
 import { eraseUnconfirmedSubscribers } from "#server/subprocessors/subscriptions.ts";
 import { eraseUnconfirmedEntries } from "#server/waitlist/erasure.ts";
 import { DAILY_KEY_PREFIX } from "#server/http/rate-limit.ts";
@@ -82,23 +83,15 @@ export async function sweepExpired(
 }
 
 export function startHousekeeping({ db, log }: { db: Db; log: FastifyBaseLogger }) {
-  let running: Promise<void> = Promise.resolve();
-  const run = () => {
-    running = running.then(() =>
-      sweepExpired(db).then(
-        (deleted) => log.debug({ event: "housekeeping.swept", ...deleted }, "expired rows deleted"),
-        (error: unknown) =>
-          log.warn({ err: error, event: "housekeeping.failed" }, "expired rows not deleted"),
-      ),
-    );
-  };
-  run();
-  const timer = setInterval(run, EVERY_MS);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
+  const { stop } = runEvery({
+    everyMs: EVERY_MS,
+    first: "now",
+    work: async () => {
+      const deleted = await sweepExpired(db);
+      log.debug({ event: "housekeeping.swept", ...deleted }, "expired rows deleted");
     },
-  };
+    onError: (error) =>
+      log.warn({ err: error, event: "housekeeping.failed" }, "expired rows not deleted"),
+  });
+  return { stop };
 }

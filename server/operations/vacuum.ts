@@ -16,6 +16,7 @@
 import { sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import { queryRows, type Db } from "#db/client.ts";
+import { runEvery } from "#server/operations/periodic.ts";
 
 /** Often enough that a broadcast at 3,000 a minute leaves a few thousand old rows at most. */
 const EVERY_MS = 60_000;
@@ -45,34 +46,20 @@ export function startVacuum({
   log: FastifyBaseLogger;
   everyMs?: number;
 }) {
-  let stopped = false;
-  let running: Promise<void> | null = null;
-  // A pass still under way when the next is due makes that one wait for the following minute.
-  const run = () => {
-    if (stopped || running) return;
-    running = vacuumOnce(db)
-      .then(
-        ({ tables, longestMs }) =>
-          log.debug(
-            { event: "database.vacuumed", tables, longestMs: Math.round(longestMs) },
-            "database vacuumed",
-          ),
-        (error: unknown) =>
-          log.warn({ err: error, event: "database.vacuum_failed" }, "database not vacuumed"),
-      )
-      .finally(() => {
-        running = null;
-      });
-  };
-  // The first after a full interval: a server starting has other work for the database.
-  const timer = setInterval(run, everyMs);
-  timer.unref();
-  return {
-    /** Lets a VACUUM under way finish, then runs no more. */
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
+  // The first after a full interval: a server starting has other work for the database. A pass
+  // still under way when the next is due makes that one wait for the following minute.
+  const { stop } = runEvery({
+    everyMs,
+    work: async () => {
+      const { tables, longestMs } = await vacuumOnce(db);
+      log.debug(
+        { event: "database.vacuumed", tables, longestMs: Math.round(longestMs) },
+        "database vacuumed",
+      );
     },
-  };
+    onError: (error) =>
+      log.warn({ err: error, event: "database.vacuum_failed" }, "database not vacuumed"),
+  });
+  /** Lets a VACUUM under way finish, then runs no more. */
+  return { stop };
 }

@@ -42,6 +42,7 @@ import {
 } from "#server/privacy/erase.ts";
 import type { ErasureLedger } from "#server/audit/erasure-ledger.ts";
 import { countSubmission } from "#server/http/rate-limit.ts";
+import { runEvery, type Periodic } from "#server/operations/periodic.ts";
 import { hashToken, isWellFormedToken, newToken } from "#server/waitlist/tokens.ts";
 import { SECURITY_FACTS } from "#src/content/security-facts.ts";
 import { CONTROL_CHARACTER } from "#src/lib/form-text.ts";
@@ -300,13 +301,7 @@ export function createPrivacyRequests({
     return completed;
   }
 
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> = Promise.resolve();
-  const runSweep = () => {
-    running = sweep().catch((error: unknown) => {
-      log.error({ err: error, event: "privacy.sweep_failed" }, "privacy sweep failed");
-    });
-  };
+  let sweeps: Periodic | undefined;
 
   return {
     onEnqueued(listener) {
@@ -532,13 +527,16 @@ export function createPrivacyRequests({
 
     sweep,
     start() {
-      runSweep();
-      timer = setInterval(runSweep, SWEEP_MS);
-      timer.unref();
+      sweeps ??= runEvery({
+        everyMs: SWEEP_MS,
+        first: "now",
+        work: sweep,
+        onError: (error) =>
+          log.error({ err: error, event: "privacy.sweep_failed" }, "privacy sweep failed"),
+      });
     },
     async stop() {
-      clearInterval(timer);
-      await running;
+      await sweeps?.stop();
     },
   };
 }
