@@ -23,8 +23,7 @@ import type { Suppressions } from "#server/mail/suppressions.ts";
 import { enqueue, type OutboxMessage } from "#server/outbox/outbox.ts";
 import { siteLink } from "#server/waitlist/entry-mail.ts";
 import { unsubscribeToken } from "#server/waitlist/consent.ts";
-import { newToken, tokenRow, type TokenRow } from "#server/waitlist/tokens.ts";
-import { waitlistTokens } from "#db/schema.ts";
+import { newToken, storeTokens, tokenRow, type TokenRow } from "#server/waitlist/tokens.ts";
 
 type Kind = (typeof BROADCAST_KINDS)[number];
 type Status = (typeof BROADCAST_STATUSES)[number];
@@ -596,20 +595,18 @@ export function createBroadcasts(deps: {
         );
         queued.push(entryId);
       }
-      if (tokens.length > 0) await tx.insert(waitlistTokens).values(tokens);
+      await storeTokens(tx, tokens);
       if (messages.length > 0) await enqueue(tx, messages);
       const mark = async (entries: number[], status: string) => {
         if (entries.length === 0) return;
-        const list = sql.join(
-          entries.map((e) => sql`${e}`),
-          sql`, `,
-        );
+        // One value for the list, as enqueue does (decision 061): whole numbers, so no quoting.
+        const list = `{${entries.join(",")}}`;
         await tx.execute(sql`
           UPDATE broadcast_recipients r SET status = ${status},
             outbox_id = CASE WHEN ${status} = 'queued'
               THEN (SELECT o.id FROM outbox o WHERE o.key = ${broadcastKeyPrefix(id)}::text || r.entry_id)
               END
-          WHERE r.broadcast_id = ${id} AND r.entry_id IN (${list})`);
+          WHERE r.broadcast_id = ${id} AND r.entry_id = ANY(${list}::bigint[])`);
       };
       await mark(queued, "queued");
       await mark(unsubscribed, "unsubscribed");

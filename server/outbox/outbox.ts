@@ -5,8 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
-import { deletedCount, type Db } from "#db/client.ts";
-import { outbox } from "#db/schema.ts";
+import { deletedCount, queryRows, type Db } from "#db/client.ts";
 import type { Mailbox } from "#server/env.ts";
 import { MAIL_CATEGORIES, type MailCategory } from "#server/mail/suppression-policy.ts";
 
@@ -137,6 +136,10 @@ function newMessageId(from: Mailbox): string {
  * Writes messages into the outbox, inside the caller's transaction (pass the transaction, not the
  * database, so the message commits with its cause). A key already there is skipped: one cause,
  * one message, however often the cause is retried. Resolves with how many rows are new.
+ *
+ * The rows go as one JSON value, in a statement that does not change with their number (decision
+ * 061): a broadcast's turn writes ten mails at once on the thread that answers visitors, and a
+ * query builder walking each of their values held that thread three times as long.
  */
 export async function enqueue(tx: Db, messages: OutboxMessage[]): Promise<number> {
   if (messages.length === 0) return 0;
@@ -148,14 +151,19 @@ export async function enqueue(tx: Db, messages: OutboxMessage[]): Promise<number
       key: message.key,
       channel: message.channel,
       payload: email,
-      messageId: newMessageId(email.from),
+      message_id: newMessageId(email.from),
     };
   });
-  const inserted = await tx
-    .insert(outbox)
-    .values(rows)
-    .onConflictDoNothing({ target: outbox.key })
-    .returning({ id: outbox.id });
+  const inserted = await queryRows<{ id: number }>(
+    tx,
+    sql`
+    INSERT INTO outbox (key, channel, payload, message_id)
+    SELECT r.key, r.channel, r.payload, r.message_id
+    FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+      AS r(key text, channel text, payload jsonb, message_id text)
+    ON CONFLICT (key) DO NOTHING
+    RETURNING id`,
+  );
   return inserted.length;
 }
 

@@ -19,7 +19,7 @@ import { mailToEntry, siteLink } from "#server/waitlist/entry-mail.ts";
 import type { ErasureLedger } from "#server/audit/erasure-ledger.ts";
 import { adminMailKey, eraseEntries } from "#server/waitlist/erasure.ts";
 import { lifecycleOf } from "#server/waitlist/lifecycle-of.ts";
-import { inviteTokenRow, newToken, type TokenRow } from "#server/waitlist/tokens.ts";
+import { inviteTokenRow, newToken, storeTokens, type TokenRow } from "#server/waitlist/tokens.ts";
 import { transition, type LifecycleEvent } from "#src/features/waitlist/lifecycle.ts";
 import type {
   ActionOutcome,
@@ -166,7 +166,7 @@ export function createAdminActions({
             const row = found.get(id);
             byId.set(id, row ? await apply(tx, row, request, now, out) : "gone");
           }
-          if (out.tokens.length > 0) await tx.insert(waitlistTokens).values(out.tokens);
+          await storeTokens(tx, out.tokens);
           await enqueue(tx, out.messages);
         }
         await recordAudit(

@@ -37,6 +37,7 @@ import {
   hashToken,
   isWellFormedToken,
   newToken,
+  storeTokens,
   tokenRow,
   type TokenPurpose,
   type TokenRow,
@@ -248,7 +249,7 @@ export function createWaitlistService({
       } else if (allowed[i] && !createdHere.has(address)) repeats.add(address);
     });
     messages.push(...(await resends(tx, env, [...repeats], tokens)));
-    if (tokens.length > 0) await tx.insert(waitlistTokens).values(tokens);
+    await storeTokens(tx, tokens);
     await enqueue(tx, messages);
     await enqueueWebhookEvents(
       tx,

@@ -3,6 +3,8 @@
  * mail, stored only as their SHA-256, one purpose each, single use, with an expiry.
  */
 import { createHash, randomBytes } from "node:crypto";
+import { sql } from "drizzle-orm";
+import type { Db } from "#db/client.ts";
 import type { WAITLIST_TOKEN_PURPOSES } from "#db/schema.ts";
 
 export type TokenPurpose = (typeof WAITLIST_TOKEN_PURPOSES)[number];
@@ -65,4 +67,24 @@ export function inviteTokenRow(entryId: number, token: string, days: number, now
     purpose: "invite",
     expiresAt: new Date(now.getTime() + days * DAY_MS),
   } satisfies TokenRow;
+}
+
+/**
+ * Stores new tokens' rows, however many, in one statement that does not change with their
+ * number: the rows go as one JSON value (decision 061). A broadcast's turn stores ten at once, on
+ * the thread that answers visitors, and a query builder walking each value held it for longer.
+ */
+export async function storeTokens(tx: Db, rows: readonly TokenRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  const values = rows.map((row) => ({
+    token_hash: row.tokenHash,
+    entry_id: row.entryId,
+    purpose: row.purpose,
+    expires_at: row.expiresAt.toISOString(),
+  }));
+  await tx.execute(sql`
+    INSERT INTO waitlist_tokens (token_hash, entry_id, purpose, expires_at)
+    SELECT r.token_hash, r.entry_id, r.purpose, r.expires_at
+    FROM jsonb_to_recordset(${JSON.stringify(values)}::jsonb)
+      AS r(token_hash text, entry_id bigint, purpose text, expires_at timestamptz)`);
 }

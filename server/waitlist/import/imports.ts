@@ -12,7 +12,7 @@
 import { randomBytes } from "node:crypto";
 import { type SQL, sql } from "drizzle-orm";
 import { queryRows, type Db } from "#db/client.ts";
-import { consentEvents, waitlistEntries, waitlistTokens, type WaitlistRow } from "#db/schema.ts";
+import { consentEvents, waitlistEntries, type WaitlistRow } from "#db/schema.ts";
 import { recordAudit } from "#server/audit/audit-log.ts";
 import type { Env } from "#server/env.ts";
 import type { Suppressions } from "#server/mail/suppressions.ts";
@@ -34,7 +34,7 @@ import type {
 } from "#src/lib/imports.ts";
 import { readSheet, type Sheet } from "#server/waitlist/import/sheet.ts";
 import { confirmationMail } from "#server/waitlist/service.ts";
-import type { TokenRow } from "#server/waitlist/tokens.ts";
+import { storeTokens, type TokenRow } from "#server/waitlist/tokens.ts";
 import { enqueueWebhookEvents, entryData } from "#server/webhooks/events.ts";
 
 type Actor = { adminEmail: string; clientAddress: string };
@@ -313,7 +313,7 @@ export function createImports({
                   place: "import" as const,
                 })),
               );
-          for (const part of chunks(tokens)) await tx.insert(waitlistTokens).values(part);
+          for (const part of chunks(tokens)) await storeTokens(tx, part);
           const mails = await enqueue(tx, messages);
           const hooks = await enqueueWebhookEvents(
             tx,
