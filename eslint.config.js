@@ -37,6 +37,7 @@ const SERVER_LAYERS = [
   "mail",
   "audit",
   "http",
+  "background",
 ];
 
 // Start-up: the only files at the top of server/, above every folder. env.ts is read by all.

@@ -6,7 +6,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { Env } from "#server/env.ts";
 import type { Broadcasts } from "#server/broadcasts/broadcasts.ts";
-import { runEvery } from "#server/operations/periodic.ts";
+import { runEvery } from "#server/background/periodic.ts";
 
 /**
  * How often a turn comes: as often as about ten mails need, so that a turn's own queries (the

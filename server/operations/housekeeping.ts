@@ -12,7 +12,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import { sql } from "drizzle-orm";
 import { deletedCount, type Db } from "#db/client.ts";
-import { runEvery } from "#server/operations/periodic.ts";
+import { runEvery } from "#server/background/periodic.ts";
 import { eraseUnconfirmedSubscribers } from "#server/subprocessors/subscriptions.ts";
 import { eraseUnconfirmedEntries } from "#server/waitlist/erasure.ts";
 import { DAILY_KEY_PREFIX } from "#server/http/rate-limit.ts";

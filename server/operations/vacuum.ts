@@ -16,7 +16,7 @@
 import { sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import { queryRows, type Db } from "#db/client.ts";
-import { runEvery } from "#server/operations/periodic.ts";
+import { runEvery } from "#server/background/periodic.ts";
 
 /** Often enough that a broadcast at 3,000 a minute leaves a few thousand old rows at most. */
 const EVERY_MS = 60_000;

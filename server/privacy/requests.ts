@@ -42,7 +42,7 @@ import {
 } from "#server/privacy/erase.ts";
 import type { ErasureLedger } from "#server/audit/erasure-ledger.ts";
 import { countSubmission } from "#server/http/rate-limit.ts";
-import { runEvery, type Periodic } from "#server/operations/periodic.ts";
+import { runEvery, type Periodic } from "#server/background/periodic.ts";
 import { hashToken, isWellFormedToken, newToken } from "#server/waitlist/tokens.ts";
 import { SECURITY_FACTS } from "#src/content/security-facts.ts";
 import { CONTROL_CHARACTER } from "#src/lib/form-text.ts";

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it, vi } from "vitest";
-import { runEvery } from "#server/operations/periodic.ts";
+import { runEvery } from "#server/background/periodic.ts";
 
 /** A promise the test settles itself. */
 function gate() {
