@@ -74,7 +74,10 @@ export type BroadcastSizes = {
   sendRecipients: number;
   /** The steady window over which the rate is measured, seconds. */
   rateWindowSeconds: number;
-  /** Recipients of the broadcast sent at the default rate while visitors load the home page. */
+  /**
+   * Recipients of the broadcast sent at the default rate while visitors load the home page (more
+   * when the rounds need them, so the send never ends before the last round).
+   */
   defaultRecipients: number;
   /** Rounds of visitor load, each once while sending and once while paused. */
   loadRounds: number;
@@ -581,7 +584,8 @@ async function visitorsAtDefaultRate(
   let server: Awaited<ReturnType<typeof startServer>> | undefined;
   try {
     const database = await openDatabase({ dataDir: quietDir, databaseUrl: undefined });
-    await seedEntries(database.db, sizes.defaultRecipients);
+    // Enough people that the send lasts every round: about 60 mails go in a round's sending half.
+    await seedEntries(database.db, Math.max(sizes.defaultRecipients, 500 + sizes.loadRounds * 100));
     await database.close();
     server = await startServer(quietDir, sink.url, defaultRate);
     const received = sink.arrivals.length;
