@@ -584,8 +584,11 @@ async function visitorsAtDefaultRate(
   let server: Awaited<ReturnType<typeof startServer>> | undefined;
   try {
     const database = await openDatabase({ dataDir: quietDir, databaseUrl: undefined });
-    // Enough people that the send lasts every round: about 60 mails go in a round's sending half.
-    await seedEntries(database.db, Math.max(sizes.defaultRecipients, 500 + sizes.loadRounds * 100));
+    // Enough people that the send outlasts the CPU reading and every round's sending half (the
+    // resume's wait, the full load, the steady load), twice over.
+    const sendingSeconds = sizes.loadSeconds * 2 + sizes.loadRounds * (2 + sizes.loadSeconds * 2);
+    const needed = Math.ceil(((defaultRate / 60) * sendingSeconds * 2) / 100) * 100;
+    await seedEntries(database.db, Math.max(sizes.defaultRecipients, needed));
     await database.close();
     server = await startServer(quietDir, sink.url, defaultRate);
     const received = sink.arrivals.length;
