@@ -1,8 +1,8 @@
 /**
  * Pressing every control of a page as the very first action after it loads (decision 009): found
  * by role, not from a list, so a control added tomorrow is pressed by construction; pressed by
- * mouse on a desktop and by touch on a phone, with the CPU slowed 4x so the app is still far from
- * ready. What the visitor then sees once the app is ready must be what the same press gives on a
+ * mouse on a desktop and by touch on a phone, with the CPU slowed 4x while the page loads and the
+ * press is made, so the app is still far from ready. What the visitor then sees once the app is ready must be what the same press gives on a
  * page whose app was already running.
  */
 import type {
@@ -19,6 +19,7 @@ import {
   HYDRATED_ATTRIBUTE,
   NEEDS_APP_ATTRIBUTE,
 } from "#src/lib/hydration-protocol.ts";
+import { quietPointer } from "#tests/support/e2e-env.ts";
 import { expect, HYDRATED_PAGE, test, waitForReady } from "#tests/support/fixtures.ts";
 import { ALL_PAGES } from "#tests/support/pages.ts";
 
@@ -227,8 +228,8 @@ async function press(control: Locator, input: Input) {
 
 /**
  * Opens the visit's page with a page of the same site visited before it (so Back has somewhere to
- * go), presses the control, and returns the outcome, masked. `early`: the CPU is slowed 4x and the
- * press comes before the app runs.
+ * go), presses the control, and returns the outcome, masked. `early`: the CPU is slowed 4x until
+ * the press, which comes before the app runs.
  */
 async function pressAndSee(
   browser: Browser,
@@ -245,16 +246,30 @@ async function pressAndSee(
     const errors: string[] = [];
     page.on("download", (d) => downloads.push(d.suggestedFilename()));
     page.on("pageerror", (error) => errors.push(error.message));
+    // A blank document takes the pointer's event that a new page's first document gets
+    // (quietPointer): the page of the site opened next, there for Back to go to, then waits for a
+    // person and never starts its app, and the pressed page meets the app's files as a visitor's
+    // first page does, not from the cache (decision 062).
+    await quietPointer(page);
     await page.goto(visit.url.startsWith("/") ? "/contact" : new URL("/contact", visit.url).href);
-    let release = () => {};
+    let release = () => Promise.resolve();
     if (early) {
       const cdp = await context.newCDPSession(page);
       await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
       // Pages that start their app at once (a signed-in visitor's, the reset-link page) could beat
       // the press: the app's entry script is held until the press has been made.
-      const pressed = new Promise<void>((resolve) => (release = resolve));
+      let pressed = () => {};
+      const held = new Promise<void>((resolve) => (pressed = resolve));
+      // Chromium slows a page by keeping its thread busy: a slowed page costs the machine a whole
+      // core for as long as it is open, idle or not, and the tests share two cores. So the CPU is
+      // slowed for what the test is about, the page's load and the press before its app, and the
+      // app that then takes the press up runs at full speed (decision 062).
+      release = async () => {
+        await cdp.send("Emulation.setCPUThrottlingRate", { rate: 1 });
+        pressed();
+      };
       await page.route(APP_ENTRY, async (route) => {
-        await pressed;
+        await held;
         await route.continue();
       });
     }
@@ -267,9 +282,9 @@ async function pressAndSee(
     }
     const from = new URL(page.url());
     await press(control.find(page), input);
-    release();
+    await release();
     // A link the browser follows leaves the page, though a busy machine may take a while to begin
-    // (a long document laid out at a quarter of the CPU): the outcome is looked at once it has.
+    // (a long document laid out on a machine running two tests): the outcome is looked at once it has.
     const to = control.leavesFor ? new URL(control.leavesFor, from) : null;
     if (to && to.pathname + to.search !== from.pathname + from.search)
       await page
