@@ -2,8 +2,8 @@
  * Pressing every control of a page as the very first action after it loads (decision 009): found
  * by role, not from a list, so a control added tomorrow is pressed by construction; pressed by
  * mouse on a desktop and by touch on a phone, with the CPU slowed 4x while the page loads and the
- * press is made, so the app is still far from ready. What the visitor then sees once the app is ready must be what the same press gives on a
- * page whose app was already running.
+ * press is made, so the app is still far from ready. What the visitor then sees once the app is
+ * ready must be what the same press gives on a page whose app was already running.
  */
 import type {
   Browser,
@@ -284,7 +284,7 @@ async function pressAndSee(
     await press(control.find(page), input);
     await release();
     // A link the browser follows leaves the page, though a busy machine may take a while to begin
-    // (a long document laid out on a machine running two tests): the outcome is looked at once it has.
+    // (a long document laid out while another test runs): the outcome is looked at once it has.
     const to = control.leavesFor ? new URL(control.leavesFor, from) : null;
     if (to && to.pathname + to.search !== from.pathname + from.search)
       await page
