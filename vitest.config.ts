@@ -1,4 +1,3 @@
-import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
@@ -10,9 +9,5 @@ export default defineConfig({
       "scripts/**/*.test.ts",
     ],
     setupFiles: ["./tests/support/fail-on-console-error.ts"],
-    // Vitest's own default leaves one core free, which on a two-core machine is one file at a
-    // time; most files here wait on a database, a server or a socket, so every core runs one
-    // (decision 062).
-    maxWorkers: availableParallelism(),
   },
 });
