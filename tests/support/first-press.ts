@@ -256,8 +256,6 @@ async function pressAndSee(
     if (early) {
       const cdp = await context.newCDPSession(page);
       await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
-      // Pages that start their app at once (a signed-in visitor's, the reset-link page) could beat
-      // the press: the app's entry script is held until the press has been made.
       let pressed = () => {};
       const held = new Promise<void>((resolve) => (pressed = resolve));
       // Chromium slows a page by keeping its thread busy: a slowed page costs the machine a whole
@@ -268,6 +266,8 @@ async function pressAndSee(
         await cdp.send("Emulation.setCPUThrottlingRate", { rate: 1 });
         pressed();
       };
+      // Pages that start their app at once (a signed-in visitor's, the reset-link page) could beat
+      // the press: the app's entry script is held until the press has been made.
       await page.route(APP_ENTRY, async (route) => {
         await held;
         await route.continue();
