@@ -3,7 +3,7 @@
  * Same migrations, same queries (Drizzle) on both. See docs/decisions/005.
  */
 import path from "node:path";
-import { Worker } from "node:worker_threads";
+import { MessageChannel, Worker, type MessagePort } from "node:worker_threads";
 import type { PGlite, Transaction } from "@electric-sql/pglite";
 import { sql, type SQL } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
@@ -11,7 +11,13 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import type { Snapshotter } from "#db/backup-socket.ts";
-import type { ThreadError, ThreadReady, ThreadReply, ThreadRequest } from "#db/pglite-thread.ts";
+import type {
+  AttachRequest,
+  ThreadError,
+  ThreadReady,
+  ThreadReply,
+  ThreadRequest,
+} from "#db/pglite-thread.ts";
 import { lockDataDir } from "#db/data-dir-lock.ts";
 import { DatabaseStartError } from "#db/start-error.ts";
 import { runMigrations } from "#db/migrate.ts";
@@ -33,6 +39,12 @@ export type Database = {
    * the site runs (db/backup-socket.ts). A PostgreSQL server is dumped by the command itself.
    */
   snapshot: Snapshotter | undefined;
+  /**
+   * The embedded database only: a port that another thread sends single statements through,
+   * straight to the database's thread (db/pglite-thread.ts, `attach`; decision 063). Each call
+   * opens a new one, to be handed to that thread. A PostgreSQL server has no such thread.
+   */
+  statementPort: (() => MessagePort) | undefined;
 };
 
 /** host:port/database of a connection URL, for messages: never the user or password. */
@@ -92,6 +104,7 @@ export async function openDatabase(options: {
       },
       close: () => pool.end(),
       snapshot: undefined,
+      statementPort: undefined,
     };
   } else {
     const dir = path.resolve(options.dataDir, "pglite");
@@ -133,6 +146,7 @@ export async function openDatabase(options: {
         }
       },
       snapshot: thread.snapshot,
+      statementPort: thread.statementPort,
     };
   }
   return database;
@@ -156,6 +170,7 @@ type ThreadedPglite = {
   /** What Drizzle and the migrations call on a PGlite client, each call crossing to the thread. */
   client: PGlite;
   snapshot: Snapshotter;
+  statementPort: () => MessagePort;
   close: () => Promise<void>;
 };
 
@@ -282,6 +297,11 @@ async function threadedPglite(dir: string): Promise<ThreadedPglite> {
     client: client as unknown as PGlite,
     snapshot: async (to) => {
       await ask({ op: "snapshot", to });
+    },
+    statementPort() {
+      const { port1, port2 } = new MessageChannel();
+      worker.postMessage({ op: "attach", port: port1 } satisfies AttachRequest, [port1]);
+      return port2;
     },
     /** Closes PGlite, then ends the thread; a thread that already stopped is only ended. */
     async close() {

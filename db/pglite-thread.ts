@@ -6,7 +6,7 @@
  * it. Run from source (Node strips the types, so only erasable syntax) or as the build bundles it.
  */
 import { cp } from "node:fs/promises";
-import { parentPort, workerData } from "node:worker_threads";
+import { parentPort, workerData, type MessagePort } from "node:worker_threads";
 import { PGlite, type Transaction } from "@electric-sql/pglite";
 import { keepStatements, type KeptStatements } from "./pglite-named-statements.ts";
 
@@ -26,6 +26,14 @@ export type ThreadRequest = { id: number } & (
   | { op: "snapshot"; to: string }
   | { op: "close" }
 );
+/**
+ * A statement sent over a port another thread holds (see `attach` below): one statement, outside
+ * any transaction, that answers with how many rows it changed.
+ */
+export type PortStatement = { id: number; sql: string; params: unknown[] };
+export type PortReply = { id: number; affectedRows?: number; error?: ThreadError };
+/** Gives this thread a port to take statements from (db/client.ts, `statementPort`). */
+export type AttachRequest = { op: "attach"; port: MessagePort };
 /** What a PostgreSQL error carries (code, constraint, detail…), as text. */
 export type ThreadError = { message: string; fields: Record<string, string> };
 export type ThreadReply = { id: number; result?: unknown; error?: ThreadError };
@@ -153,7 +161,25 @@ async function handle(request: ThreadRequest): Promise<unknown> {
   }
 }
 
-port.on("message", (request: ThreadRequest) => {
+/**
+ * Another thread's own line to the database (decision 063): the mail thread marks each mail of a
+ * broadcast sent the moment the relay takes it, without the visitors' thread carrying the
+ * statement. Only single statements outside a transaction come this way.
+ */
+function attach(other: MessagePort): void {
+  other.on("message", ({ id, sql, params }: PortStatement) => {
+    void statements.query(sql, params, {}, false).then(
+      ({ affectedRows }) => other.postMessage({ id, affectedRows } satisfies PortReply),
+      (error: unknown) => other.postMessage({ id, error: describe(error) } satisfies PortReply),
+    );
+  });
+}
+
+port.on("message", (request: ThreadRequest | AttachRequest) => {
+  if (request.op === "attach") {
+    attach(request.port);
+    return;
+  }
   void handle(request).then(
     (result) => port.postMessage({ id: request.id, result } satisfies ThreadReply),
     (error: unknown) =>

@@ -145,7 +145,7 @@ export async function openServices(
     db: database.db,
     suppressions,
     destinations: {
-      email: relay ? createEmailSender(relay, env.mail.dkim) : undefined,
+      email: relay ? createEmailSender(relay, env.mail.dkim, database.statementPort) : undefined,
       returnPath: bounces
         ? (outboxId) => verpAddress(bounces.address, outboxId, bounceKey)
         : undefined,

@@ -14,18 +14,41 @@ export const SEND_TIMEOUT_MS = 60_000;
 export type Dkim = Env["mail"]["dkim"];
 
 /** One message for the mail thread to send. */
-export type SendRequest = {
-  seq: number;
+export type Mail = {
   payload: EmailPayload;
   messageId: string;
   /** The envelope sender, where bounces go (a VERP address naming this message, decision 041). */
   returnPath: string | undefined;
 };
 
+export type SendRequest = Mail & { seq: number };
+
 /** Why a send failed: DeliveryError's fields (delivery-error.ts), made into one by the caller. */
-type SendFailure = { message: string; permanent: boolean; recipientRefused: boolean };
+export type SendFailure = { message: string; permanent: boolean; recipientRefused: boolean };
 
 export type SendReply = { seq: number; failure: SendFailure | null };
+
+/** A statement compiled where the schema is known, for a thread that knows none to run. */
+export type Statement = { sql: string; params: unknown[] };
+
+/** A mail of a sequence, with the statement that marks it sent once the relay has taken it. */
+export type MarkedMail = Mail & { marked: Statement };
+
+/**
+ * Mails sent one after another (decision 063). Each is marked sent, over the thread's own port to
+ * the database, before the next leaves; the reply comes once, when the last is done.
+ */
+export type SequenceRequest = { seq: number; mails: MarkedMail[] };
+
+/** One mail's outcome: sent and marked, or refused or failed with the reason. */
+export type MailOutcome = { failure: SendFailure | null };
+
+/**
+ * The outcome of each mail, in order. Fewer outcomes than mails means the sequence stopped, for
+ * the reason in `stopped`: the mail after the last outcome was sent but could not be marked, and
+ * none after it was tried.
+ */
+export type SequenceReply = { seq: number; outcomes: MailOutcome[]; stopped: string | null };
 
 /** nodemailer's pooled SMTP transport: STARTTLS whenever the relay offers it, DKIM when set. */
 export function transportOptions(relay: SmtpRelay, dkim: Dkim): SMTPPool.Options {
@@ -46,7 +69,7 @@ export function transportOptions(relay: SmtpRelay, dkim: Dkim): SMTPPool.Options
   };
 }
 
-export function messageOptions({ payload, messageId, returnPath }: SendRequest): SendMailOptions {
+export function messageOptions({ payload, messageId, returnPath }: Mail): SendMailOptions {
   return {
     from: payload.from.name
       ? { name: payload.from.name, address: payload.from.address }

@@ -440,6 +440,154 @@ describe("the outbox worker", () => {
   });
 });
 
+describe("a broadcast's mails, marked sent by the mail thread (decision 063)", () => {
+  /** As the site runs on the embedded database: the mail thread has its own line to it. */
+  function threadWorker(db: Db, url: string, outcomes: string[] = []) {
+    const w = startOutboxWorker({
+      db,
+      suppressions: suppressionsOf(db),
+      destinations: {
+        email: createEmailSender(relayOf(url), undefined, database().statementPort),
+        forward: undefined,
+        slackWebhookUrl: undefined,
+      },
+      log,
+      timing: FAST,
+      onOutcome: (channel, outcome) => outcomes.push(`${channel} ${outcome}`),
+    });
+    running.push(w);
+    return w;
+  }
+  const news = (to: string) => mail(to, { category: "waitlist-news" });
+  const statuses = async (db: Db) =>
+    Object.fromEntries((await rows(db)).map((r) => [r.key, [r.status, r.attempts]]));
+
+  test("go one after another, each marked sent before the next leaves", async () => {
+    const server = await smtp();
+    const db = database().db;
+    for (let i = 0; i < 6; i++) await put(db, `news-${i}`, news(`lead-${i}@example.com`));
+    // What the database holds as each mail reaches the relay, before the relay answers it.
+    const seen: Promise<Row[]>[] = [];
+    server.answer(() => {
+      seen.push(queryRows<Row>(db, sql`SELECT key, status FROM outbox ORDER BY id`));
+      return "accept";
+    });
+    const outcomes: string[] = [];
+    threadWorker(db, server.url, outcomes);
+    await vi.waitFor(async () =>
+      expect((await rows(db)).every((r) => r.status === "sent")).toBe(true),
+    );
+    expect(server.received.map((m) => m.to[0])).toEqual(
+      [0, 1, 2, 3, 4, 5].map((i) => `lead-${i}@example.com`),
+    );
+    for (const [n, snapshot] of (await Promise.all(seen)).entries()) {
+      const status = snapshot.map((r) => r.status);
+      expect(status.slice(0, n)).toEqual(Array(n).fill("sent"));
+      expect(status.slice(n + 1)).toEqual(Array(5 - n).fill("pending"));
+    }
+    expect(outcomes).toEqual(Array(6).fill("email sent"));
+    // Marked as any sent mail is: its body gone, its recipient kept.
+    const [first] = await queryRows<{ payload: Record<string, unknown>; sent_at: Date | null }>(
+      db,
+      sql`SELECT payload, sent_at FROM outbox WHERE key = 'news-0'`,
+    );
+    expect(first?.sent_at).not.toBeNull();
+    expect(first?.payload.text).toBeUndefined();
+    expect(first?.payload.to).toEqual([{ name: "Ada Lovelace", address: "lead-0@example.com" }]);
+  });
+
+  test("a recipient the relay refuses is recorded and suppressed, a listed one held back, and the rest go", async () => {
+    const server = await smtp({ noSuchUser: (address) => address.startsWith("gone@") });
+    const db = database().db;
+    await db.transaction((tx) =>
+      suppressionsOf(db).suppress(tx, {
+        address: "no-news@example.com",
+        scope: "waitlist-news",
+        reason: "unsubscribe",
+      }),
+    );
+    await put(db, "first", news("first@example.com"));
+    await put(db, "gone", news("gone@example.com"));
+    await put(db, "unsubscribed", news("no-news@example.com"));
+    await put(db, "last", news("last@example.com"));
+    const outcomes: string[] = [];
+    threadWorker(db, server.url, outcomes);
+    await vi.waitFor(async () =>
+      expect((await rows(db)).every((r) => r.status !== "pending")).toBe(true),
+    );
+    expect(await statuses(db)).toEqual({
+      first: ["sent", 1],
+      gone: ["failed", 1],
+      unsubscribed: ["suppressed", 1],
+      last: ["sent", 1],
+    });
+    expect(server.received.map((m) => m.to[0])).toEqual(["first@example.com", "last@example.com"]);
+    expect((await rows(db)).find((r) => r.key === "gone")?.last_error).toMatch(/550/);
+    expect(await suppressionsOf(db).of(["gone@example.com"])).toEqual([
+      { scope: "all", reason: "refused" },
+    ]);
+    expect(outcomes.sort()).toEqual([
+      "email failed",
+      "email sent",
+      "email sent",
+      "email suppressed",
+    ]);
+  });
+
+  test("a mail that cannot be marked sent stops the rest until its lease runs out; only that mail goes again", async () => {
+    const server = await smtp();
+    const db = database().db;
+    // The database refuses to mark one mail sent, as a full disk would.
+    await db.execute(sql`
+      CREATE FUNCTION refuse_stuck() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.key = 'stuck' AND NEW.status = 'sent' THEN RAISE EXCEPTION 'no space left'; END IF;
+        RETURN NEW;
+      END $$`);
+    await db.execute(sql`
+      CREATE TRIGGER refuse_stuck BEFORE UPDATE ON outbox
+      FOR EACH ROW EXECUTE FUNCTION refuse_stuck()`);
+    try {
+      await put(db, "before", news("before@example.com"));
+      await put(db, "stuck", news("stuck@example.com"));
+      await put(db, "after", news("after@example.com"));
+      const outcomes: string[] = [];
+      threadWorker(db, server.url, outcomes);
+      await vi.waitFor(() => expect(server.received).toHaveLength(2));
+      await vi.waitFor(async () => expect((await statuses(db)).before).toEqual(["sent", 1]));
+      // The one unmarked mail and the one never tried wait out their lease (2 s here).
+      await new Promise((r) => setTimeout(r, 500));
+      expect(await statuses(db)).toEqual({
+        before: ["sent", 1],
+        stuck: ["pending", 1],
+        after: ["pending", 1],
+      });
+      expect(server.received.map((m) => m.to[0])).toEqual([
+        "before@example.com",
+        "stuck@example.com",
+      ]);
+      expect(outcomes).toEqual(["email sent"]);
+    } finally {
+      await db.execute(sql`DROP TRIGGER refuse_stuck ON outbox`);
+      await db.execute(sql`DROP FUNCTION refuse_stuck()`);
+    }
+    await vi.waitFor(async () =>
+      expect((await rows(db)).every((r) => r.status === "sent")).toBe(true),
+    );
+    expect(server.received.map((m) => m.to[0])).toEqual([
+      "before@example.com",
+      "stuck@example.com",
+      "stuck@example.com",
+      "after@example.com",
+    ]);
+    expect(await statuses(db)).toEqual({
+      before: ["sent", 1],
+      stuck: ["sent", 2],
+      after: ["sent", 2],
+    });
+  });
+});
+
 describe("on PostgreSQL 15, two instances", () => {
   test("deliver each message once", async () => {
     const postgres = startPostgres(25_600 + Math.floor(Math.random() * 90));

@@ -15,13 +15,15 @@
  * catches a row whose sends never record an outcome (the sender stopped mid-send each time): it
  * would otherwise be claimed again after every lease, forever.
  */
-import { sql, type SQL } from "drizzle-orm";
+import { fillPlaceholders, sql, type SQL } from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
 import type { FastifyBaseLogger } from "fastify";
 import { queryRows, type Db } from "#db/client.ts";
 import type { OUTBOX_CHANNELS } from "#db/schema.ts";
 import type { Env } from "#server/env.ts";
 import { DeliveryError } from "#server/outbox/delivery-error.ts";
 import type { EmailSender } from "#server/outbox/email.ts";
+import type { MarkedMail } from "#server/outbox/smtp-message.ts";
 import { categoryOf, stoppedBy, type Suppression } from "#server/mail/suppression-policy.ts";
 import type { Suppressions } from "#server/mail/suppressions.ts";
 import type {
@@ -218,6 +220,16 @@ export function startOutboxWorker({
     THEN payload - 'text' - 'html' - 'headers' - 'attachments'
     WHEN channel = 'webhook' THEN payload - 'data' ELSE payload END`;
 
+  // A sent mail keeps who it went to and its subject (the deliveries page, erasure by address),
+  // not its body, headers or files: they carry links whose tokens the database otherwise keeps
+  // only hashed, so a copy of the database (a backup) must not hold them in clear.
+  const markSent = sql`
+    UPDATE outbox SET status = 'sent', sent_at = now(), last_error = NULL, payload = ${stripped}`;
+  /** The same, compiled once for the mail thread, the row's id and attempts left as parameters. */
+  const markSentById = new PgDialect().sqlToQuery(sql`${markSent}
+    WHERE id = ${sql.placeholder("id")} AND attempts = ${sql.placeholder("attempts")}
+      AND status = 'pending'`);
+
   /**
    * True when the suppression list holds the mail back; then it is marked so, never sent. `listed`
    * is the list's word on the batch's addresses, asked just before the batch is sent.
@@ -246,62 +258,110 @@ export function startOutboxWorker({
     return true;
   }
 
+  /** The row as claimed: its outcome is written only while the lease is still ours. */
+  const oursOf = (row: Claimed) =>
+    sql`id = ${row.id} AND attempts = ${row.attempts} AND status = 'pending'`;
+
+  /** A failed attempt: tried again later, or given up, and a refused recipient suppressed. */
+  async function recordFailure(row: Claimed, error: unknown) {
+    const ours = oursOf(row);
+    const failure =
+      error instanceof DeliveryError ? error : new DeliveryError((error as Error).message, false);
+    const reason = failure.message.slice(0, 500);
+    const delay = retryDelayMs(row.channel, row.attempts, timing, failure.retryAfterMs);
+    const retryAt = sql`now() + make_interval(secs => ${delay / 1000})`;
+    const final = sql`(${failure.permanent} OR ${retryAt} > created_at + ${giveUpAfter})`;
+    const [after] = await db.transaction(async (tx) => {
+      const updated = await queryRows<{ status: string }>(
+        tx,
+        sql`
+        UPDATE outbox SET last_error = ${reason},
+          status = CASE WHEN ${final} THEN 'failed' ELSE 'pending' END,
+          failed_at = CASE WHEN ${final} THEN now() END,
+          payload = CASE WHEN ${final} AND channel = 'webhook' THEN payload - 'data'
+            ELSE payload END,
+          next_attempt_at = ${retryAt}
+        WHERE ${ours}
+        RETURNING status`,
+      );
+      // The relay refused the recipient for good: the address goes on the suppression list.
+      if (updated.length > 0 && failure.recipientRefused && row.channel === "email")
+        for (const box of (row.payload as EmailPayload).to)
+          await suppressions.record(tx, {
+            outboxId: row.id,
+            address: box.address,
+            kind: "refused",
+            detail: reason,
+          });
+      return updated;
+    });
+    const fields = {
+      event: "outbox.failed_attempt",
+      outboxId: row.id,
+      channel: row.channel,
+      attempts: row.attempts,
+      reason,
+    };
+    if (after?.status === "failed")
+      log.error({ ...fields, event: "outbox.gave_up" }, "outbox message not delivered: gave up");
+    else log.warn(fields, "outbox delivery failed; will retry");
+    onOutcome(row.channel, after?.status === "failed" ? "failed" : "retry");
+  }
+
   async function deliver(row: Claimed, listed: Map<string, Suppression[]>) {
-    const ours = sql`id = ${row.id} AND attempts = ${row.attempts} AND status = 'pending'`;
+    const ours = oursOf(row);
     try {
       if (await heldBack(row, ours, listed)) return;
       await send(row);
     } catch (error) {
-      const failure =
-        error instanceof DeliveryError ? error : new DeliveryError((error as Error).message, false);
-      const reason = failure.message.slice(0, 500);
-      const delay = retryDelayMs(row.channel, row.attempts, timing, failure.retryAfterMs);
-      const retryAt = sql`now() + make_interval(secs => ${delay / 1000})`;
-      const final = sql`(${failure.permanent} OR ${retryAt} > created_at + ${giveUpAfter})`;
-      const [after] = await db.transaction(async (tx) => {
-        const updated = await queryRows<{ status: string }>(
-          tx,
-          sql`
-          UPDATE outbox SET last_error = ${reason},
-            status = CASE WHEN ${final} THEN 'failed' ELSE 'pending' END,
-            failed_at = CASE WHEN ${final} THEN now() END,
-            payload = CASE WHEN ${final} AND channel = 'webhook' THEN payload - 'data'
-              ELSE payload END,
-            next_attempt_at = ${retryAt}
-          WHERE ${ours}
-          RETURNING status`,
-        );
-        // The relay refused the recipient for good: the address goes on the suppression list.
-        if (updated.length > 0 && failure.recipientRefused && row.channel === "email")
-          for (const box of (row.payload as EmailPayload).to)
-            await suppressions.record(tx, {
-              outboxId: row.id,
-              address: box.address,
-              kind: "refused",
-              detail: reason,
-            });
-        return updated;
-      });
-      const fields = {
-        event: "outbox.failed_attempt",
-        outboxId: row.id,
-        channel: row.channel,
-        attempts: row.attempts,
-        reason,
-      };
-      if (after?.status === "failed")
-        log.error({ ...fields, event: "outbox.gave_up" }, "outbox message not delivered: gave up");
-      else log.warn(fields, "outbox delivery failed; will retry");
-      onOutcome(row.channel, after?.status === "failed" ? "failed" : "retry");
+      await recordFailure(row, error);
       return;
     }
-    // A sent mail keeps who it went to and its subject (the deliveries page, erasure by address),
-    // not its body, headers or files: they carry links whose tokens the database otherwise keeps
-    // only hashed, so a copy of the database (a backup) must not hold them in clear.
-    await db.execute(sql`
-      UPDATE outbox SET status = 'sent', sent_at = now(), last_error = NULL, payload = ${stripped}
-      WHERE ${ours}`);
+    await db.execute(sql`${markSent} WHERE ${ours}`);
     onOutcome(row.channel, "sent");
+  }
+
+  /**
+   * A broadcast's mails, one after another, each marked sent before the next leaves (decision
+   * 042). With a line from the mail thread to the embedded database, that thread marks each mail
+   * itself and answers once for them all (decision 063): the visitors' thread hands over the batch
+   * and reads the outcomes, one round trip for ten mails where it made twenty. The suppression
+   * list and failures stay here, as for any mail.
+   */
+  async function deliverInTurn(rows: Claimed[], listed: Map<string, Suppression[]>) {
+    const sendEach = destinations.email?.sendEach;
+    if (!sendEach) {
+      for (const row of rows) await deliver(row, listed);
+      return;
+    }
+    const due: Claimed[] = [];
+    for (const row of rows) if (!(await heldBack(row, oursOf(row), listed))) due.push(row);
+    if (due.length === 0) return;
+    const { outcomes, stopped } = await sendEach(due.map(markedMail));
+    for (const [i, { failure }] of outcomes.entries()) {
+      if (failure === null) onOutcome("email", "sent");
+      else
+        await recordFailure(
+          due[i]!,
+          new DeliveryError(failure.message, failure.permanent, failure.recipientRefused),
+        );
+    }
+    // The mail after the last outcome went, but is not marked: it stays leased, as when the
+    // process stops mid-send, and the rows after it were never tried.
+    if (stopped !== null) throw new Error(`outbox message ${due[outcomes.length]!.id}: ${stopped}`);
+  }
+
+  /** An email row as the mail thread sends and marks it. */
+  function markedMail(row: Claimed): MarkedMail {
+    return {
+      payload: row.payload as EmailPayload,
+      messageId: row.message_id!,
+      returnPath: destinations.returnPath?.(row.id),
+      marked: {
+        sql: markSentById.sql,
+        params: fillPlaceholders(markSentById.params, { id: row.id, attempts: row.attempts }),
+      },
+    };
   }
 
   async function drain() {
@@ -357,9 +417,10 @@ export function startOutboxWorker({
       const rest = due.filter((r) => !bulk.includes(r));
       await Promise.all([
         ...rest.map((row) => deliver({ ...row, id: Number(row.id) }, listed)),
-        (async () => {
-          for (const row of bulk) await deliver({ ...row, id: Number(row.id) }, listed);
-        })(),
+        deliverInTurn(
+          bulk.map((row) => ({ ...row, id: Number(row.id) })),
+          listed,
+        ),
       ]);
       // A batch short of full took every row that was due: asking again would find none. A row
       // enqueued meanwhile woke the worker (`again`), and one whose retry comes due, the timer.
