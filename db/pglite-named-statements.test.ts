@@ -12,7 +12,7 @@ let statements: KeptStatements;
 
 beforeEach(async () => {
   client = await PGlite.create();
-  statements = await keepStatements(client);
+  statements = keepStatements(client);
   await client.exec(`
     CREATE TABLE people (id int PRIMARY KEY, name text NOT NULL UNIQUE, tags text[],
       data jsonb, seen timestamptz, big bigint);
@@ -55,6 +55,21 @@ describe("statements kept by name", () => {
         }
       }
     expect(statements.size).toBe(cases.length);
+  });
+
+  test("a statement run often is planned once for all values, as PostgreSQL plans any prepared statement", async () => {
+    // Forcing a plan per run holds for the whole session: every foreign key's check and every
+    // trigger's statement would be replanned for each row too (decision 065).
+    const text = "SELECT name FROM people WHERE id = $1";
+    for (let run = 0; run < 10; run++)
+      await statements.query(text, [1 + (run % 2)], { parsers: raw }, false);
+    const { rows } = await client.query<{ generic_plans: number; custom_plans: number }>(
+      "SELECT generic_plans::int, custom_plans::int FROM pg_prepared_statements WHERE statement = $1",
+      [text],
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.generic_plans).toBeGreaterThan(0);
+    expect(rows[0]!.generic_plans + rows[0]!.custom_plans).toBe(10);
   });
 
   test("a column added after a statement was kept is in its next answer, by exec or by a statement", async () => {
@@ -143,7 +158,7 @@ describe("statements kept by name", () => {
   test("past the limit, a new statement runs unnamed and answers all the same", async () => {
     await client.close();
     client = await PGlite.create();
-    statements = await keepStatements(client, 2);
+    statements = keepStatements(client, 2);
     for (let n = 1; n <= 4; n++)
       for (let run = 0; run < 2; run++)
         expect((await statements.query(`SELECT $1::int + ${n} AS v`, [n], {}, false)).rows).toEqual(

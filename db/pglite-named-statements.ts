@@ -3,8 +3,11 @@
  * statement unnamed: Parse, Describe, Bind, Describe, Execute and Sync, six calls into the
  * database, the text parsed again every time. Here the first run of a statement parses it under a
  * name and keeps its parameter types and row description; every later run is Bind, Execute and
- * Sync on that name. Each run is still planned for its own values (`force_custom_plan`, set by
- * `keepStatements`), so no statement gets another plan than PGlite's `query` gives it.
+ * Sync on that name. PostgreSQL plans a kept statement as it plans any prepared one: for its own
+ * values at first, then once for all values when that plan costs no more (its default
+ * `plan_cache_mode`, decision 065). Forcing a plan for each run's values was tried and undone: the
+ * setting holds for the whole session, so it also replanned every foreign key's check and every
+ * trigger's statement for each row, and a bulk insert took seven times as long.
  *
  * A statement that may change what rows look like (DDL, or any script sent with `exec`) makes every
  * kept statement stale: they are deallocated before the next one is kept, and until then each
@@ -68,12 +71,8 @@ export type KeptStatements = {
   readonly size: number;
 };
 
-/** Plans each run for its own values, as an unnamed statement is, then keeps statements. */
-export async function keepStatements(
-  client: PGlite,
-  limit = KEPT_STATEMENT_LIMIT,
-): Promise<KeptStatements> {
-  await client.exec("SET plan_cache_mode = force_custom_plan");
+/** Keeps statements parsed, planned as PostgreSQL plans any prepared statement. */
+export function keepStatements(client: PGlite, limit = KEPT_STATEMENT_LIMIT): KeptStatements {
   const kept = new Map<string, Kept>();
   let made = 0;
   let stale = false;

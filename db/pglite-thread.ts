@@ -62,7 +62,7 @@ let statements: KeptStatements;
 try {
   client = await PGlite.create(dir);
   await dropRowArrayParsers(client);
-  statements = await keepStatements(client);
+  statements = keepStatements(client);
 } catch (error) {
   port.postMessage({ id: 0, error: describe(error) } satisfies ThreadReady);
   process.exit(1);
