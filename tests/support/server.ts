@@ -65,25 +65,57 @@ process.on("exit", () => {
   }
 });
 
+type StartOptions = {
+  /** A data folder of the test's own (a restart on the same database); a new one by default. */
+  dataDir?: string;
+  /** Another checkout's build to run (a build made by the test), this one's by default. */
+  root?: string;
+  /**
+   * Started exactly as `npm start` starts it (npm, then scripts/start.mjs), so that `process` is
+   * npm's, as a supervisor that ran `npm start` holds it.
+   */
+  npmStart?: boolean;
+};
+
+/** The server could not listen: a port found free was taken before it started listening. */
+class PortTaken extends Error {}
+
+/** How many times a server is started on new ports when the ones it was given were taken. */
+const PORT_ATTEMPTS = 3;
+
+/**
+ * A server of the production build, on ports found free. Another worker's server, or a client's
+ * connection, can take a port between the check and the server's listen; then the server stops
+ * with EADDRINUSE before it has served anything, and is started again on other ports.
+ */
 export async function startServer(
   env: Record<string, string> = {},
-  /**
-   * `root`: another checkout's build to run (a build made by the test), this one's by default.
-   * `npmStart`: started exactly as `npm start` starts it (npm, then scripts/start.mjs), so that
-   * `process` is npm's, as a supervisor that ran `npm start` holds it.
-   */
-  options: { dataDir?: string; root?: string; npmStart?: boolean } = {},
+  options: StartOptions = {},
+): Promise<RunningServer> {
+  let dataDir = options.dataDir;
+  if (dataDir === undefined) {
+    dataDir = mkdtempSync(path.join(tmpdir(), "tieout-test-"));
+    madeDataDirs.add(dataDir);
+  }
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(env, { ...options, dataDir });
+    } catch (error) {
+      if (!(error instanceof PortTaken) || attempt === PORT_ATTEMPTS) throw error;
+    }
+  }
+}
+
+async function startOnce(
+  env: Record<string, string>,
+  options: StartOptions & { dataDir: string },
 ): Promise<RunningServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   // Without SMTP_URL its mail goes to its local inbox, on ports of its own so a test can read it.
   const inbox =
     env.SMTP_URL === undefined ? { web: await freePort(), smtp: await freePort() } : undefined;
-  let dataDir = options.dataDir;
-  if (dataDir === undefined) {
-    dataDir = mkdtempSync(path.join(tmpdir(), "tieout-test-"));
-    madeDataDirs.add(dataDir);
-  }
+  const { dataDir } = options;
   const [command, args] = options.npmStart
     ? ["npm", ["start", "--silent"]]
     : [process.execPath, [path.resolve(options.root ?? ".", "build/server/app.js")]];
@@ -137,8 +169,10 @@ export async function startServer(
   };
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null)
-      throw new Error(`server exited with ${child.exitCode}:\n${output}`);
+    if (child.exitCode !== null) {
+      const message = `server exited with ${child.exitCode}:\n${output}`;
+      throw /\bEADDRINUSE\b/.test(output) ? new PortTaken(message) : new Error(message);
+    }
     try {
       if ((await fetch(`${url}/api/health`)).status < 500) return server;
     } catch {
