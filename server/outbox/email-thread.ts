@@ -54,12 +54,12 @@ function send(mail: Mail): Promise<MailOutcome["failure"]> {
     );
 }
 
-const statements = new Map<number, { done: () => void; failed: (why: string) => void }>();
+const statements = new Map<number, { done: () => void; failed: (error: Error) => void }>();
 let statementSeq = 0;
 database?.on("message", ({ id, error }: PortReply) => {
   const asked = statements.get(id);
   statements.delete(id);
-  if (error) asked?.failed(error.message);
+  if (error) asked?.failed(new Error(error.message));
   else asked?.done();
 });
 
@@ -68,7 +68,7 @@ function run(statement: Statement): Promise<void> {
   if (!database) return Promise.reject(new Error("this thread has no line to the database"));
   const id = ++statementSeq;
   return new Promise<void>((done, failed) => {
-    statements.set(id, { done, failed: (why) => failed(new Error(why)) });
+    statements.set(id, { done, failed });
     database.postMessage({ id, ...statement } satisfies PortStatement);
   });
 }

@@ -3,6 +3,7 @@
  * PostgreSQL), and a real SMTP server on loopback that accepts, refuses or is down.
  */
 import { generateKeyPairSync } from "node:crypto";
+import type { MessagePort } from "node:worker_threads";
 import { sql } from "drizzle-orm";
 import { pino } from "pino";
 import { afterEach, describe, expect, test, vi } from "vitest";
@@ -58,17 +59,27 @@ const suppressionsOf = (db: Db) =>
     ledger: UNLOGGED,
   });
 
-function worker(db: Db, url: string, timing: Partial<OutboxTiming> = {}) {
+/**
+ * `statementPort`: the mail thread's own line to the embedded database, as the site runs on it
+ * (decision 063); without it, the worker marks each mail itself, as on PostgreSQL.
+ */
+function worker(
+  db: Db,
+  url: string,
+  timing: Partial<OutboxTiming> = {},
+  { statementPort, outcomes = [] }: { statementPort?: () => MessagePort; outcomes?: string[] } = {},
+) {
   const w = startOutboxWorker({
     db,
     suppressions: suppressionsOf(db),
     destinations: {
-      email: createEmailSender(relayOf(url)),
+      email: createEmailSender(relayOf(url), undefined, statementPort),
       forward: undefined,
       slackWebhookUrl: undefined,
     },
     log,
     timing: { ...FAST, ...timing },
+    onOutcome: (channel, outcome) => outcomes.push(`${channel} ${outcome}`),
   });
   running.push(w);
   return w;
@@ -442,22 +453,8 @@ describe("the outbox worker", () => {
 
 describe("a broadcast's mails, marked sent by the mail thread (decision 063)", () => {
   /** As the site runs on the embedded database: the mail thread has its own line to it. */
-  function threadWorker(db: Db, url: string, outcomes: string[] = []) {
-    const w = startOutboxWorker({
-      db,
-      suppressions: suppressionsOf(db),
-      destinations: {
-        email: createEmailSender(relayOf(url), undefined, database().statementPort),
-        forward: undefined,
-        slackWebhookUrl: undefined,
-      },
-      log,
-      timing: FAST,
-      onOutcome: (channel, outcome) => outcomes.push(`${channel} ${outcome}`),
-    });
-    running.push(w);
-    return w;
-  }
+  const threadWorker = (db: Db, url: string, outcomes: string[]) =>
+    worker(db, url, {}, { statementPort: database().statementPort, outcomes });
   const news = (to: string) => mail(to, { category: "waitlist-news" });
   const statuses = async (db: Db) =>
     Object.fromEntries((await rows(db)).map((r) => [r.key, [r.status, r.attempts]]));
